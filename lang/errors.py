@@ -1,0 +1,61 @@
+"""The one error type a Synsema user ever sees.
+
+Every failure a program can cause, from a stray character to a failed assertion, is a
+`SynError`. It carries the phase that found it (`Lexer`, `Parse`, `Runtime`) and the source
+position, so the command line can print `Runtime error: file:line:col: message` and `recover`
+can hand the bare message to the script. Python exceptions never reach a user.
+"""
+
+from __future__ import annotations
+
+
+class Span:
+    """A position in a source file: 1-based line and column."""
+
+    __slots__ = ("file", "line", "col")
+
+    def __init__(self, file: str, line: int, col: int):
+        self.file = file
+        self.line = line
+        self.col = col
+
+    def __repr__(self) -> str:
+        return f"{self.file}:{self.line}:{self.col}"
+
+    __str__ = __repr__
+
+
+class SynError(Exception):
+    """A language error.
+
+    `phase` is how the error is introduced on stderr ("Lexer", "Parse", "Runtime").
+    `span` may be None while the error travels up from a builtin; the evaluator fills in
+    the call site before it leaves the call. `assertion` marks failures of the assert family
+    so the test runner can tell a failed expectation from a crash.
+    """
+
+    def __init__(self, message: str, span: Span | None = None, phase: str = "Runtime",
+                 assertion: bool = False):
+        super().__init__(message)
+        self.message = message
+        self.span = span
+        self.phase = phase
+        self.assertion = assertion
+
+    def located(self) -> str:
+        """`file:line:col: message`, or just the message when no position is known."""
+        if self.span is None:
+            return self.message
+        return f"{self.span}: {self.message}"
+
+    def report(self) -> str:
+        """The one-line form printed on stderr for an uncaught error."""
+        return f"{self.phase} error: {self.located()}"
+
+
+def lex_error(message: str, span: Span) -> SynError:
+    return SynError(message, span, "Lexer")
+
+
+def parse_error(message: str, span: Span) -> SynError:
+    return SynError(message, span, "Parse")
