@@ -1,0 +1,374 @@
+"""Synsema values as Python objects, and the rules every part of the interpreter shares for them.
+
+The mapping is direct so that builtins and the math bridge need no conversions:
+
+    nothing → None      bool → bool        number → int | float     decimal → Decimal
+    text → str          list → list        map → dict (text keys, insertion order)
+    task → Task | Builtin | Constructor     enum value → EnumValue    module → ModuleValue
+
+Lists and maps are *values* in Synsema. Builtins never mutate their arguments; the only
+in-place changes are the evaluator's `set` paths, which first ask `unshared()` whether anyone
+else can see the container (see there). This module holds display, equality, ordering and type
+names; arithmetic lives in `runtime.operators`.
+"""
+
+from __future__ import annotations
+
+import math
+import sys
+from decimal import Decimal
+
+from lang.errors import SynError
+
+NoneType = type(None)
+
+
+class Task:
+    """A user task or lambda: a compiled body closed over its defining environment.
+
+    `params` is a tuple of `Param` (name, type name or None, has_default); `run` is set by the
+    evaluator and knows how to bind arguments and execute the body. `declared` holds the
+    capabilities of the `require` lines at the top of the body (for `call_tool`).
+    """
+
+    __slots__ = ("name", "params", "run", "declared", "is_lambda", "defaults_fn", "__weakref__")
+
+    def __init__(self, name, params, run, declared=(), is_lambda=False, defaults_fn=None):
+        self.name = name
+        self.params = params
+        self.run = run
+        self.declared = declared
+        self.is_lambda = is_lambda
+        self.defaults_fn = defaults_fn
+
+    def __repr__(self) -> str:
+        return display(self)
+
+
+class Param:
+    """What a caller may know about one parameter: its name, declared type, and whether it has a default."""
+
+    __slots__ = ("name", "type", "has_default", "default_is_nothing")
+
+    def __init__(self, name: str, type: str | None, has_default: bool, default_is_nothing: bool = False):
+        self.name = name
+        self.type = type
+        self.has_default = has_default
+        self.default_is_nothing = default_is_nothing
+
+
+class Builtin:
+    """A builtin function as a value (`builtin:name` when printed)."""
+
+    __slots__ = ("spec",)
+
+    def __init__(self, spec):
+        self.spec = spec
+
+    @property
+    def name(self) -> str:
+        return self.spec.name
+
+    def __repr__(self) -> str:
+        return display(self)
+
+
+class Constructor:
+    """A callable that builds data: a record type's constructor or an enum variant with fields."""
+
+    __slots__ = ("name", "fields", "build")
+
+    def __init__(self, name: str, fields: tuple[str, ...], build):
+        self.name = name
+        self.fields = fields
+        self.build = build
+
+    def __repr__(self) -> str:
+        return display(self)
+
+
+class EnumValue:
+    """A value of an `enum`: the enum's name, the variant and its positional payload."""
+
+    __slots__ = ("enum", "variant", "fields", "names")
+
+    def __init__(self, enum: str, variant: str, fields: tuple = (), names: tuple[str, ...] = ()):
+        self.enum = enum
+        self.variant = variant
+        self.fields = fields
+        self.names = names
+
+    def __repr__(self) -> str:
+        return display(self)
+
+
+class ModuleValue:
+    """What `use "./m.syn" as m` binds: live access to the module's exported names."""
+
+    __slots__ = ("name", "exports")
+
+    def __init__(self, name: str, exports: dict):
+        self.name = name
+        self.exports = exports  # export name -> zero-arg getter / setter pair owner
+
+    def __repr__(self) -> str:
+        return display(self)
+
+
+CALLABLE_TYPES = (Task, Builtin, Constructor)
+
+
+# ------------------------------------------------------------------ type names
+_TYPE_NAMES = {
+    NoneType: "nothing", bool: "bool", int: "number", float: "number", Decimal: "decimal",
+    str: "text", list: "list", dict: "map", Task: "task", Builtin: "task", Constructor: "task",
+    EnumValue: "enum", ModuleValue: "map", bytes: "bytes",
+}
+
+
+def type_name(value) -> str:
+    """The name `type_of` answers."""
+    name = _TYPE_NAMES.get(type(value))
+    if name is not None:
+        return name
+    labelled = getattr(value, "type_name", None)
+    return labelled() if callable(labelled) else type(value).__name__
+
+
+def is_number(value) -> bool:
+    """int or float, never bool (a bool is not a number in arithmetic)."""
+    t = type(value)
+    return t is int or t is float
+
+
+# ------------------------------------------------------------------ display
+def display(value) -> str:
+    """The display form: what `print`, `text()` and template holes show."""
+    t = type(value)
+    if t is str:
+        return value
+    if t is int:
+        return int_text(value)
+    return _shown(value)
+
+
+def int_text(value: int) -> str:
+    """Digits of an int of any size (CPython refuses str() past 4300 digits by default)."""
+    try:
+        return str(value)
+    except ValueError:
+        sys.set_int_max_str_digits(0)
+        return str(value)
+
+
+def float_text(value: float) -> str:
+    return repr(value)
+
+
+def decimal_text(value: Decimal) -> str:
+    """Decimals keep their scale (`1.50`) and never use an exponent."""
+    if value.is_nan():
+        return "nan"
+    if value.is_infinite():
+        return "inf" if value > 0 else "-inf"
+    return format(value, "f")
+
+
+def quote(text: str) -> str:
+    """Text as shown inside a list or map: double-quoted, `"` and `\\` escaped."""
+    return '"' + text.replace("\\", "\\\\").replace('"', '\\"') + '"'
+
+
+def _shown(value) -> str:
+    """Display form of a non-text value; text nested inside containers is quoted."""
+    t = type(value)
+    if t is str:
+        return quote(value)
+    if t is int:
+        return int_text(value)
+    if t is float:
+        return repr(value)
+    if value is None:
+        return "nothing"
+    if t is bool:
+        return "true" if value else "false"
+    if t is list:
+        return "[" + ", ".join([_shown(v) for v in value]) + "]"
+    if t is dict:
+        return "{" + ", ".join([f"{k}: {_shown(v)}" for k, v in value.items()]) + "}"
+    if t is Decimal:
+        return decimal_text(value)
+    if t is Task:
+        shown = value.name if not value.is_lambda else "lambda"
+        return f"task {shown}(" + ", ".join(p.name for p in value.params) + ")"
+    if t is Builtin:
+        return f"builtin:{value.spec.name}"
+    if t is Constructor:
+        return f"task {value.name}(" + ", ".join(value.fields) + ")"
+    if t is EnumValue:
+        if not value.names and not value.fields:
+            return f"{value.enum}.{value.variant}"
+        return f"{value.enum}.{value.variant}(" + ", ".join(_shown(v) for v in value.fields) + ")"
+    if t is ModuleValue:
+        return f"module {value.name}"
+    if t is bytes:
+        return f"bytes({value.hex()})"
+    custom = getattr(value, "display", None)
+    if callable(custom):
+        return custom()
+    return repr(value)
+
+
+# ------------------------------------------------------------------ equality
+_MIX = "cannot mix decimal and float; convert with float(x) or decimal(...)"
+
+
+def equal(a, b) -> bool:
+    """Structural `==`: exact numbers, order-free maps; only decimal-vs-float raises."""
+    ta = type(a)
+    tb = type(b)
+    if ta is tb:
+        if ta is list:
+            return len(a) == len(b) and all(equal(x, y) for x, y in zip(a, b))
+        if ta is dict:
+            if len(a) != len(b):
+                return False
+            for k, v in a.items():
+                if k not in b or not equal(v, b[k]):
+                    return False
+            return True
+        if ta is EnumValue:
+            return (a.enum == b.enum and a.variant == b.variant and len(a.fields) == len(b.fields)
+                    and all(equal(x, y) for x, y in zip(a.fields, b.fields)))
+        if ta is float:
+            return a == b
+        if ta in _IDENTITY_TYPES:
+            return a is b
+        return a == b
+    if ta in _NUMERIC and tb in _NUMERIC:
+        if (ta is Decimal and tb is float) or (ta is float and tb is Decimal):
+            raise SynError(_MIX)
+        return a == b
+    return False
+
+
+_NUMERIC = (int, float, bool, Decimal)
+_IDENTITY_TYPES = (Task, Builtin, Constructor, ModuleValue)
+
+
+# ------------------------------------------------------------------ ordering
+def less_than(a, b) -> bool:
+    """`a < b` for the ordered types: numbers (exactly), text by code point, lists, bools."""
+    ta = type(a)
+    tb = type(b)
+    if (ta is int or ta is float) and (tb is int or tb is float):
+        return a < b
+    if ta is str and tb is str:
+        return a < b
+    return _order(a, b, "<") < 0
+
+
+def _order(a, b, op: str) -> int:
+    """Three-way comparison for the general case; raises for unordered combinations."""
+    ta = type(a)
+    tb = type(b)
+    if ta in _ORDERED_NUMBERS and tb in _ORDERED_NUMBERS:
+        if (ta is Decimal and tb is float) or (ta is float and tb is Decimal):
+            raise SynError(_MIX)
+        return (a > b) - (a < b)
+    if ta is str and tb is str or ta is bool and tb is bool:
+        return (a > b) - (a < b)
+    if ta is list and tb is list:
+        for x, y in zip(a, b):
+            if not equal(x, y):
+                return _order(x, y, op)
+        return (len(a) > len(b)) - (len(a) < len(b))
+    raise SynError(f"Unsupported operation: {type_name(a)} {op} {type_name(b)}")
+
+
+_ORDERED_NUMBERS = (int, float, Decimal)
+
+
+def compare(a, b, op: str) -> bool:
+    """The ordering operators `<`, `>`, `<=`, `>=` (NaN compares false, as in IEEE)."""
+    ta = type(a)
+    tb = type(b)
+    if (ta is int or ta is float) and (tb is int or tb is float) or (ta is str and tb is str):
+        if op == "<":
+            return a < b
+        if op == ">":
+            return a > b
+        if op == "<=":
+            return a <= b
+        return a >= b
+    if ta is float and math.isnan(a) or tb is float and math.isnan(b):
+        return False
+    c = _order(a, b, op)
+    if op == "<":
+        return c < 0
+    if op == ">":
+        return c > 0
+    if op == "<=":
+        return c <= 0
+    return c >= 0
+
+
+def sort_key_check(values: list) -> None:
+    """Raise the documented error if `values` cannot be put in one total order."""
+    kinds = set()
+    for v in values:
+        if v is None or (type(v) is float and math.isnan(v)):
+            continue
+        kinds.add(_order_kind(v))
+    if len(kinds) > 1:
+        first, second = sorted(kinds)[:2]
+        raise SynError(f"cannot order {first} and {second} together")
+
+
+def _order_kind(v) -> str:
+    t = type(v)
+    if t in _ORDERED_NUMBERS:
+        return "number"
+    if t is str:
+        return "text"
+    if t is bool:
+        return "bool"
+    if t is list:
+        return "list"
+    raise SynError(f"{type_name(v)} has no order")
+
+
+class SortKey:
+    """Wraps a value so Python's stable sort uses Synsema's total order (nothing and NaN last)."""
+
+    __slots__ = ("value",)
+
+    def __init__(self, value):
+        self.value = value
+
+    def __lt__(self, other: "SortKey") -> bool:
+        a = self.value
+        b = other.value
+        a_last = a is None or (type(a) is float and math.isnan(a))
+        b_last = b is None or (type(b) is float and math.isnan(b))
+        if a_last or b_last:
+            return not a_last and b_last
+        return _order(a, b, "<") < 0
+
+
+# ------------------------------------------------------------------ value semantics
+def unshared(container, holders: int) -> bool:
+    """True when nobody but the evaluator's known `holders` references `container`.
+
+    Lists and maps are values; mutating one in place is only allowed when no other variable,
+    container or closure can observe it. CPython's reference count answers that exactly: every
+    other holder adds a reference, so a count at the known baseline proves the container is
+    private. `holders` counts the caller's own references (plus one for the call's argument).
+    The test is conservative: an unknown extra reference only costs a copy.
+    """
+    return sys.getrefcount(container) <= holders
+
+
+def map_key(key) -> str:
+    """Map keys are text; any other key is stored under its display form."""
+    return key if type(key) is str else display(key)

@@ -1,0 +1,72 @@
+"""The one table of builtins.
+
+Each builtin is declared once, where it is implemented, with the `builtin` decorator:
+
+    @builtin("append", 2)
+    def append(rt, xs, item): ...
+
+`rt` is the running interpreter (see `runtime.interp.Runtime`): builtins reach callbacks
+(`rt.call(f, args)`), output (`rt.out(text)`), capabilities (`rt.check_cap(name, scope)`) and the
+program's arguments through it and nothing else. Arity is checked by the evaluator from the
+declaration before the function runs, so implementations can rely on their argument count.
+Arguments arrive as Synsema values (see `runtime.values`); errors are raised as `SynError`
+without a position: the evaluator adds the call site.
+"""
+
+from __future__ import annotations
+
+from typing import Callable
+
+
+class BuiltinSpec:
+    """How to call one builtin: its name, arity, accepted named arguments and capability."""
+
+    __slots__ = ("name", "fn", "min_args", "max_args", "named", "cap", "module")
+
+    def __init__(self, name: str, fn: Callable, min_args: int, max_args: int | None,
+                 named: tuple[str, ...], cap: str | None, module: str):
+        self.name = name
+        self.fn = fn
+        self.min_args = min_args
+        self.max_args = max_args
+        self.named = named
+        self.cap = cap
+        self.module = module
+
+
+BUILTINS: dict[str, BuiltinSpec] = {}
+
+# Modules that register builtins when imported; `load_all` imports them in this order.
+MODULES = (
+    "stdlib.core", "stdlib.text", "stdlib.collections", "stdlib.numbers", "stdlib.formats",
+    "stdlib.time_random", "stdlib.files_env", "stdlib.tools", "stdlib.labels", "stdlib.unsupported",
+)
+
+
+def builtin(name: str, min_args: int, max_args: int | None = -1, *, named: tuple[str, ...] = (),
+            cap: str | None = None):
+    """Register the decorated function as builtin `name`.
+
+    `max_args` defaults to `min_args`; pass None for varargs. `named` lists the only named
+    arguments the builtin accepts (`int(x, fallback = d, base = b)`); `cap` documents the
+    capability the builtin asks for (it still calls `rt.check_cap` itself with the scope).
+    """
+    def register(fn: Callable) -> Callable:
+        if name in BUILTINS:
+            raise RuntimeError(f"builtin {name!r} declared twice")
+        top = min_args if max_args == -1 else max_args
+        BUILTINS[name] = BuiltinSpec(name, fn, min_args, top, named, cap, fn.__module__)
+        return fn
+    return register
+
+
+def load_all() -> dict[str, BuiltinSpec]:
+    """Import every builtin module (cheap ones only: heavy backends load on first use)."""
+    import importlib
+    for module in MODULES:
+        try:
+            importlib.import_module(module)
+        except ModuleNotFoundError as missing:
+            if missing.name != module:
+                raise
+    return BUILTINS
