@@ -1,0 +1,557 @@
+"""Capabilities: what a running program may touch, and who must act when it may not.
+
+Synsema denies by default. A program gains a capability with a top-level `require`; the host
+bounds what any program can gain with a ceiling (`--sandbox`, `--cap-set`); `call_tool` and
+`sandbox` narrow the set further for the code they run. Every builtin with an effect asks this
+module before acting, and a refusal names the party who can fix it: the program (add a
+`require`), the host (widen the ceiling) or the enclosing tool/sandbox declaration.
+
+API used by the evaluator and the command line
+----------------------------------------------
+``Ceiling.parse(text)``         the `--cap-set` list `"name,name=scope,…"`; `"none"` is empty.
+                                Unknown names raise a SynError with phase "Usage" (exit 2).
+``Ceiling.sandbox()``           the `--sandbox` ceiling: `stdout,time`.
+``ceiling.items_named(name)``   the scope texts of the ceiling's items called `name`, in order,
+                                including items that are not capabilities (`declassify=…`) and
+                                label items such as `llm=customers@api.host` (labels use them).
+``validate_cap_name(name, span)``  SynError (phase "Runtime", at `span`) for an unknown name,
+                                listing the known ones; the evaluator calls it at load time.
+``Capabilities(ceiling, auto_grants, audit, cwd=None)``
+    ``grant(name, scope, span)``   a top-level `require`; scope text, or None for "any".
+    ``check(name, scope, span)``   returns the grant that allows the request or raises SynError.
+    ``enter_tool(declared, task_name=None)`` / ``enter_sandbox(under)`` → token; ``leave(token)``.
+    ``effective()``                display forms of the current set (the REPL's `:caps`).
+    ``finish(exit_code)``          writes the audit summary line.
+    ``ceiling``                    the Ceiling, or None when the host set none.
+``Audit.open(spec)``            `"json"` → JSON lines on stderr; anything else is a file path.
+``resolve_path(path, cwd)``     the real absolute path a file builtin must both check and use.
+
+Rules (SPEC §6, LANGUAGE §8), and the decisions taken where the documents are silent
+----------------------------------------------------------------------------------------
+* Scopes by kind.  net: `host` (any port), `host:port` (only that port), `*.domain` (strict
+  subdomains, never the bare domain), `*` or no scope (any host); IPv6 in brackets. Hosts compare
+  case-insensitively, a trailing dot ignored; a URL is refused as a scope. file/file.read/
+  file.write: a path, `~/` expanded, relative to the working directory, `..` resolved, symlinks of
+  its literal part resolved; it covers itself and everything below it, component by component;
+  `*`, `?`, `[…]` inside a component glob that one component, so `/data/*` covers what is below
+  `/data` but neither `/data` itself nor `/database`. A checked path is fully resolved with
+  `realpath` first, so a symlink inside a scope that points outside it is refused. `file` covers
+  `file.read` and `file.write`. env/secret/reveal: an exact name or a trailing-`*` prefix.
+  llm/judge: a principal (`llm("customers")`); a ceiling item `llm=customers@host` bounds the
+  principal `customers`; a check without scope (an ordinary model call) is allowed by any grant of
+  the name. time/random/stdout/stdin take no scope. Other names (exec, db, serve, memory, …):
+  exact text, `*` for any.
+* A grant counts only when the whole of it fits inside every bound above it: `require net("*")`
+  under `--cap-set "net=api.mock"` gets nothing, and a tool declaring `net("*.x.com")` in a program
+  granting `net("api.x.com")` gets no net at all. Bounds only ever remove.
+* Run-mode auto-grants are `stdout`, `stdin`, `time` and `llm`, each filtered by the ceiling like a
+  `require` (so `--sandbox` keeps stdout and time, and `stdout` is a real capability under any
+  ceiling).
+* Inside `sandbox`, `sandbox under CAPS` and `call_tool`, `stdout` survives when the enclosing set
+  has it (printing still works); everything else must be listed. `sandbox under CAPS` is
+  CAPS ∩ the current set, never wider than the code around it (and so never above the ceiling).
+* `grant` is a no-op while a tool or sandbox is active: nested code cannot self-grant, whatever
+  the evaluator considers top level.
+"""
+
+from __future__ import annotations
+
+import difflib
+import json
+import os
+import re
+import sys
+from datetime import datetime, timezone
+from fnmatch import fnmatchcase
+
+from lang.errors import Span, SynError
+
+# LANGUAGE.md §8, in its order.
+KNOWN_NAMES = (
+    "net", "file", "file.read", "file.write", "exec", "env", "secret", "reveal", "time", "random",
+    "stdout", "stdin", "llm", "judge", "db", "serve", "memory", "sign", "wallet", "spend",
+    "sandbox_run", "attest",
+)
+# Ceiling items that are not capabilities but policy for the labels system.
+CEILING_EXTRAS = ("declassify",)
+RUN_MODE_AUTO_GRANTS = ("stdout", "stdin", "time", "llm")
+CEILING_FLAGS = "--sandbox/--cap-set"
+
+
+def validate_cap_name(name: str, span: Span | None) -> None:
+    """Refuse a capability name the language does not know, before the program runs."""
+    if name not in KNOWN_NAMES:
+        raise SynError(_unknown_name_message(name, KNOWN_NAMES), span, "Runtime")
+
+
+def _unknown_name_message(name: str, known) -> str:
+    close = difflib.get_close_matches(name, known, n=1)
+    hint = f" — did you mean '{close[0]}'?" if close else ""
+    return f"Unknown capability '{name}'{hint} Known capabilities: {', '.join(known)}"
+
+
+# ---------------------------------------------------------------- scope kinds
+#
+# Each kind turns scope text into a comparable key (None = any scope) and decides whether one
+# key covers another. `covers` must hold only when every concrete access the inner key allows is
+# also allowed by the outer one; that one relation serves checks, ceilings and tool bounds.
+
+class _ScopeError(ValueError):
+    """A malformed scope; the caller turns it into a SynError at the right place."""
+
+
+class _Exact:
+    """exec, db, serve, memory, …: the scope text itself; `*` or no scope for any."""
+
+    def parse(self, name: str, text: str | None, cwd: str):
+        if text is None or text == "*":
+            return None
+        if not text:
+            raise _ScopeError(f"{name} scope is empty")
+        return text
+
+    def request(self, name: str, text: str | None, cwd: str):
+        """The key of a concrete access; by default read like a grant's scope."""
+        return self.parse(name, text, cwd)
+
+    def covers(self, outer, inner) -> bool:
+        return outer is None or outer == inner
+
+    def covers_request(self, outer, inner) -> bool:
+        return self.covers(outer, inner)
+
+
+class _Unscoped(_Exact):
+    """time, random, stdout, stdin: all or nothing."""
+
+    def parse(self, name, text, cwd):
+        if text is not None:
+            raise _ScopeError(f"capability '{name}' takes no scope; write require {name}")
+        return None
+
+
+class _Principal(_Exact):
+    """llm/judge: the key is the principal; a ceiling's `customers@host` bounds `customers`."""
+
+    def parse(self, name, text, cwd):
+        key = super().parse(name, text, cwd)
+        return None if key is None else key.partition("@")[0]
+
+    def covers_request(self, outer, inner) -> bool:
+        # An unscoped request is an ordinary model call: any grant of the name allows it.
+        return inner is None or self.covers(outer, inner)
+
+
+class _Prefix(_Exact):
+    """env/secret/reveal: `NAME` exactly, or `APP_*` for every name starting with `APP_`."""
+
+    def parse(self, name, text, cwd):
+        key = super().parse(name, text, cwd)
+        if key is not None and "*" in key[:-1]:
+            raise _ScopeError(f"{name} scope {key!r}: '*' is allowed only at the end")
+        return key
+
+    def request(self, name, text, cwd):
+        if not text:
+            raise _ScopeError(f"{name} needs a name")
+        return text
+
+    def covers(self, outer, inner) -> bool:
+        if outer is None:
+            return True
+        if inner is None:
+            return False
+        if outer.endswith("*"):
+            return inner.startswith(outer[:-1])
+        return outer == inner
+
+
+_HOST = re.compile(r"(\*|(\*\.)?[a-z0-9_-]+(\.[a-z0-9_-]+)*|\[[0-9a-f:.]+\])")
+
+
+class _Net(_Exact):
+    """net: the key is (host pattern, port or None)."""
+
+    def parse(self, name, text, cwd):
+        if text is None:
+            return None
+        raw = text.strip().lower()
+        if "/" in raw:
+            raise _ScopeError(f"net scope {text!r} is not a host: write a host name, host:port or "
+                              f"*.domain (for example net(\"api.x.com\")), not a URL or path")
+        host, port = raw, None
+        if raw.startswith("["):
+            end = raw.find("]")
+            host, rest = raw[:end + 1], raw[end + 1:]
+            if rest:
+                if not rest.startswith(":"):
+                    raise _ScopeError(f"net scope {text!r} is not host:port")
+                port = rest[1:]
+        elif raw.count(":") == 1:
+            host, port = raw.split(":")
+        elif raw.count(":") > 1:
+            raise _ScopeError(f"net scope {text!r}: write an IPv6 address in brackets, like [::1]:8080")
+        host = host.rstrip(".")
+        if not _HOST.fullmatch(host):
+            raise _ScopeError(f"net scope {text!r} is not a host name (a '*' may only stand alone "
+                              f"or begin the name as '*.')")
+        if port is not None:
+            if not port.isdigit() or not 0 < int(port) < 65536:
+                raise _ScopeError(f"net scope {text!r}: the port must be a number from 1 to 65535")
+            port = int(port)
+        if host == "*" and port is None:
+            return None
+        return host, port
+
+    def covers(self, outer, inner) -> bool:
+        if outer is None:
+            return True
+        if inner is None:
+            return False
+        (o_host, o_port), (i_host, i_port) = outer, inner
+        if o_port is not None and o_port != i_port:
+            return False
+        if o_host == "*":
+            return True
+        if o_host.startswith("*."):
+            domain = o_host[1:]          # ".x.com"
+            return i_host != "*" and (i_host.endswith(domain) or i_host == o_host)
+        return o_host == i_host
+
+
+_GLOB = re.compile(r"[*?\[]")
+
+
+def resolve_path(path: str, cwd: str) -> str:
+    """The real absolute path for `path`: `~` expanded, relative to `cwd`, symlinks and `..` resolved.
+
+    File builtins check this path and then operate on it, so what was checked is what is touched.
+    """
+    expanded = os.path.expanduser(path) if path.startswith("~") else path
+    return os.path.realpath(os.path.join(cwd, expanded))
+
+
+class _Path(_Exact):
+    """file, file.read, file.write: the key is the tuple of path components below `/`."""
+
+    def parse(self, name, text, cwd):
+        if text is None:
+            return None
+        if not text:
+            raise _ScopeError(f"{name} scope is an empty path")
+        expanded = os.path.expanduser(text) if text.startswith("~") else text
+        parts = os.path.join(cwd, expanded).split("/")
+        literal = next((i for i, part in enumerate(parts) if _GLOB.search(part)), len(parts))
+        real = os.path.realpath("/".join(parts[:literal]) or "/")
+        full = os.path.normpath("/".join([real, *parts[literal:]]))
+        return tuple(part for part in full.split("/") if part)
+
+    def request(self, name, text, cwd):
+        if not text:
+            raise _ScopeError(f"{name} needs a path")
+        return tuple(part for part in resolve_path(text, cwd).split("/") if part)
+
+    def covers(self, outer, inner) -> bool:
+        if outer is None:
+            return True
+        if inner is None or len(inner) < len(outer):
+            return False
+        return all(_component_covers(o, i) for o, i in zip(outer, inner))
+
+
+def _component_covers(outer: str, inner: str) -> bool:
+    if _GLOB.search(inner):  # a pattern is covered only by an identical pattern or a bare `*`
+        return outer == inner or outer in ("*", "**")
+    return fnmatchcase(inner, outer)
+
+
+_KINDS = {name: _Exact() for name in KNOWN_NAMES}
+_KINDS.update({name: _Unscoped() for name in ("time", "random", "stdout", "stdin")})
+_KINDS.update({name: _Principal() for name in ("llm", "judge")})
+_KINDS.update({name: _Prefix() for name in ("env", "secret", "reveal")})
+_KINDS.update({name: _Path() for name in ("file", "file.read", "file.write")})
+_KINDS["net"] = _Net()
+
+
+# ---------------------------------------------------------------- capability items
+
+class Cap:
+    """One capability as written (`name`, `text`) plus its comparable key.
+
+    `origin` says where it came from, for audit reasons: "require", "auto-granted", "ceiling",
+    "call_tool declaration", "sandbox under".
+    """
+
+    __slots__ = ("name", "text", "key", "origin")
+
+    def __init__(self, name: str, text: str | None, key, origin: str):
+        self.name = name
+        self.text = text
+        self.key = key
+        self.origin = origin
+
+    @classmethod
+    def parse(cls, name: str, scope, cwd: str, origin: str, span: Span | None = None,
+              phase: str = "Runtime") -> "Cap":
+        if name not in _KINDS:
+            raise SynError(_unknown_name_message(name, KNOWN_NAMES), span, phase)
+        if isinstance(scope, bool) or not isinstance(scope, (str, int, type(None))):
+            raise SynError(f"the scope of {name} must be text, got {type(scope).__name__}", span, phase)
+        text = None if scope is None else str(scope)
+        try:
+            key = _KINDS[name].parse(name, text, cwd)
+        except _ScopeError as bad:
+            raise SynError(str(bad), span, phase) from None
+        return cls(name, text, key, origin)
+
+    def covers(self, other: "Cap") -> bool:
+        """Whether every access `other` allows is allowed by this item too."""
+        return _family_covers(self.name, other.name) and _KINDS[other.name].covers(self.key, other.key)
+
+    def display(self) -> str:
+        return self.name if self.text is None else f"{self.name}({json.dumps(self.text, ensure_ascii=False)})"
+
+    def __repr__(self) -> str:
+        return self.display()
+
+
+def _family_covers(outer: str, inner: str) -> bool:
+    return outer == inner or (outer == "file" and inner in ("file.read", "file.write"))
+
+
+class _Request:
+    """A concrete access a builtin asks for."""
+
+    __slots__ = ("name", "text", "key")
+
+    def __init__(self, name: str, scope, cwd: str, span: Span | None):
+        validate_cap_name(name, span)
+        self.name = name
+        kind = _KINDS[name]
+        self.text = None if scope is None else str(scope)
+        try:
+            self.key = kind.request(name, self.text, cwd)
+        except _ScopeError as bad:
+            raise SynError(str(bad), span) from None
+        if isinstance(kind, _Path):  # show and audit the path that was actually checked
+            self.text = "/" + "/".join(self.key)
+
+    def allowed_by(self, cap: Cap) -> bool:
+        return _family_covers(cap.name, self.name) and _KINDS[self.name].covers_request(cap.key, self.key)
+
+    def display(self) -> str:
+        """The form a program would write to ask for this access (default web ports left out)."""
+        text = self.text
+        if self.name == "net" and self.key is not None and self.key[1] in (80, 443):
+            text = self.key[0]
+        return self.name if text is None else f"{self.name}({json.dumps(text, ensure_ascii=False)})"
+
+
+# ---------------------------------------------------------------- the host ceiling
+
+class Ceiling:
+    """What the host allows any program in this run, at most. Parsed once from the command line."""
+
+    def __init__(self, caps: list[Cap], items: list[tuple[str, str | None]]):
+        self.caps = caps            # the capability items, as bounds
+        self.items = items          # every item as written, extras included: (name, scope)
+
+    @classmethod
+    def parse(cls, text: str) -> "Ceiling":
+        """`--cap-set "stdout,net=api.x.com,llm=customers@api.host,declassify=customers"` or `none`."""
+        if text.strip() == "none":
+            return cls([], [])
+        entries = [entry.strip() for entry in text.split(",")]
+        if not text.strip() or "" in entries:
+            raise SynError(f"--cap-set {text!r}: expected a comma-separated list like "
+                           f"\"stdout,net=api.x.com\", or none", None, "Usage")
+        caps, items = [], []
+        for entry in entries:
+            name, eq, scope = entry.partition("=")
+            name, scope = name.strip(), (scope.strip() if eq else None)
+            if name in CEILING_EXTRAS:
+                if not scope:
+                    raise SynError(f"--cap-set: {name} needs a value ({name}=principal)", None, "Usage")
+            elif name in _KINDS:
+                try:
+                    caps.append(Cap.parse(name, scope, os.getcwd(), "ceiling", phase="Usage"))
+                except SynError as bad:
+                    raise SynError(f"--cap-set: {bad.message}", None, "Usage") from None
+            else:
+                raise SynError(f"--cap-set: {_unknown_name_message(name, KNOWN_NAMES + CEILING_EXTRAS)}",
+                               None, "Usage")
+            items.append((name, scope))
+        return cls(caps, items)
+
+    @classmethod
+    def sandbox(cls) -> "Ceiling":
+        """`--sandbox`: the program may print and read the clock, nothing else."""
+        return cls.parse("stdout,time")
+
+    def items_named(self, name: str) -> list[str | None]:
+        return [scope for item, scope in self.items if item == name]
+
+    def covers(self, cap: Cap) -> bool:
+        return any(bound.covers(cap) for bound in self.caps)
+
+    def allows(self, request: _Request) -> bool:
+        return any(request.allowed_by(bound) for bound in self.caps)
+
+
+# ---------------------------------------------------------------- audit
+
+class Audit:
+    """One JSON line per capability check, then a summary line when the run ends."""
+
+    def __init__(self, path: str | None):
+        self._file = None if path is None else _open_audit_file(path)
+        self.granted = 0
+        self.denied = 0
+
+    @classmethod
+    def open(cls, spec: str) -> "Audit":
+        return cls(None if spec == "json" else spec)
+
+    def record(self, capability: str, scope: str | None, granted: bool, reason: str,
+               span: Span | None) -> None:
+        if granted:
+            self.granted += 1
+        else:
+            self.denied += 1
+        self._write({
+            "ts": datetime.now(timezone.utc).isoformat(timespec="milliseconds").replace("+00:00", "Z"),
+            "capability": capability, "scope": scope, "granted": granted, "reason": reason,
+            "file": span.file if span else None, "line": span.line if span else None,
+        })
+
+    def summary(self, exit_code: int) -> None:
+        self._write({"summary": {"granted": self.granted, "denied": self.denied, "exit": exit_code}})
+        if self._file is not None:
+            self._file.close()
+            self._file = None
+
+    def _write(self, record: dict) -> None:
+        stream = self._file if self._file is not None else sys.stderr
+        stream.write(json.dumps(record, ensure_ascii=False) + "\n")
+        stream.flush()
+
+
+def _open_audit_file(path: str):
+    try:
+        return open(path, "w", encoding="utf-8")
+    except OSError as failure:
+        raise SynError(f"--audit: cannot write {path}: {failure.strerror}", None, "Usage") from None
+
+
+# ---------------------------------------------------------------- the running set
+
+class _Frame:
+    """A narrowing in force: a `call_tool` task or a `sandbox` block, and the set it leaves."""
+
+    __slots__ = ("kind", "label", "caps")
+
+    def __init__(self, kind: str, label: str | None, caps: list[Cap]):
+        self.kind = kind
+        self.label = label
+        self.caps = caps
+
+
+class Capabilities:
+    """The capabilities of one run: grants, the ceiling, the active narrowings, and the audit."""
+
+    def __init__(self, ceiling: Ceiling | None, auto_grants=RUN_MODE_AUTO_GRANTS,
+                 audit: Audit | None = None, cwd: str | None = None):
+        self.ceiling = ceiling
+        self._audit = audit
+        self._cwd = cwd or os.getcwd()
+        self._declared = [Cap.parse(name, None, self._cwd, "auto-granted") for name in auto_grants]
+        self._base = [cap for cap in self._declared if self._under_ceiling(cap)]
+        self._frames: list[_Frame] = []
+
+    # -- changing the set
+    def grant(self, name: str, scope: str | None, span: Span | None) -> None:
+        cap = Cap.parse(name, scope, self._cwd, "require", span)
+        if self._frames:
+            return  # a require inside a tool or sandbox never grants
+        self._declared.append(cap)
+        if self._under_ceiling(cap):
+            self._base.append(cap)
+
+    def enter_tool(self, declared: list[tuple[str, str | None]], task_name: str | None = None) -> _Frame:
+        caps = [Cap.parse(name, scope, self._cwd, "call_tool declaration") for name, scope in declared]
+        return self._push("tool", task_name, caps)
+
+    def enter_sandbox(self, under: list[tuple[str, str | None]] | None) -> _Frame:
+        caps = [Cap.parse(name, scope, self._cwd, "sandbox under") for name, scope in under or ()]
+        return self._push("sandbox", None, caps)
+
+    def leave(self, token: _Frame) -> None:
+        for depth in range(len(self._frames) - 1, -1, -1):
+            if self._frames[depth] is token:
+                del self._frames[depth:]
+                return
+        raise RuntimeError("capabilities: leave() with a token that is not active")
+
+    def _push(self, kind: str, label: str | None, wanted: list[Cap]) -> _Frame:
+        current = self._current()
+        kept = [cap for cap in current if cap.name == "stdout"]
+        kept += [cap for cap in wanted if any(have.covers(cap) for have in current)]
+        frame = _Frame(kind, label, kept)
+        self._frames.append(frame)
+        return frame
+
+    # -- asking
+    def check(self, name: str, scope: str | None, span: Span | None = None) -> None:
+        request = _Request(name, scope, self._cwd, span)
+        allowing = next((cap for cap in self._current() if request.allowed_by(cap)), None)
+        if allowing is not None:
+            if self._audit is not None:
+                self._audit.record(name, request.text, True, f"{allowing.origin}: {allowing.display()}", span)
+            return
+        reason, message = self._denial(request)
+        if self._audit is not None:
+            self._audit.record(name, request.text, False, reason, span)
+        raise SynError(message, span)
+
+    def effective(self) -> list[str]:
+        return [cap.display() for cap in self._current()]
+
+    def finish(self, exit_code: int) -> None:
+        if self._audit is not None:
+            self._audit.summary(exit_code)
+
+    # -- internals
+    def _current(self) -> list[Cap]:
+        return self._frames[-1].caps if self._frames else self._base
+
+    def _under_ceiling(self, cap: Cap) -> bool:
+        return self.ceiling is None or self.ceiling.covers(cap)
+
+    def _denial(self, request: _Request) -> tuple[str, str]:
+        """(audit reason, message) naming the outermost layer that refuses the request."""
+        shown = request.display()
+        if not any(request.allowed_by(cap) for cap in self._base):
+            wanted = next((cap for cap in self._declared if request.allowed_by(cap)), None)
+            if wanted is None:
+                return "not granted", (
+                    f"Capability not granted: {shown} — this is a permission, not a bug: "
+                    f"add require {shown} to the program's preamble")
+            if self.ceiling.allows(request):
+                return "require wider than the host ceiling", (
+                    f"Capability {shown} is declared as {wanted.display()}, which is wider than the "
+                    f"host ceiling ({CEILING_FLAGS}) allows; a require counts only when all of it fits "
+                    f"under the ceiling: narrow it to require {shown}")
+            how = "auto-granted" if wanted.origin == "auto-granted" else "declared"
+            return "above the host ceiling", (
+                f"Capability {shown} is {how} but above the host ceiling ({CEILING_FLAGS}). "
+                f"The program cannot fix this; the host must widen the ceiling")
+        frame = next(frame for frame in self._frames if not any(request.allowed_by(c) for c in frame.caps))
+        if frame.kind == "tool":
+            task = f"task '{frame.label}'" if frame.label else "the task"
+            return "not declared by the call_tool task", (
+                f"Capability not granted: {shown} — this is a permission, not a bug: call_tool runs "
+                f"{task} with only the capabilities it declares; add require {shown} at the top of "
+                f"its body")
+        return "inside sandbox", (
+            f"Capability not granted: {shown} — this code runs in a sandbox block, which strips "
+            f"capabilities; list it in `sandbox under …` if the block needs it")
