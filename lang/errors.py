@@ -42,6 +42,12 @@ class SynError(Exception):
         self.phase = phase
         self.assertion = assertion
 
+    def at(self, span: Span | None) -> "SynError":
+        """Give the error a position if it has none yet (the innermost node wins)."""
+        if self.span is None:
+            self.span = span
+        return self
+
     def located(self) -> str:
         """`file:line:col: message`, or just the message when no position is known."""
         if self.span is None:

@@ -24,22 +24,22 @@ NoneType = type(None)
 
 
 class Task:
-    """A user task or lambda: a compiled body closed over its defining environment.
+    """A user task or lambda: compiled code closed over the frame it was defined in.
 
-    `params` is a tuple of `Param` (name, type name or None, has_default); `run` is set by the
-    evaluator and knows how to bind arguments and execute the body. `declared` holds the
-    capabilities of the `require` lines at the top of the body (for `call_tool`).
+    `params` is a tuple of `Param` for callers that inspect signatures (`tool_spec`,
+    `call_tool`); `code` is the evaluator's compiled body and `env` the defining frame.
+    `declared` holds the capabilities of the `require` lines at the top of the body.
     """
 
-    __slots__ = ("name", "params", "run", "declared", "is_lambda", "defaults_fn", "__weakref__")
+    __slots__ = ("name", "params", "code", "env", "declared", "is_lambda", "__weakref__")
 
-    def __init__(self, name, params, run, declared=(), is_lambda=False, defaults_fn=None):
+    def __init__(self, name, params, code, env, declared=(), is_lambda=False):
         self.name = name
         self.params = params
-        self.run = run
+        self.code = code
+        self.env = env
         self.declared = declared
         self.is_lambda = is_lambda
-        self.defaults_fn = defaults_fn
 
     def __repr__(self) -> str:
         return display(self)
@@ -103,13 +103,18 @@ class EnumValue:
 
 
 class ModuleValue:
-    """What `use "./m.syn" as m` binds: live access to the module's exported names."""
+    """What `use "./m.syn" as m` binds: live access to the module's exported names.
 
-    __slots__ = ("name", "exports")
+    It reads the module's own globals, so `set m.X to v` and the module's code see one
+    shared variable, as LANGUAGE.md §2 requires of an exported `let`.
+    """
 
-    def __init__(self, name: str, exports: dict):
+    __slots__ = ("name", "globals", "exported")
+
+    def __init__(self, name: str, globals: dict, exported: list[str]):
         self.name = name
-        self.exports = exports  # export name -> zero-arg getter / setter pair owner
+        self.globals = globals
+        self.exported = exported
 
     def __repr__(self) -> str:
         return display(self)

@@ -1,0 +1,205 @@
+"""Calling things: binding arguments to a task's frame, running its body, calling builtins.
+
+Direct calls are strict (`task 'f' takes 1 argument, got 3`); callbacks made by builtins or the
+host are permissive (missing arguments arrive as `nothing`, extra ones are dropped), as
+LANGUAGE.md §2 requires. A body's `give` comes back as the GIVE sentinel with its value in
+`REG`, never as an exception; only a `stop` leaving its task is raised (StopLoop).
+"""
+
+from __future__ import annotations
+
+from lang.errors import SynError
+from runtime.control import StopLoop
+from runtime.scope import UNBOUND
+from runtime.values import Builtin, Constructor, Task, type_name
+
+RECURSION_LIMIT = 3000
+
+
+class _Signal:
+    __slots__ = ("name",)
+
+    def __init__(self, name: str):
+        self.name = name
+
+    def __repr__(self) -> str:
+        return self.name
+
+
+GIVE = _Signal("GIVE")
+STOP = _Signal("STOP")
+
+
+class Register:
+    """Where a `give` leaves its value, and the depth of task calls in progress."""
+
+    __slots__ = ("value", "depth", "stop_span", "steps")
+
+    def __init__(self):
+        self.value = None
+        self.depth = 0
+        self.stop_span = None
+        self.steps = 0
+
+
+REG = Register()
+
+
+class TaskCode:
+    """A compiled task or lambda body, shared by every Task value made from one definition."""
+
+    __slots__ = ("name", "label", "names", "defaults", "body", "extra", "has_defaults")
+
+    def __init__(self, name: str, is_lambda: bool, names: tuple[str, ...], defaults: list,
+                 body, extra: list):
+        self.name = name
+        self.label = "lambda" if is_lambda else f"task '{name}'"
+        self.names = names
+        self.defaults = defaults          # per parameter: compiled default or None
+        self.body = body
+        self.extra = extra                # UNBOUND for each local slot after the parameters
+        self.has_defaults = any(d is not None for d in defaults)
+
+
+def _plural(n: int) -> str:
+    return f"{n} argument" if n == 1 else f"{n} arguments"
+
+
+def edit_distance(a: str, b: str) -> int:
+    previous = list(range(len(b) + 1))
+    for i, ca in enumerate(a, 1):
+        current = [i]
+        for j, cb in enumerate(b, 1):
+            current.append(min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (ca != cb)))
+        previous = current
+    return previous[-1]
+
+
+def nearest(name: str, candidates) -> str | None:
+    """The candidate closest to `name` by edit distance; ties go to the earliest."""
+    best = None
+    best_distance = None
+    for candidate in candidates:
+        d = edit_distance(name, candidate)
+        if best_distance is None or d < best_distance:
+            best, best_distance = candidate, d
+    return best
+
+
+def unknown_parameter(label: str, name: str, names) -> SynError:
+    guess = nearest(name, names)
+    hint = f" — did you mean '{guess}'?" if guess is not None else " — it takes no parameters"
+    listed = ", ".join(names) if names else "none"
+    return SynError(f"{label} has no parameter '{name}'{hint} (parameters: {listed})")
+
+
+def bind(task: Task, args: list, named, strict: bool) -> list:
+    """Build the frame for one call of `task`: parameters bound, defaults evaluated in it."""
+    code = task.code
+    names = code.names
+    count = len(names)
+    given = len(args)
+    if given > count:
+        if strict:
+            raise SynError(f"{code.label} takes {_plural(count)}, got {given}")
+        args = args[:count]
+        given = count
+    frame = [task.env, *args]
+    if given < count:
+        frame.extend([UNBOUND] * (count - given))
+    frame.extend(code.extra)
+    if named:
+        for key, value in named:
+            try:
+                position = names.index(key)
+            except ValueError:
+                raise unknown_parameter(code.label, key, names) from None
+            if frame[position + 1] is not UNBOUND:
+                raise SynError(f"{code.label} got two values for '{key}'")
+            frame[position + 1] = value
+    if given < count or named:
+        for position in range(count):
+            if frame[position + 1] is UNBOUND:
+                default = code.defaults[position]
+                if default is not None:
+                    frame[position + 1] = default(frame)
+                elif strict:
+                    raise SynError(f"{code.label} is missing argument '{names[position]}' — pass it, "
+                                   "or give the parameter a default")
+                else:
+                    frame[position + 1] = None
+    return frame
+
+
+def run_body(code: TaskCode, frame: list):
+    """Execute a bound frame; the body's `give` value, or its last statement's value."""
+    reg = REG
+    reg.depth += 1
+    if reg.depth > RECURSION_LIMIT:
+        reg.depth = 0
+        raise SynError("maximum recursion depth exceeded")
+    result = code.body(frame)
+    reg.depth -= 1
+    if result is GIVE:
+        result = reg.value
+        reg.value = None
+        return result
+    if result is STOP:
+        raise StopLoop()
+    return result
+
+
+def invoke(task: Task, args: list):
+    """A direct positional call: strict arity, the fast path of every `f(a, b)`."""
+    code = task.code
+    if len(args) == len(code.names):
+        frame = [task.env, *args]
+        if code.extra:
+            frame.extend(code.extra)
+    else:
+        frame = bind(task, args, None, True)
+    return run_body(code, frame)
+
+
+def call_builtin(rt, spec, args: list, named):
+    """Check a builtin's arity and named arguments against its declaration, then run it."""
+    given = len(args)
+    if given < spec.min_args or (spec.max_args is not None and given > spec.max_args):
+        raise SynError(_builtin_arity(spec, given))
+    if named:
+        extra = [k for k, _ in named if k not in spec.named]
+        if extra:
+            if not spec.named:
+                raise SynError(f"{spec.name}() does not accept named arguments (got {extra[0]} = …); "
+                               "pass it by position")
+            raise SynError(f"{spec.name}() has no named argument '{extra[0]}' "
+                           f"(it accepts: {', '.join(spec.named)})")
+        return spec.fn(rt, *args, **dict(named))
+    return spec.fn(rt, *args)
+
+
+def _builtin_arity(spec, given: int) -> str:
+    low, high = spec.min_args, spec.max_args
+    if high is None:
+        return f"{spec.name}() takes at least {_plural(low)}, got {given}"
+    if low == high:
+        return f"{spec.name}() takes {_plural(low)}, got {given}"
+    if given > high:
+        return f"{spec.name}() takes at most {_plural(high)}, got {given}"
+    return f"{spec.name}() takes at least {_plural(low)}, got {given}"
+
+
+def call_value(rt, fn, args: list, named=None, strict: bool = True):
+    """Call any callable value; `strict=False` is the permissive callback convention."""
+    t = type(fn)
+    if t is Task:
+        if strict and not named:
+            return invoke(fn, args)
+        return run_body(fn.code, bind(fn, args, named, strict))
+    if t is Builtin:
+        return call_builtin(rt, fn.spec, args, named)
+    if t is Constructor:
+        if named:
+            raise SynError(f"{fn.name}() takes its fields by position")
+        return fn.build(args)
+    raise SynError(f"Cannot call {type_name(fn)} — only tasks and lambdas can be called")

@@ -1,0 +1,1083 @@
+"""Compile the syntax tree once into Python closures, then run those.
+
+Each expression becomes `fn(frame) -> value`; each statement `fn(frame) -> value | GIVE | STOP`
+(its value is what a task returns when its body ends without `give`). Names are resolved to
+frame slots here (see `runtime.scope`), so running a program never looks a local up by name.
+A `give` in tail position compiles to a plain value; others store their value in `REG` and
+return the GIVE sentinel, so returning never raises. The int∘int cases of the arithmetic and
+comparison operators are inlined; everything else defers to `runtime.operators`.
+"""
+
+from __future__ import annotations
+
+import sys
+
+from lang import ast
+from lang.errors import SynError
+from runtime import operators as ops
+from runtime.calls import GIVE, REG, STOP, TaskCode, call_builtin, call_value, invoke
+from runtime.control import StopLoop
+from runtime.patterns import compile_pattern
+from runtime.scope import UNBOUND, Scope, collect_declarations
+from runtime.values import (Builtin, Constructor, EnumValue, ModuleValue, Param, Task, display,
+                            equal, less_than, map_key, compare, type_name)
+
+_refcount = sys.getrefcount
+
+# Names Python programmers reach for, and what Synsema calls them.
+PYTHON_NAMES = {
+    "True": "true", "False": "false", "None": "nothing", "null": "nothing", "nil": "nothing",
+    "len": "length", "str": "text", "float": "number(x)", "self": "a parameter (Synsema has no methods)",
+    "dict": "a map literal {…}", "input": "read_line()", "return": "give",
+}
+
+
+def undefined(name: str) -> SynError:
+    hint = PYTHON_NAMES.get(name)
+    suffix = f" — in Synsema: {hint}" if hint else ""
+    return SynError(f"Undefined variable: '{name}'{suffix}")
+
+
+def _walk(frame, depth: int):
+    for _ in range(depth):
+        frame = frame[0]
+    return frame
+
+
+def _own(holder, key):
+    """The container at `holder[key]`, copied first if anyone else can see it."""
+    c = holder[key]
+    if _refcount(c) > 3:
+        t = type(c)
+        if t is list or t is dict:
+            c = c.copy()
+            holder[key] = c
+    return c
+
+
+class Compiler:
+    """Turns one module's statements into closures over its global dictionary and runtime."""
+
+    def __init__(self, rt, globals_: dict, file: str, is_module: bool = False):
+        self.rt = rt
+        self.globals = globals_
+        self.file = file
+        self.is_module = is_module
+        self.loops = 0          # loops enclosing the code being compiled, within its task
+        self.in_sandbox = 0
+
+    # ------------------------------------------------------------------ programs
+    def program(self, body: list, tests: list | None):
+        """The module body as one closure run with frame None; test blocks go to `tests`."""
+        self.tests = tests
+        scope = Scope(None, "global")
+        self._check_intent_position(body)
+        return self.block(body, scope, False)
+
+    def _check_intent_position(self, body: list) -> None:
+        seen_other = False
+        for stmt in body:
+            if type(stmt) is ast.Intent:
+                if self.is_module:
+                    raise SynError("a module does not declare intent: only the main program does",
+                                   stmt.span)
+                if seen_other:
+                    raise SynError("intent: must come at the top of the program, before other statements",
+                                   stmt.span)
+            else:
+                seen_other = True
+
+    # ------------------------------------------------------------------ blocks
+    def block(self, stmts: list, scope: Scope, tail: bool):
+        compiled = [self.stmt(s, scope, tail and i == len(stmts) - 1) for i, s in enumerate(stmts)]
+        compiled = [c for c in compiled if c is not None]
+        if not compiled:
+            return lambda f: None
+        if len(compiled) == 1:
+            return compiled[0]
+        if len(compiled) == 2:
+            first, second = compiled
+
+            def run2(f):
+                r = first(f)
+                if r is GIVE or r is STOP:
+                    return r
+                return second(f)
+            return run2
+        items = tuple(compiled)
+
+        def run(f):
+            r = None
+            for s in items:
+                r = s(f)
+                if r is GIVE or r is STOP:
+                    return r
+            return r
+        return run
+
+    def frame_block(self, stmts: list, scope: Scope, tail: bool, preset: list[str] = ()):
+        """A block that opens its own frame: returns (body, template) where the frame is
+        `[parent, *preset values, *template]`."""
+        inner = Scope(scope, "block")
+        for name in preset:
+            inner.declare(name)
+        collect_declarations(stmts, inner)
+        body = self.block(stmts, inner, tail)
+        return body, [UNBOUND] * (inner.size - 1 - len(preset))
+
+    # ------------------------------------------------------------------ statements
+    def stmt(self, node, scope: Scope, tail: bool):
+        method = getattr(self, "s_" + type(node).__name__, None)
+        if method is None:
+            raise SynError(f"'{type(node).__name__}' is not supported by this implementation", node.span)
+        return method(node, scope, tail)
+
+    def s_ExprStmt(self, node, scope, tail):
+        return self.expr(node.expr, scope)
+
+    def s_Let(self, node, scope, tail):
+        value = self.expr(node.value, scope)
+        store = self.binder(node.name, scope)
+        if node.exported and not scope.is_global:
+            raise SynError("export is only allowed at the top level of a module", node.span)
+
+        def run(f):
+            v = value(f)
+            store(f, v)
+            return v
+        return run
+
+    def binder(self, name: str, scope: Scope):
+        """A function storing a value under `name` in the scope's own frame (a `let`)."""
+        if scope.is_global:
+            g = self.globals
+
+            def store_global(f, v):
+                g[name] = v
+            return store_global
+        slot = scope.declare(name)
+
+        def store_slot(f, v):
+            f[slot] = v
+        return store_slot
+
+    def locator(self, name: str, scope: Scope, span):
+        """A function finding where `name` is currently bound: (holder, key) for item access."""
+        candidates = scope.resolve(name)
+        g = self.globals
+
+        def locate(f):
+            for depth, slot in candidates:
+                frame = _walk(f, depth)
+                if frame[slot] is not UNBOUND:
+                    return frame, slot
+            if name in g:
+                return g, name
+            raise SynError(f"Cannot set undefined variable: '{name}'. Use 'let' first.", span)
+        return locate
+
+    def s_Set(self, node, scope, tail):
+        value = self.expr(node.value, scope)
+        target = node.target
+        if type(target) is ast.Name:
+            return self._set_name(target.name, value, scope, node)
+        path = []
+        while type(target) in (ast.Attr, ast.Index):
+            if type(target) is ast.Attr:
+                path.append((True, target.name))
+            else:
+                path.append((False, self.expr(target.index, scope)))
+            target = target.obj
+        if type(target) is not ast.Name:
+            raise SynError("Invalid set target: it must start from a variable — "
+                           "set x to …, set m[\"k\"] to …, set p.field to …", node.span)
+        path.reverse()
+        locate = self.locator(target.name, scope, node.span)
+        span = node.span
+
+        def run(f):
+            v = value(f)
+            keys = [k if is_attr else k(f) for is_attr, k in path]
+            holder, key = locate(f)
+            try:
+                for k in keys[:-1]:
+                    holder, key = _step_into(holder, key, k)
+                _store(holder, key, keys[-1], v)
+            except SynError as e:
+                raise e.at(span)
+            return v
+        return run
+
+    def _set_name(self, name, value, scope, node):
+        candidates = scope.resolve(name)
+        g = self.globals
+        span = node.span
+        append_fast = self._append_pattern(node, name, scope)
+        if len(candidates) == 1 and candidates[0][0] == 0:
+            slot = candidates[0][1]
+            if append_fast is not None:
+                return append_fast(slot)
+
+            def run_local(f):
+                v = value(f)
+                if f[slot] is UNBOUND:
+                    _set_outer(f, v)
+                else:
+                    f[slot] = v
+                return v
+
+            def _set_outer(f, v):
+                if name in g:
+                    g[name] = v
+                else:
+                    raise SynError(f"Cannot set undefined variable: '{name}'. Use 'let' first.", span)
+            return run_local
+        locate = self.locator(name, scope, span)
+
+        def run(f):
+            v = value(f)
+            holder, key = locate(f)
+            holder[key] = v
+            return v
+        return run
+
+    def _append_pattern(self, node, name, scope):
+        """`set xs to append(xs, item)`: append in place when nobody else sees the list."""
+        call = node.value
+        if not (type(call) is ast.Call and type(call.func) is ast.Name and call.func.name == "append"
+                and not call.named and len(call.args) == 2 and type(call.args[0]) is ast.Name
+                and call.args[0].name == name):
+            return None
+        item = self.expr(call.args[1], scope)
+        fn = self.expr(call.func, scope)
+        general = self.expr(call, scope)
+
+        def make(slot):
+            def run(f):
+                if type(fn(f)) is Builtin and f[slot].__class__ is list:
+                    v = item(f)
+                    xs = f[slot]
+                    if _refcount(xs) > 3:
+                        xs = xs.copy()
+                        f[slot] = xs
+                    xs.append(v)
+                    return xs
+                v = general(f)
+                f[slot] = v
+                return v
+            return run
+        return make
+
+    def s_Give(self, node, scope, tail):
+        if not scope.in_task() and not self._in_test(scope):
+            raise SynError("give can only be used inside a task (or a test block)", node.span)
+        value = self.expr(node.value, scope) if node.value is not None else (lambda f: None)
+        if tail:
+            return value
+        reg = REG
+
+        def run(f):
+            reg.value = value(f)
+            return GIVE
+        return run
+
+    def _in_test(self, scope: Scope) -> bool:
+        while scope is not None:
+            if scope.kind == "test":
+                return True
+            scope = scope.parent
+        return False
+
+    def s_When(self, node, scope, tail):
+        branches = [(self.expr(c, scope), self.block(b, scope, tail)) for c, b in node.branches]
+        otherwise = self.block(node.otherwise, scope, tail) if node.otherwise is not None else None
+        if len(branches) == 1:
+            cond, body = branches[0]
+            if otherwise is None:
+                def when1(f):
+                    if cond(f):
+                        return body(f)
+                    return None
+                return when1
+
+            def when2(f):
+                if cond(f):
+                    return body(f)
+                return otherwise(f)
+            return when2
+        branches = tuple(branches)
+
+        def run(f):
+            for cond, body in branches:
+                if cond(f):
+                    return body(f)
+            if otherwise is not None:
+                return otherwise(f)
+            return None
+        return run
+
+    def s_While(self, node, scope, tail):
+        cond = self.expr(node.cond, scope)
+        self.loops += 1
+        body = self.block(node.body, scope, False)
+        self.loops -= 1
+
+        def run(f):
+            while cond(f):
+                try:
+                    r = body(f)
+                except StopLoop:
+                    break
+                if r is STOP:
+                    break
+                if r is GIVE:
+                    return r
+            return None
+        return run
+
+    def s_Each(self, node, scope, tail):
+        iterable = self.expr(node.iterable, scope)
+        self.loops += 1
+        body, template = self.frame_block(node.body, scope, False, preset=[node.var])
+        self.loops -= 1
+        span = node.iterable.span
+
+        def run(f):
+            coll = iterable(f)
+            t = type(coll)
+            if t is dict:
+                coll = list(coll)
+            elif t is not list and t is not str and t is not bytes:
+                raise SynError(f"Cannot iterate over {type_name(coll)}", span)
+            for item in coll:
+                frame = [f, item, *template] if template else [f, item]
+                try:
+                    r = body(frame)
+                except StopLoop:
+                    break
+                if r is STOP:
+                    break
+                if r is GIVE:
+                    return r
+            return None
+        return run
+
+    def s_Stop(self, node, scope, tail):
+        value = self.expr(node.value, scope) if node.value is not None else None
+        span = node.span
+        if self.loops == 0 and not scope.in_task():
+            def outside(f):
+                if value is not None:
+                    value(f)
+                raise SynError("stop used outside a loop", span)
+            return outside
+        reg = REG
+
+        def run(f):
+            if value is not None:
+                value(f)
+            reg.stop_span = span
+            return STOP
+        return run
+
+    def s_Match(self, node, scope, tail):
+        subject = self.expr(node.subject, scope)
+        arms = []
+        for arm in node.arms:
+            inner = Scope(scope, "block")
+            matcher = compile_pattern(arm.pattern, inner, self, top=True)
+            guard = self.expr(arm.guard, inner) if arm.guard is not None else None
+            collect_declarations(arm.body, inner)
+            body = self.block(arm.body, inner, tail)
+            arms.append((matcher, guard, body, [UNBOUND] * (inner.size - 1)))
+        otherwise = self.frame_block(node.otherwise, scope, tail) if node.otherwise is not None else None
+        arms = tuple(arms)
+
+        def run(f):
+            v = subject(f)
+            for matcher, guard, body, template in arms:
+                frame = [f, *template]
+                if matcher(v, frame) and (guard is None or guard(frame)):
+                    return body(frame)
+            if otherwise is not None:
+                body, template = otherwise
+                return body([f, *template])
+            return None
+        return run
+
+    def s_TaskDef(self, node, scope, tail):
+        if node.exported and not scope.is_global:
+            raise SynError("export is only allowed at the top level of a module", node.span)
+        body = list(node.body)
+        requires = []
+        while body and type(body[0]) is ast.Require:
+            requires.extend(body.pop(0).caps)
+        declared = [(c.name, self.expr(c.scope, scope) if c.scope is not None else None) for c in requires]
+        for c in requires:
+            self.rt.validate_cap(c.name, c.span)
+        code, params = self.function(node.name, node.params, body, scope, False, node.span)
+        store = self.binder(node.name, scope)
+        name = node.name
+
+        def run(f):
+            caps = tuple((cap, _scope_text(s(f)) if s is not None else None) for cap, s in declared)
+            store(f, Task(name, params, code, f, caps))
+            return None
+        return run
+
+    def function(self, name, params, body, scope, is_lambda, span):
+        """Compile a task or lambda body in a fresh task scope: (TaskCode, Param tuple)."""
+        inner = Scope(scope, "task")
+        seen = set()
+        for p in params:
+            if p.name in seen:
+                raise SynError(f"parameter '{p.name}' appears twice", p.span or span)
+            seen.add(p.name)
+            inner.declare(p.name)
+        inner.params = len(params)
+        defaults = [self.expr(p.default, inner) if p.default is not None else None for p in params]
+        saved_loops, self.loops = self.loops, 0
+        if is_lambda:
+            expr = self.expr(body, inner)
+            compiled = expr
+        else:
+            collect_declarations(body, inner)
+            compiled = self.block(body, inner, True)
+        self.loops = saved_loops
+        code = TaskCode(name, is_lambda, tuple(p.name for p in params), defaults, compiled,
+                        [UNBOUND] * (inner.size - 1 - len(params)))
+        infos = tuple(Param(p.name, p.type, p.default is not None, type(p.default) is ast.Nothing)
+                      for p in params)
+        return code, infos
+
+    def s_Try(self, node, scope, tail):
+        body = self.block(node.body, scope, tail)
+        recover, template = self.frame_block(node.recover, scope, tail, preset=[node.err_name or "error"])
+        reg = REG
+        rt = self.rt
+
+        def run(f):
+            depth = reg.depth
+            try:
+                return body(f)
+            except SynError as e:
+                rt.check_catchable(e)
+                reg.depth = depth
+                return recover([f, e.message, *template])
+            except RecursionError:
+                reg.depth = depth
+                return recover([f, "maximum recursion depth exceeded", *template])
+        return run
+
+    def s_Raise(self, node, scope, tail):
+        value = self.expr(node.value, scope)
+        span = node.span
+
+        def run(f):
+            raise SynError(display(value(f)), span)
+        return run
+
+    def s_Intent(self, node, scope, tail):
+        rt = self.rt
+        text = node.text
+        span = node.span
+
+        def run(f):
+            rt.declare_intent(text, span)
+            return None
+        return run
+
+    def s_Invariant(self, node, scope, tail):
+        cond = self.expr(node.cond, scope)
+        label = node.label
+        span = node.span
+
+        def run(f):
+            if not cond(f):
+                raise SynError(f"Invariant violation: {label}" if label else "Invariant violation", span)
+            return None
+        return run
+
+    def s_Require(self, node, scope, tail):
+        for cap in node.caps:
+            self.rt.validate_cap(cap.name, cap.span or node.span)
+        if self.is_module and scope.is_global:
+            raise SynError("a module may not contain a top-level require: capabilities are granted "
+                           "by the main program", node.span)
+        if not scope.is_global or self.in_sandbox:
+            return None  # a nested require never grants anything
+        caps = [(c.name, self.expr(c.scope, scope) if c.scope is not None else None, c.span or node.span)
+                for c in node.caps]
+        rt = self.rt
+
+        def run(f):
+            for name, s, span in caps:
+                rt.grant_cap(name, _scope_text(s(f)) if s is not None else None, span)
+            return None
+        return run
+
+    def _under(self, under, scope):
+        if under is None:
+            return None
+        for cap in under:
+            self.rt.validate_cap(cap.name, cap.span)
+        caps = [(c.name, self.expr(c.scope, scope) if c.scope is not None else None) for c in under]
+        return lambda f: [(n, _scope_text(s(f)) if s is not None else None) for n, s in caps]
+
+    def s_Sandbox(self, node, scope, tail):
+        under = self._under(node.under, scope)
+        self.in_sandbox += 1
+        body, template = self.frame_block(node.body, scope, tail)
+        self.in_sandbox -= 1
+        rt = self.rt
+
+        def run(f):
+            token = rt.enter_sandbox(under(f) if under is not None else None)
+            try:
+                return body([f, *template])
+            finally:
+                rt.leave_caps(token)
+        return run
+
+    def s_TypeDef(self, node, scope, tail):
+        name = node.name
+        fields = tuple(field for field, _ in node.fields)
+        store = self.binder(name, scope)
+
+        def build(args):
+            if len(args) != len(fields):
+                raise SynError(f"{name} takes {len(fields)} field{'s' if len(fields) != 1 else ''} "
+                               f"({', '.join(fields)}), got {len(args)}")
+            return dict(zip(fields, args))
+        ctor = Constructor(name, fields, build)
+
+        def run(f):
+            store(f, ctor)
+            return None
+        return run
+
+    def s_EnumDef(self, node, scope, tail):
+        name = node.name
+        variants = {}
+        for variant, fields in node.variants:
+            if fields:
+                variants[variant] = _variant_constructor(name, variant, tuple(fields))
+            else:
+                variants[variant] = EnumValue(name, variant)
+        store = self.binder(name, scope)
+
+        def run(f):
+            store(f, dict(variants))
+            return None
+        return run
+
+    def s_Use(self, node, scope, tail):
+        store = self.binder(node.alias, scope)
+        rt = self.rt
+        path = node.path
+        origin = self.file
+        span = node.span
+
+        def run(f):
+            store(f, rt.load_module(path, origin, span))
+            return None
+        return run
+
+    def s_TestBlock(self, node, scope, tail):
+        if self.tests is None:
+            return None
+        if not scope.is_global:
+            raise SynError("test blocks belong at the top level of a file", node.span)
+        inner = Scope(scope, "test")
+        collect_declarations(node.body, inner)
+        saved_loops, self.loops = self.loops, 0
+        body = self.block(node.body, inner, True)
+        self.loops = saved_loops
+        template = [UNBOUND] * (inner.size - 1)
+        self.tests.append((node.name, body, template, node.span))
+        return None
+
+    def s_Log(self, node, scope, tail):
+        value = self.expr(node.value, scope)
+        rt = self.rt
+
+        def run(f):
+            rt.stderr("[LOG] " + display(value(f)) + "\n")
+            return None
+        return run
+
+    def s_Marker(self, node, scope, tail):
+        return self.block(node.body, scope, tail)
+
+    def s_Checkpoint(self, node, scope, tail):
+        value = self.expr(node.value, scope)
+
+        def run(f):
+            value(f)
+            return None
+        return run
+
+    # ------------------------------------------------------------------ expressions
+    def expr(self, node, scope: Scope):
+        method = getattr(self, "e_" + type(node).__name__, None)
+        if method is None:
+            raise SynError(f"'{type(node).__name__}' is not supported by this implementation", node.span)
+        return method(node, scope)
+
+    def e_Num(self, node, scope):
+        v = node.value
+        return lambda f: v
+
+    e_Str = e_Num
+    e_Bool = e_Num
+
+    def e_Nothing(self, node, scope):
+        return lambda f: None
+
+    def e_Template(self, node, scope):
+        parts = [(p, None) if type(p) is str else (None, self.expr(p, scope)) for p in node.parts]
+
+        def run(f):
+            out = []
+            for text, hole in parts:
+                out.append(text if hole is None else display(hole(f)))
+            return "".join(out)
+        return run
+
+    def e_Name(self, node, scope):
+        name = node.name
+        span = node.span
+        g = self.globals
+        candidates = scope.resolve(name)
+
+        def from_globals(f):
+            try:
+                return g[name]
+            except KeyError:
+                raise undefined(name).at(span) from None
+
+        if not candidates:
+            def read_global(f):
+                try:
+                    return g[name]
+                except KeyError:
+                    raise undefined(name).at(span) from None
+            return read_global
+
+        def slow(f):
+            for depth, slot in candidates:
+                v = _walk(f, depth)[slot]
+                if v is not UNBOUND:
+                    return v
+            return from_globals(f)
+
+        depth, slot = candidates[0]
+        if depth == 0:
+            if slot <= scope.params:
+                return lambda f: f[slot]
+
+            def read_local(f):
+                v = f[slot]
+                if v is UNBOUND:
+                    return slow(f)
+                return v
+            return read_local
+        if depth == 1:
+            def read_outer(f):
+                v = f[0][slot]
+                if v is UNBOUND:
+                    return slow(f)
+                return v
+            return read_outer
+        return slow
+
+    def e_ListLit(self, node, scope):
+        items = [self.expr(i, scope) for i in node.items]
+        return lambda f: [i(f) for i in items]
+
+    def e_MapLit(self, node, scope):
+        entries = [(self.expr(k, scope), self.expr(v, scope)) for k, v in node.entries]
+
+        def run(f):
+            out = {}
+            for k, v in entries:
+                key = k(f)
+                out[key if type(key) is str else map_key(key)] = v(f)
+            return out
+        return run
+
+    def e_Unary(self, node, scope):
+        operand = self.expr(node.operand, scope)
+        span = node.span
+        if node.op == "not":
+            return lambda f: not operand(f)
+
+        def neg(f):
+            v = operand(f)
+            t = type(v)
+            if t is int or t is float:
+                return -v
+            try:
+                return ops.negate(v)
+            except SynError as e:
+                raise e.at(span)
+        return neg
+
+    def e_Binary(self, node, scope):
+        op = node.op
+        left = self.expr(node.left, scope)
+        span = node.span
+        fn = ops.BINARY[op]
+        right_node = node.right
+        if type(right_node) is ast.Num and type(right_node.value) is int and op in ("+", "-"):
+            c = right_node.value
+            if op == "+":
+                def add_const(f):
+                    a = left(f)
+                    if type(a) is int:
+                        return a + c
+                    try:
+                        return fn(a, c)
+                    except SynError as e:
+                        raise e.at(span)
+                return add_const
+
+            def sub_const(f):
+                a = left(f)
+                if type(a) is int:
+                    return a - c
+                try:
+                    return fn(a, c)
+                except SynError as e:
+                    raise e.at(span)
+            return sub_const
+        right = self.expr(right_node, scope)
+        if op == "+":
+            def plus(f):
+                a = left(f)
+                b = right(f)
+                if type(a) is int and type(b) is int:
+                    return a + b
+                try:
+                    return fn(a, b)
+                except SynError as e:
+                    raise e.at(span)
+            return plus
+        if op == "-":
+            def minus(f):
+                a = left(f)
+                b = right(f)
+                if type(a) is int and type(b) is int:
+                    return a - b
+                try:
+                    return fn(a, b)
+                except SynError as e:
+                    raise e.at(span)
+            return minus
+
+        def general(f):
+            a = left(f)
+            b = right(f)
+            try:
+                return fn(a, b)
+            except SynError as e:
+                raise e.at(span)
+        return general
+
+    def e_Compare(self, node, scope):
+        first = self.expr(node.first, scope)
+        rest = [self.expr(r, scope) for r in node.rest]
+        tests = [_comparison(op) for op in node.ops]
+        span = node.span
+        if len(tests) == 1:
+            test = tests[0]
+            right = rest[0]
+            op = node.ops[0]
+            if op == "<":
+                def lt(f):
+                    a = first(f)
+                    b = right(f)
+                    if type(a) is int and type(b) is int:
+                        return a < b
+                    try:
+                        return less_than(a, b)
+                    except SynError as e:
+                        raise e.at(span)
+                return lt
+
+            def single(f):
+                try:
+                    return test(first(f), right(f))
+                except SynError as e:
+                    raise e.at(span)
+            return single
+        pairs = tuple(zip(tests, rest))
+
+        def chain(f):
+            a = first(f)
+            try:
+                for test, right in pairs:
+                    b = right(f)
+                    if not test(a, b):
+                        return False
+                    a = b
+            except SynError as e:
+                raise e.at(span)
+            return True
+        return chain
+
+    def e_And(self, node, scope):
+        left = self.expr(node.left, scope)
+        right = self.expr(node.right, scope)
+        return lambda f: bool(left(f)) and bool(right(f))
+
+    def e_Or(self, node, scope):
+        left = self.expr(node.left, scope)
+        right = self.expr(node.right, scope)
+        return lambda f: bool(left(f)) or bool(right(f))
+
+    def e_InlineWhen(self, node, scope):
+        cond = self.expr(node.cond, scope)
+        then = self.expr(node.then, scope)
+        otherwise = self.expr(node.otherwise, scope) if node.otherwise is not None else (lambda f: None)
+        return lambda f: then(f) if cond(f) else otherwise(f)
+
+    def e_Index(self, node, scope):
+        obj = self.expr(node.obj, scope)
+        index = self.expr(node.index, scope)
+        span = node.span
+        getitem = ops.index
+
+        def run(f):
+            o = obj(f)
+            i = index(f)
+            if type(o) is list and type(i) is int:
+                try:
+                    return o[i]
+                except IndexError:
+                    pass
+            try:
+                return getitem(o, i)
+            except SynError as e:
+                raise e.at(span)
+        return run
+
+    def e_Attr(self, node, scope):
+        obj = self.expr(node.obj, scope)
+        name = node.name
+        span = node.span
+        attribute = ops.attribute
+
+        def run(f):
+            o = obj(f)
+            if type(o) is dict:
+                try:
+                    return o[name]
+                except KeyError:
+                    pass
+            try:
+                return attribute(o, name)
+            except SynError as e:
+                raise e.at(span)
+        return run
+
+    def e_Lambda(self, node, scope):
+        code, params = self.function("lambda", node.params, node.body, scope, True, node.span)
+        return lambda f: Task("lambda", params, code, f, (), True)
+
+    def e_Pipe(self, node, scope):
+        step = node.step
+        if type(step) is ast.Call:
+            call = ast.Call(step.func, [node.value, *step.args], step.named, span=step.span)
+        else:
+            call = ast.Call(step, [node.value], [], span=node.span)
+        return self.e_Call(call, scope)
+
+    def e_Call(self, node, scope):
+        span = node.span
+        rt = self.rt
+        func = self._callee(node.func, scope)
+        args = [self.expr(a, scope) for a in node.args]
+        named = [(k, self.expr(v, scope)) for k, v in node.named]
+        if named:
+            def call_named(f):
+                fn = func(f)
+                values = [a(f) for a in args]
+                pairs = [(k, v(f)) for k, v in named]
+                try:
+                    return call_value(rt, fn, values, pairs)
+                except SynError as e:
+                    raise e.at(span)
+            return call_named
+        if len(args) == 1:
+            only = args[0]
+
+            def call1(f):
+                fn = func(f)
+                a = only(f)
+                try:
+                    if type(fn) is Task:
+                        return invoke(fn, [a])
+                    if type(fn) is Builtin:
+                        return call_builtin(rt, fn.spec, [a], None)
+                    return call_value(rt, fn, [a])
+                except SynError as e:
+                    raise e.at(span)
+            return call1
+
+        def call(f):
+            fn = func(f)
+            values = [a(f) for a in args]
+            try:
+                if type(fn) is Task:
+                    return invoke(fn, values)
+                if type(fn) is Builtin:
+                    return call_builtin(rt, fn.spec, values, None)
+                return call_value(rt, fn, values)
+            except SynError as e:
+                raise e.at(span)
+        return call
+
+    def _callee(self, node, scope):
+        """The called value; `xs.append(1)` on a non-map explains that there are no methods."""
+        if type(node) is not ast.Attr:
+            return self.expr(node, scope)
+        obj = self.expr(node.obj, scope)
+        name = node.name
+        span = node.span
+        attribute = ops.attribute
+
+        def method(f):
+            o = obj(f)
+            if type(o) is dict or type(o) is ModuleValue or type(o) is EnumValue:
+                try:
+                    return attribute(o, name)
+                except SynError as e:
+                    raise e.at(span)
+            if name == "append":
+                hint = "set xs to append(xs, item)"
+            else:
+                hint = f"call {name}(value, …) with the value as the first argument"
+            raise SynError(f"Synsema has no methods: {hint}", span)
+        return method
+
+    def e_SandboxExpr(self, node, scope):
+        under = self._under(node.under, scope)
+        body = self.expr(node.body, scope)
+        rt = self.rt
+
+        def run(f):
+            token = rt.enter_sandbox(under(f) if under is not None else None)
+            try:
+                return body(f)
+            finally:
+                rt.leave_caps(token)
+        return run
+
+    def e_LLMExpr(self, node, scope):
+        subject = self.expr(node.subject, scope)
+        given = self.expr(node.given, scope) if node.given is not None else None
+        objective = self.expr(node.objective, scope) if node.objective is not None else None
+        with_ = [(k, self.expr(v, scope)) for k, v in node.with_]
+        kind = node.kind
+        rt = self.rt
+        span = node.span
+
+        def run(f):
+            try:
+                return rt.llm_expression(kind, subject(f), given(f) if given else None,
+                                         objective(f) if objective else None,
+                                         {k: v(f) for k, v in with_})
+            except SynError as e:
+                raise e.at(span)
+        return run
+
+    def e_HumanExpr(self, node, scope):
+        value = self.expr(node.value, scope)
+        extra = self.expr(node.extra, scope) if node.extra is not None else None
+        kind = node.kind
+        rt = self.rt
+        span = node.span
+
+        def run(f):
+            try:
+                return rt.human(kind, value(f), extra(f) if extra else None)
+            except SynError as e:
+                raise e.at(span)
+        return run
+
+
+def _comparison(op: str):
+    if op == "==":
+        return equal
+    if op == "!=":
+        return lambda a, b: not equal(a, b)
+    if op == "in":
+        return lambda a, b: ops.contains(b, a)
+    if op == "not in":
+        return lambda a, b: not ops.contains(b, a)
+    return lambda a, b: compare(a, b, op)
+
+
+def _scope_text(value) -> str:
+    return value if type(value) is str else display(value)
+
+
+def _variant_constructor(enum: str, variant: str, fields: tuple[str, ...]) -> Constructor:
+    def build(args):
+        if len(args) != len(fields):
+            raise SynError(f"{enum}.{variant} takes {len(fields)} value{'s' if len(fields) != 1 else ''} "
+                           f"({', '.join(fields)}), got {len(args)}")
+        return EnumValue(enum, variant, tuple(args), fields)
+    return Constructor(f"{enum}.{variant}", fields, build)
+
+
+def _step_into(holder, key, k):
+    """Move one step down a `set` path, taking ownership of the container found there."""
+    container = _own(holder, key) if type(holder[key]) in (list, dict) else holder[key]
+    t = type(container)
+    if t is dict:
+        k = k if type(k) is str else map_key(k)
+        if k not in container:
+            raise SynError(f"Map has no key '{k}'")
+        return container, k
+    if t is list:
+        return container, _list_position(container, k)
+    if t is ModuleValue:
+        if k not in container.exported:
+            raise SynError(f"Map has no key '{k}' (module {container.name} does not export it)")
+        return container.globals, k
+    raise SynError(f"Cannot set a field or index inside {type_name(container)}")
+
+
+def _list_position(xs: list, i) -> int:
+    if type(i) is not int:
+        if type(i) is float and i.is_integer():
+            i = int(i)
+        else:
+            raise SynError(f"index must be an integer, got {display(i)}")
+    j = i + len(xs) if i < 0 else i
+    if not 0 <= j < len(xs):
+        raise SynError(f"Index {i} out of range (list length {len(xs)})")
+    return j
+
+
+def _store(holder, key, k, value) -> None:
+    """The last step of a `set` path: write `value` at `k` inside `holder[key]`."""
+    t = type(holder[key])
+    container = _own(holder, key) if t is list or t is dict else holder[key]
+    t = type(container)
+    if t is dict:
+        container[k if type(k) is str else map_key(k)] = value
+    elif t is list:
+        container[_list_position(container, k)] = value
+    elif t is ModuleValue:
+        if k not in container.exported:
+            raise SynError(f"Map has no key '{k}' (module {container.name} does not export it)")
+        if type(container.globals[k]) in (Task, Constructor):
+            raise SynError(f"cannot replace {container.name}.{k}: a module's tasks are fixed; "
+                           "export a variable with `export let` to share a value")
+        container.globals[k] = value
+    else:
+        raise SynError(f"Cannot set a field or index inside {type_name(container)}")
+

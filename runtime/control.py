@@ -1,0 +1,24 @@
+"""Non-error control flow that must cross Python frames.
+
+`give` and `stop` inside one task body travel as returned sentinels (see `runtime.compiler`);
+only the two cases that leave a task's own code become exceptions: `exit(code)`, which ends the
+program from any depth, and a `stop` whose task has no loop of its own, which breaks the
+caller's loop. Both derive from BaseException so `try`/`recover` (which catches SynError) and
+stray `except Exception` clauses never swallow them.
+"""
+
+
+class ExitProgram(BaseException):
+    """`exit(code)`: end the run with this exit status."""
+
+    def __init__(self, code: int = 0):
+        super().__init__(code)
+        self.code = code
+
+
+class StopLoop(BaseException):
+    """A `stop` that left its task: the nearest enclosing loop of a caller ends."""
+
+    def __init__(self, value=None):
+        super().__init__()
+        self.value = value

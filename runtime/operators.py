@@ -1,0 +1,259 @@
+"""Arithmetic, unary minus, membership and indexing with Synsema's exact numeric rules.
+
+Integers are exact at any size, `/` always gives a float (or an exact decimal), `//` and `%`
+floor, `**` stays exact for a non-negative integer exponent, and decimals never mix with
+floats. The evaluator inlines the int∘int fast paths; everything else comes here.
+"""
+
+from __future__ import annotations
+
+import math
+from decimal import Decimal, DivisionByZero, InvalidOperation, localcontext
+
+from lang.errors import SynError
+from runtime.values import EnumValue, ModuleValue, display, equal, map_key, type_name
+
+_MIX = "cannot mix decimal and float; convert with float(x) or decimal(...)"
+_NUM = (int, float)
+# The largest integer power computed exactly; beyond it `**` refuses rather than hang.
+_MAX_POW_BITS = 10_000_000
+
+
+def _unsupported(a, op: str, b) -> SynError:
+    return SynError(f"Unsupported operation: {type_name(a)} {op} {type_name(b)}")
+
+
+def _decimal_pair(a, b, op: str):
+    """Both operands as Decimals when one is a decimal and the other an int or decimal."""
+    ta = type(a)
+    tb = type(b)
+    if ta is float or tb is float:
+        raise SynError(_MIX)
+    if ta not in (int, Decimal) or tb not in (int, Decimal):
+        raise _unsupported(a, op, b)
+    return Decimal(a), Decimal(b)
+
+
+def add(a, b):
+    ta = type(a)
+    tb = type(b)
+    if ta in _NUM and tb in _NUM:
+        return a + b
+    if ta is str:
+        if tb is str:
+            return a + b
+        if tb in _NUM or tb is bool or tb is Decimal:
+            return a + display(b)
+        raise SynError(f"Cannot add text and {type_name(b)} — convert it on purpose: text(x), or interpolate it")
+    if tb is str:
+        if ta in _NUM or ta is bool or ta is Decimal:
+            return display(a) + b
+        raise SynError(f"Cannot add {type_name(a)} and text — convert it on purpose: text(x), or interpolate it")
+    if ta is list and tb is list:
+        return a + b
+    if ta is Decimal or tb is Decimal:
+        x, y = _decimal_pair(a, b, "+")
+        return x + y
+    if ta is bytes and tb is bytes:
+        return a + b
+    raise _unsupported(a, "+", b)
+
+
+def sub(a, b):
+    ta = type(a)
+    tb = type(b)
+    if ta in _NUM and tb in _NUM:
+        return a - b
+    if ta is Decimal or tb is Decimal:
+        x, y = _decimal_pair(a, b, "-")
+        return x - y
+    raise _unsupported(a, "-", b)
+
+
+def mul(a, b):
+    ta = type(a)
+    tb = type(b)
+    if ta in _NUM and tb in _NUM:
+        return a * b
+    if ta is Decimal or tb is Decimal:
+        x, y = _decimal_pair(a, b, "*")
+        return x * y
+    raise _unsupported(a, "*", b)
+
+
+def div(a, b):
+    ta = type(a)
+    tb = type(b)
+    if ta in _NUM and tb in _NUM:
+        if b == 0:
+            raise SynError("Division by zero")
+        try:
+            return a / b
+        except OverflowError:
+            raise SynError("Division result too large for a float; use // for an exact integer quotient") from None
+    if ta is Decimal or tb is Decimal:
+        x, y = _decimal_pair(a, b, "/")
+        if y == 0:
+            raise SynError("Division by zero")
+        with localcontext() as ctx:
+            ctx.prec = 28
+            return x / y
+    raise _unsupported(a, "/", b)
+
+
+def floordiv(a, b):
+    ta = type(a)
+    tb = type(b)
+    if ta in _NUM and tb in _NUM:
+        if b == 0:
+            raise SynError("Division by zero")
+        try:
+            return a // b
+        except OverflowError:
+            raise SynError("Division result too large for a float") from None
+    if ta is Decimal or tb is Decimal:
+        x, y = _decimal_pair(a, b, "//")
+        if y == 0:
+            raise SynError("Division by zero")
+        quotient = x // y  # Decimal's // truncates toward zero; Synsema floors
+        if x % y != 0 and (x < 0) != (y < 0):
+            quotient -= 1
+        return quotient
+    raise _unsupported(a, "//", b)
+
+
+def mod(a, b):
+    ta = type(a)
+    tb = type(b)
+    if ta in _NUM and tb in _NUM:
+        if b == 0:
+            raise SynError("Modulo by zero")
+        return a % b
+    if ta is Decimal or tb is Decimal:
+        x, y = _decimal_pair(a, b, "%")
+        if y == 0:
+            raise SynError("Modulo by zero")
+        return x - y * floordiv(x, y)
+    raise _unsupported(a, "%", b)
+
+
+def power(a, b):
+    ta = type(a)
+    tb = type(b)
+    if ta is int and tb is int:
+        if b >= 0:
+            if abs(a) > 1 and b * a.bit_length() > _MAX_POW_BITS:
+                raise SynError(f"{a} ** {b} is too large to compute exactly")
+            return a ** b
+        if a == 0:
+            raise SynError("Zero cannot be raised to a negative power")
+        return float(a) ** b
+    if ta in _NUM and tb in _NUM:
+        if a == 0 and b < 0:
+            raise SynError("Zero cannot be raised to a negative power")
+        try:
+            return math.pow(a, b)
+        except OverflowError:
+            return math.inf
+        except ValueError:
+            return math.nan
+    if ta is Decimal or tb is Decimal:
+        x, y = _decimal_pair(a, b, "**")
+        try:
+            with localcontext() as ctx:
+                ctx.prec = 28
+                return x ** y
+        except (InvalidOperation, DivisionByZero):
+            raise SynError(f"{display(a)} ** {display(b)} has no decimal value") from None
+    raise _unsupported(a, "**", b)
+
+
+def negate(a):
+    t = type(a)
+    if t is int or t is float or t is Decimal:
+        return -a
+    raise SynError(f"Cannot negate {type_name(a)}")
+
+
+BINARY = {"+": add, "-": sub, "*": mul, "/": div, "//": floordiv, "%": mod, "**": power}
+
+
+def contains(coll, item) -> bool:
+    """`item in coll`: list element, map key, or substring (both text)."""
+    t = type(coll)
+    if t is list:
+        for x in coll:
+            if equal(x, item):
+                return True
+        return False
+    if t is dict:
+        return type(item) is str and item in coll
+    if t is str:
+        if type(item) is not str:
+            raise SynError(f"`in` on text needs text on the left, got {type_name(item)}")
+        return item in coll
+    if t is bytes:
+        if type(item) is int:
+            return item in coll
+        if type(item) is bytes:
+            return item in coll
+    if t is ModuleValue:
+        return type(item) is str and item in coll.exported
+    raise SynError(f"Cannot check membership in {type_name(coll)}")
+
+
+def _position(i, length: int, kind: str) -> int:
+    t = type(i)
+    if t is not int:
+        if t is float and i.is_integer():
+            i = int(i)
+        else:
+            raise SynError(f"index must be an integer, got {display(i)}")
+    j = i + length if i < 0 else i
+    if j < 0 or j >= length:
+        raise SynError(f"Index {i} out of range ({kind} length {length})")
+    return j
+
+
+def index(obj, i):
+    """`obj[i]`: list/text/bytes position (negative from the end) or map key."""
+    t = type(obj)
+    if t is list:
+        if type(i) is int and -len(obj) <= i < len(obj):
+            return obj[i]
+        return obj[_position(i, len(obj), "list")]
+    if t is dict:
+        key = i if type(i) is str else map_key(i)
+        try:
+            return obj[key]
+        except KeyError:
+            raise SynError(f"Map has no key '{key}'") from None
+    if t is str:
+        return obj[_position(i, len(obj), "text")]
+    if t is bytes:
+        return obj[_position(i, len(obj), "bytes")]
+    if t is ModuleValue:
+        return attribute(obj, display(i))
+    raise SynError(f"Cannot index {type_name(obj)}")
+
+
+def attribute(obj, name: str):
+    """`obj.name` / `name of obj`: a map key, a module export or an enum field."""
+    t = type(obj)
+    if t is dict:
+        try:
+            return obj[name]
+        except KeyError:
+            raise SynError(f"Map has no key '{name}'") from None
+    if t is ModuleValue:
+        if name not in obj.exported:
+            raise SynError(f"Map has no key '{name}' (module {obj.name} does not export it)")
+        return obj.globals[name]
+    if t is EnumValue and name in obj.names:
+        return obj.fields[obj.names.index(name)]
+    raise SynError(f"Cannot access property '{name}' of {type_name(obj)}")
+
+
+def store_position(container: list, i, value) -> None:
+    """`set xs[i] to v` on a list the evaluator already owns."""
+    container[_position(i, len(container), "list")] = value
