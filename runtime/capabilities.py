@@ -394,9 +394,6 @@ class Ceiling:
     def covers(self, cap: Cap) -> bool:
         return any(bound.covers(cap) for bound in self.caps)
 
-    def allows(self, request: _Request) -> bool:
-        return any(request.allowed_by(bound) for bound in self.caps)
-
 
 # ---------------------------------------------------------------- audit
 
@@ -536,12 +533,14 @@ class Capabilities:
                 return "not granted", (
                     f"Capability not granted: {shown} — this is a permission, not a bug: "
                     f"add require {shown} to the program's preamble")
-            if self.ceiling.allows(request):
-                return "require wider than the host ceiling", (
-                    f"Capability {shown} is declared as {wanted.display()}, which is wider than the "
-                    f"host ceiling ({CEILING_FLAGS}) allows; a require counts only when all of it fits "
-                    f"under the ceiling: narrow it to require {shown}")
             how = "auto-granted" if wanted.origin == "auto-granted" else "declared"
+            bounds = [cap.display() for cap in self.ceiling.caps if request.allowed_by(cap)]
+            if bounds:
+                fix = "add a require that fits" if how == "auto-granted" else "narrow the require to fit"
+                return "grant wider than the host ceiling", (
+                    f"Capability {shown} is {how} as {wanted.display()}, which is wider than the host "
+                    f"ceiling ({CEILING_FLAGS}) allows: {', '.join(bounds)}. A grant counts only when "
+                    f"all of it fits under the ceiling; {fix}")
             return "above the host ceiling", (
                 f"Capability {shown} is {how} but above the host ceiling ({CEILING_FLAGS}). "
                 f"The program cannot fix this; the host must widen the ceiling")
