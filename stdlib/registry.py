@@ -39,7 +39,8 @@ BUILTINS: dict[str, BuiltinSpec] = {}
 # Modules that register builtins when imported; `load_all` imports them in this order.
 MODULES = (
     "stdlib.core", "stdlib.text", "stdlib.collections", "stdlib.numbers", "stdlib.formats",
-    "stdlib.time_random", "stdlib.files_env", "stdlib.tools", "stdlib.labels", "stdlib.unsupported",
+    "stdlib.time_random", "stdlib.files_env", "stdlib.net", "stdlib.tools", "stdlib.labels",
+    "stdlib.unsupported",
 )
 
 

@@ -1,0 +1,144 @@
+"""Files and the process environment, behind the `file` and `env` capabilities.
+
+Every path is turned into its real absolute path first (`~` expanded, relative to the program's
+working directory, `..` and symlinks resolved); that path is both the one checked against the
+`file.read` / `file.write` scopes and the one touched, so a symlink cannot lead a checked access
+somewhere else. Writes are atomic: the new content goes to a temporary file in the same directory,
+is flushed to disk, and replaces the target with `os.replace`, so a reader (or a crash) sees the
+old file or the new one, never half of it. Operating-system failures become SynErrors that name
+the operation and the path.
+"""
+
+from __future__ import annotations
+
+import os
+import secrets
+import shutil
+
+from lang.errors import SynError
+from runtime.capabilities import resolve_path
+from stdlib.core import wrong_type
+from stdlib.registry import builtin
+
+
+def _path(rt, fname: str, path, cap: str) -> str:
+    if type(path) is not str:
+        raise wrong_type(fname, "a path as text", path)
+    if not path:
+        raise SynError(f"{fname}: the path is empty")
+    real = resolve_path(path, rt.cwd)
+    rt.check_cap(cap, real)
+    return real
+
+
+def _failure(fname: str, path: str, problem: OSError) -> SynError:
+    reasons = {
+        FileNotFoundError: "no such file or directory",
+        IsADirectoryError: "it is a directory",
+        NotADirectoryError: "a part of the path is not a directory",
+        PermissionError: "permission denied",
+    }
+    reason = reasons.get(type(problem), problem.strerror or str(problem))
+    return SynError(f"{fname}: cannot access {path}: {reason}")
+
+
+def _count(fname: str, what: str, value) -> int | None:
+    if value is None:
+        return None
+    if type(value) is not int:
+        raise wrong_type(fname, f"{what} as a whole number", value)
+    if value < 0:
+        raise SynError(f"{fname}: {what} must be 0 or more, got {value}")
+    return value
+
+
+@builtin("read_file", 1, 3, cap="file.read")
+def read_file(rt, path, offset=None, limit=None):
+    """The file's text; with `offset`/`limit`, lines offset … offset+limit-1 (0-based), line ends kept."""
+    first = _count("read_file", "offset", offset) or 0
+    count = _count("read_file", "limit", limit)
+    real = _path(rt, "read_file", path, "file.read")
+    try:
+        with open(real, encoding="utf-8", newline="") as handle:
+            text = handle.read()
+    except UnicodeDecodeError:
+        raise SynError(f"read_file: {real} is not UTF-8 text") from None
+    except OSError as problem:
+        raise _failure("read_file", real, problem) from None
+    if offset is None and limit is None:
+        return text
+    lines = text.splitlines(keepends=True)
+    return "".join(lines[first:] if count is None else lines[first:first + count])
+
+
+def _replace_atomically(fname: str, real: str, text, keep_existing: bool) -> None:
+    """Write `text` (after the current content when `keep_existing`) so the change is all or nothing."""
+    if type(text) is not str:
+        raise wrong_type(fname, "text to write", text)
+    directory, base = os.path.split(real)
+    temp = os.path.join(directory, f".{base}.{secrets.token_hex(6)}.tmp")
+    try:
+        mode = os.stat(real).st_mode & 0o7777
+    except FileNotFoundError:
+        mode = None
+    except OSError as problem:
+        raise _failure(fname, real, problem) from None
+    try:
+        descriptor = os.open(temp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)  # umask applies
+    except OSError as problem:
+        raise _failure(fname, real if os.path.isdir(directory) else directory, problem) from None
+    try:
+        with os.fdopen(descriptor, "wb") as handle:
+            if keep_existing and mode is not None:
+                with open(real, "rb") as current:
+                    shutil.copyfileobj(current, handle)
+            handle.write(text.encode("utf-8"))
+            handle.flush()
+            os.fsync(handle.fileno())
+        if mode is not None:
+            os.chmod(temp, mode)
+        os.replace(temp, real)
+    except BaseException as problem:
+        try:
+            os.unlink(temp)
+        except OSError:
+            pass
+        if isinstance(problem, OSError):
+            raise _failure(fname, real, problem) from None
+        raise
+
+
+@builtin("write_file", 2, cap="file.write")
+def write_file(rt, path, text):
+    """Replace the file's content with `text` (created if missing); gives nothing."""
+    _replace_atomically("write_file", _path(rt, "write_file", path, "file.write"), text, False)
+
+
+@builtin("append_file", 2, cap="file.write")
+def append_file(rt, path, text):
+    """Add `text` at the end of the file (created if missing), atomically like write_file."""
+    _replace_atomically("append_file", _path(rt, "append_file", path, "file.write"), text, True)
+
+
+@builtin("file_exists", 1, cap="file.read")
+def file_exists(rt, path):
+    return os.path.exists(_path(rt, "file_exists", path, "file.read"))
+
+
+@builtin("list_dir", 1, cap="file.read")
+def list_dir(rt, path):
+    """The names in a directory, sorted, without `.` and `..`."""
+    real = _path(rt, "list_dir", path, "file.read")
+    try:
+        return sorted(os.listdir(real))
+    except OSError as problem:
+        raise _failure("list_dir", real, problem) from None
+
+
+@builtin("env", 1, 2, cap="env")
+def env(rt, name, default=None):
+    """The environment variable `name`, or `default` (nothing) when it is not set."""
+    if type(name) is not str:
+        raise wrong_type("env", "a variable name as text", name)
+    rt.check_cap("env", name)
+    return os.environ.get(name, default)

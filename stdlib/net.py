@@ -1,0 +1,65 @@
+"""`fetch`: one HTTP GET, behind the `net` capability of the URL's host and port.
+
+The check names the port actually used (the URL's, or 80/443 from the scheme), so a scope such
+as `net("api.x.com:8443")` means exactly that port. Redirects are followed by hand, up to a
+limit, and every hop is checked like the first: a granted host cannot bounce a script to one
+that is not. The host's proxy settings and `.netrc` credentials are deliberately not used
+(httpx `trust_env=False`): a script's request carries only what the script wrote. Any status is
+data (`{status, headers, body}`); failures to get a response are SynErrors naming the URL.
+httpx is imported on first use so a program that never fetches does not pay for it.
+"""
+
+from __future__ import annotations
+
+from urllib.parse import urlsplit
+
+from lang.errors import SynError
+from stdlib.core import wrong_type
+from stdlib.registry import builtin
+
+DEFAULT_TIMEOUT = 30.0  # seconds, for connecting and for each read
+MAX_REDIRECTS = 10
+
+
+def _net_scope(url: str) -> str:
+    """`host:port` for the capability check; refuses what is not an absolute http(s) URL."""
+    try:
+        parts = urlsplit(url)
+        port = parts.port
+    except ValueError as bad:
+        raise SynError(f"fetch: invalid URL {url!r}: {bad}") from None
+    scheme = parts.scheme.lower()
+    if scheme not in ("http", "https"):
+        raise SynError(f"fetch: only http:// and https:// URLs can be fetched, got {url!r}")
+    if not parts.hostname:
+        raise SynError(f"fetch: the URL {url!r} has no host")
+    host = f"[{parts.hostname}]" if ":" in parts.hostname else parts.hostname
+    return f"{host}:{port or (443 if scheme == 'https' else 80)}"
+
+
+@builtin("fetch", 1, named=("timeout",), cap="net")
+def fetch(rt, url, timeout=DEFAULT_TIMEOUT):
+    """GET `url` → `{status, headers, body}`; headers have lower-case names, body is text."""
+    if type(url) is not str:
+        raise wrong_type("fetch", "a URL as text", url)
+    if type(timeout) not in (int, float) or not timeout > 0:
+        raise SynError(f"fetch: timeout must be a number of seconds above 0, got {timeout!r}")
+    import httpx
+
+    target = url
+    with httpx.Client(timeout=timeout, follow_redirects=False, trust_env=False) as client:
+        for _ in range(MAX_REDIRECTS + 1):
+            rt.check_cap("net", _net_scope(target))
+            try:
+                response = client.get(target)
+            except httpx.TimeoutException:
+                raise SynError(f"fetch {url}: timed out after {timeout:g} s") from None
+            except httpx.ConnectError as failure:
+                raise SynError(f"fetch {url}: cannot connect to {_net_scope(target)}: {failure}") from None
+            except (httpx.HTTPError, httpx.InvalidURL) as failure:
+                raise SynError(f"fetch {url}: {failure}") from None
+            if response.next_request is None:
+                return {"status": response.status_code, "headers": dict(response.headers.items()),
+                        "body": response.text}
+            target = str(response.next_request.url)
+    raise SynError(f"fetch {url}: more than {MAX_REDIRECTS} redirects")
