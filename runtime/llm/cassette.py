@@ -1,0 +1,96 @@
+"""The `replay` and `record` providers: agent scripts tested deterministically and for free.
+
+A cassette is a JSON-lines file. Its first line is a header saying what the file is; every
+other line is one exchange `{"key", "request", "reply"}` in the provider-neutral form of
+`runtime.llm.exchange`. Replay indexes the exchanges by the hash of their *request* (recomputed
+on load, so a hand-edited request keeps working and `key` is there for people grepping); a
+request that was never recorded is an error naming it — a silent placeholder would let a test
+pass against an answer nobody ever gave. Several replies to the same request are served in
+recorded order, the last one repeating.
+
+Record sends each request to the real provider and appends the exchange, one line written and
+flushed per request, so an interrupted run keeps everything recorded before it.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+
+from lang.errors import SynError
+from runtime.llm.exchange import Ask, Reply
+
+HEADER = {"synsema_cassette": 1,
+          "note": "Scripted model replies for Synsema's replay provider: after this line, one "
+                  "exchange per line, {key, request, reply}; the key is the hash of the request."}
+
+
+class Replay:
+    name = "replay"
+
+    def __init__(self, path: str):
+        self.path = path
+        self._replies: dict[str, list[Reply]] = {}
+        self._served: dict[str, int] = {}
+        for number, entry in _entries(path):
+            try:
+                key = Ask.from_json(entry["request"]).key()
+                reply = Reply.from_json(entry["reply"])
+            except (KeyError, TypeError, ValueError) as bad:
+                raise SynError(f"cassette {path} line {number} is not an exchange {{key, request, reply}}: "
+                               f"{bad}") from None
+            self._replies.setdefault(key, []).append(reply)
+
+    def complete(self, ask: Ask) -> Reply:
+        key = ask.key()
+        replies = self._replies.get(key)
+        if not replies:
+            raise SynError(f"replay: no recorded reply for {ask.summary()} (request key {key}) in "
+                           f"{self.path}; record one with SYNSEMA_LLM_PROVIDER=record")
+        served = self._served.get(key, 0)
+        self._served[key] = served + 1
+        return replies[min(served, len(replies) - 1)]
+
+
+class Record:
+    name = "record"
+
+    def __init__(self, inner, path: str):
+        self.inner = inner
+        self.path = path
+
+    def complete(self, ask: Ask) -> Reply:
+        reply = self.inner.complete(ask)
+        entry = {"key": ask.key(), "request": ask.to_json(), "reply": reply.to_json()}
+        try:
+            fresh = not os.path.exists(self.path) or os.path.getsize(self.path) == 0
+            with open(self.path, "a", encoding="utf-8") as handle:
+                if fresh:
+                    handle.write(_line(HEADER))
+                handle.write(_line(entry))
+        except OSError as failure:
+            raise SynError(f"record: cannot append to cassette {self.path}: {failure.strerror}") from None
+        return reply
+
+
+def _entries(path: str):
+    """(line number, exchange) for each exchange line; the header and blank lines are skipped."""
+    try:
+        with open(path, encoding="utf-8") as handle:
+            lines = handle.read().splitlines()
+    except OSError as failure:
+        raise SynError(f"replay: cannot read cassette {path}: {failure.strerror}") from None
+    for number, line in enumerate(lines, start=1):
+        if not line.strip():
+            continue
+        try:
+            entry = json.loads(line)
+        except ValueError:
+            raise SynError(f"cassette {path} line {number} is not JSON") from None
+        if isinstance(entry, dict) and "synsema_cassette" in entry:
+            continue
+        yield number, entry
+
+
+def _line(data: dict) -> str:
+    return json.dumps(data, ensure_ascii=False) + "\n"

@@ -1,0 +1,60 @@
+"""`synsema llm status [--json]`: the resolved LLM configuration, each value with its source.
+
+It answers "which model will this script talk to, and why?" without sending anything. API keys
+appear only as present or absent (and where from): a status report gets pasted into issues and
+chat, so it must never be able to leak one. Exit status 0 means a provider is live, 1 offline or
+misconfigured, so shell scripts can test for it.
+"""
+
+from __future__ import annotations
+
+import json
+
+from runtime.llm.config import Config, Setting, load_config
+
+ROWS = (("provider", "provider"), ("model", "model"), ("base URL", "base_url"),
+        ("max tokens", "max_tokens"), ("timeout", "timeout"), ("budget", "budget"),
+        ("cassette", "cassette"))
+
+
+def status_main(as_json: bool) -> int:
+    """Print the status of the configuration found in the environment and ./.env; the exit code."""
+    config = load_config()
+    print(json.dumps(report(config), indent=2) if as_json else render(config))
+    return 0 if config.live else 1
+
+
+def report(config: Config) -> dict:
+    """The status as JSON data (what `--json` prints)."""
+    data: dict = {"live": config.live, "backend": config.backend}
+    for _, field in ROWS:
+        setting: Setting = getattr(config, field)
+        data[field] = {"value": setting.value, "source": setting.source}
+    data["keys"] = {name: {"present": source is not None, "source": source}
+                    for name, source in config.key_sources.items()}
+    data["problems"] = list(config.problems)
+    return data
+
+
+def render(config: Config) -> str:
+    """The status as text for people."""
+    state = "live" if config.live else ("misconfigured" if config.problems else "offline")
+    lines = [f"LLM: {state}"]
+    for label, field in ROWS:
+        setting: Setting = getattr(config, field)
+        lines.append(f"  {label:<18} {_shown(config, field, setting.value):<36} ({setting.source})")
+    for name, source in config.key_sources.items():
+        presence = f"present ({source})" if source else "absent"
+        lines.append(f"  {name:<18} {presence}")
+    lines.extend(f"  problem: {problem}" for problem in config.problems)
+    return "\n".join(lines)
+
+
+def _shown(config: Config, field: str, value) -> str:
+    if value is None:
+        return "unlimited" if field == "budget" else "none"
+    if field == "timeout":
+        return f"{value:g} s"
+    if field == "provider" and value == "record" and config.backend:
+        return f"record (wrapping {config.backend})"
+    return str(value)

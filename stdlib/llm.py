@@ -1,0 +1,31 @@
+"""Builtins that reach a model: `llm_available`, `llm_step`, `llm_usage`.
+
+They are thin on purpose: the work is in `runtime.llm`, imported inside each function so that a
+program which never asks a model pays nothing for it at start-up.
+"""
+
+from __future__ import annotations
+
+from stdlib.registry import builtin
+
+
+@builtin("llm_available", 0)
+def llm_available(rt):
+    """True iff a real provider (or a replay cassette) answers; false offline or misconfigured."""
+    from runtime.llm import session
+    return session.current().config.live
+
+
+@builtin("llm_step", 3, cap="llm")
+def llm_step(rt, prompt, catalog, context):
+    """One tool-aware model step: {kind: "final", text, tokens} or {kind: "tool", name, args, tokens}."""
+    rt.check_cap("llm", None)
+    from runtime.llm.step import llm_step as step
+    return step(prompt, catalog, context)
+
+
+@builtin("llm_usage", 0)
+def llm_usage(rt):
+    """Tokens this process has used so far (0 offline)."""
+    from runtime.llm import session
+    return session.used_tokens()
