@@ -135,6 +135,7 @@ def run_body(code: TaskCode, frame: list):
     """Execute a bound frame; the body's `give` value, or its last statement's value."""
     reg = REG
     reg.depth += 1
+    reg.steps += 1
     if reg.depth > RECURSION_LIMIT:
         reg.depth = 0
         raise SynError("maximum recursion depth exceeded")

@@ -70,6 +70,7 @@ class Compiler:
     def program(self, body: list, tests: list | None):
         """The module body as one closure run with frame None; test blocks go to `tests`."""
         self.tests = tests
+        self.exported = [stmt.name for stmt in body if getattr(stmt, "exported", False)]
         scope = Scope(None, "global")
         self._check_intent_position(body)
         return self.block(body, scope, False)
@@ -454,14 +455,12 @@ class Compiler:
         body = self.block(node.body, scope, tail)
         recover, template = self.frame_block(node.recover, scope, tail, preset=[node.err_name or "error"])
         reg = REG
-        rt = self.rt
 
         def run(f):
             depth = reg.depth
             try:
                 return body(f)
             except SynError as e:
-                rt.check_catchable(e)
                 reg.depth = depth
                 return recover([f, e.message, *template])
             except RecursionError:

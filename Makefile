@@ -1,0 +1,34 @@
+# `make demo` and `make test` work on a fresh machine with only Python 3.11:
+# each creates .venv when it is missing and installs what it needs.
+PYTHON ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.installed
+
+.PHONY: demo test bench clean
+
+$(BIN)/python:
+	$(PYTHON) -m venv $(VENV)
+
+$(STAMP): pyproject.toml | $(BIN)/python
+	$(BIN)/python -m pip install --quiet --upgrade pip
+	$(BIN)/python -m pip install --quiet -e '.[test]'
+	touch $(STAMP)
+
+demo: $(STAMP)
+	@echo "== examples/hello.syn"
+	$(BIN)/synsema run examples/hello.syn
+	@echo "== examples/tool_calling.syn (its tests)"
+	$(BIN)/synsema test examples/tool_calling.syn
+	@echo "== examples/agent_loop.syn, replaying a recorded model"
+	SYNSEMA_LLM_PROVIDER=replay SYNSEMA_LLM_CASSETTE=examples/agent_loop.cassette.jsonl \
+		$(BIN)/synsema run examples/agent_loop.syn
+
+test: $(STAMP)
+	$(BIN)/python -m pytest -q -n 0 tests 2>/dev/null || $(BIN)/python -m pytest -q tests
+
+bench: $(STAMP)
+	$(BIN)/python bench/run.py
+
+clean:
+	rm -rf $(VENV) build *.egg-info

@@ -1,0 +1,86 @@
+"""`synsema code outline FILE [--json]`: every task of a file, read statically.
+
+Per task: `name`, `line`, `end_line`, `parameters` (`name`, `type`, `default` as source text,
+`optional`) and `input_schema`, derived by `lang.toolschema` exactly as the LLM providers derive
+the schema they send, so what a model sees and what `call_tool` checks never disagree.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+
+from lang import ast
+from lang.errors import SynError
+from lang.toolschema import input_schema
+
+
+def _end_line(node) -> int:
+    return max((n.span.line for n in ast.walk(node) if n.span is not None), default=node.span.line)
+
+
+def _source_text(lines: list[str], span, stop: str = ",)") -> str:
+    """The source of an expression starting at `span`, up to a top-level `,` or `)`."""
+    text = lines[span.line - 1][span.col - 1:]
+    for extra in lines[span.line:]:
+        text += "\n" + extra
+    depth = 0
+    quote = None
+    escaped = False
+    for i, ch in enumerate(text):
+        if quote:
+            if escaped:
+                escaped = False
+            elif ch == "\\":
+                escaped = True
+            elif ch == quote:
+                quote = None
+        elif ch in "\"'`":
+            quote = ch
+        elif ch in "([{":
+            depth += 1
+        elif ch in ")]}":
+            if depth == 0:
+                return text[:i].strip()
+            depth -= 1
+        elif ch in stop and depth == 0:
+            return text[:i].strip()
+    return text.strip()
+
+
+def outline(module: ast.Module, source: str) -> list[dict]:
+    """The task entries of a parsed module, nested tasks included, in source order."""
+    lines = source.splitlines()
+    tasks = []
+    for node in ast.walk(module):
+        if type(node) is not ast.TaskDef:
+            continue
+        parameters = []
+        for p in node.params:
+            default = _source_text(lines, p.default.span) if p.default is not None else None
+            parameters.append({"name": p.name, "type": p.type, "default": default,
+                               "optional": p.default is not None})
+        schema = input_schema((p["name"], p["type"], not p["optional"]) for p in parameters)
+        tasks.append({"name": node.name, "line": node.span.line, "end_line": _end_line(node),
+                      "parameters": parameters, "input_schema": schema})
+    return tasks
+
+
+def run_outline(path: str, as_json: bool) -> int:
+    from lang.parser import parse
+    try:
+        with open(path, encoding="utf-8") as handle:
+            source = handle.read()
+        tasks = outline(parse(source, path), source)
+    except SynError as error:
+        sys.stderr.write(error.report() + "\n")
+        return 1
+    if as_json:
+        sys.stdout.write(json.dumps({"file": path, "tasks": tasks}, indent=2) + "\n")
+        return 0
+    for task in tasks:
+        params = ", ".join(
+            p["name"] + (f": {p['type']}" if p["type"] else "") + (f" = {p['default']}" if p["optional"] else "")
+            for p in task["parameters"])
+        sys.stdout.write(f"{task['line']:>5}-{task['end_line']:<5} task {task['name']}({params})\n")
+    return 0

@@ -1,0 +1,353 @@
+"""The `synsema` command.
+
+Exit codes: 0 success, 1 a program error or a failed test, 2 a usage error (unknown flag or
+subcommand, unreadable path, `--sandbox` with `--cap-set`). Programs run on a worker thread
+with a large stack so that 3,000 nested Synsema calls end in the language's own
+`maximum recursion depth exceeded`, never in a crashed interpreter.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+import threading
+
+VERSION = "0.1.0"
+
+USAGE = """usage: synsema <command> [options]
+
+commands:
+  run [host flags] [--format human|json] FILE|- [-- args…]   run a program
+  test [host flags] [-v] [-k PATTERN] [--junit FILE] PATH…    run test blocks
+  check FILE…                                               parse and load-check files
+  repl [host flags]                                         interactive session
+  code outline|check|caps FILE [--json]                     static code intelligence
+  llm status [--json]                                       the resolved LLM provider
+  math list [--json] | describe ID | run ID JSON            the math operation library
+  version                                                   print the version
+
+host flags: --labels  --sandbox  --cap-set "name,name=scope,…"  --audit json|PATH
+"""
+
+
+class UsageError(Exception):
+    """A mistake in the command line itself: reported with the usage text, exit 2."""
+
+
+def _usage_error(message: str) -> int:
+    sys.stderr.write(f"synsema: {message}\n{USAGE}")
+    return 2
+
+
+class HostFlags:
+    """The flags every program-running command shares."""
+
+    def __init__(self):
+        self.labels = False
+        self.sandbox = False
+        self.cap_set = None
+        self.audit = None
+
+    def take(self, args: list[str], i: int) -> int:
+        """Consume the host flag at args[i] if it is one; the index after it, or i unchanged."""
+        arg = args[i]
+        if arg == "--labels":
+            self.labels = True
+            return i + 1
+        if arg == "--sandbox":
+            self.sandbox = True
+            return i + 1
+        for flag in ("--cap-set", "--audit"):
+            if arg == flag:
+                if i + 1 >= len(args):
+                    raise UsageError(f"{flag} needs a value")
+                setattr(self, flag[2:].replace("-", "_"), args[i + 1])
+                return i + 2
+            if arg.startswith(flag + "="):
+                setattr(self, flag[2:].replace("-", "_"), arg[len(flag) + 1:])
+                return i + 1
+        return i
+
+    def runtime_options(self) -> dict:
+        from lang.errors import SynError
+        from runtime.capabilities import Audit, Ceiling
+        if self.sandbox and self.cap_set is not None:
+            raise UsageError("--sandbox and --cap-set cannot be used together: --sandbox is the ceiling "
+                             "'stdout,time'; pass that to --cap-set instead if you need more")
+        ceiling = None
+        try:
+            if self.sandbox:
+                ceiling = Ceiling.sandbox()
+            elif self.cap_set is not None:
+                ceiling = Ceiling.parse(self.cap_set)
+        except SynError as problem:
+            raise UsageError(problem.message) from None
+        audit = None
+        if self.audit is not None:
+            try:
+                audit = Audit.open(self.audit)
+            except OSError as problem:
+                raise UsageError(f"--audit: cannot open {self.audit}: {problem.strerror}") from None
+        options = {"ceiling": ceiling, "audit": audit}
+        if self.labels:
+            options["labels"] = True
+        return options
+
+
+def on_big_stack(fn):
+    """Run `fn()` on a thread with room for 3,000 nested Synsema calls; return its result."""
+    sys.setrecursionlimit(200_000)
+    threading.stack_size(512 * 1024 * 1024)
+    result = []
+    failure = []
+
+    def target():
+        try:
+            result.append(fn())
+        except BaseException as problem:  # re-raised on the caller's thread
+            failure.append(problem)
+
+    worker = threading.Thread(target=target, name="synsema")
+    worker.start()
+    worker.join()
+    if failure:
+        raise failure[0]
+    return result[0]
+
+
+# ---------------------------------------------------------------------- run
+def cmd_run(args: list[str]) -> int:
+    host = HostFlags()
+    fmt = "human"
+    path = None
+    program_args: list[str] = []
+    i = 0
+    while i < len(args):
+        arg = args[i]
+        nxt = host.take(args, i)
+        if nxt != i:
+            i = nxt
+            continue
+        if arg == "--":
+            program_args = args[i + 1:]
+            break
+        if arg in ("--format",) and i + 1 < len(args):
+            fmt = args[i + 1]
+            i += 2
+            continue
+        if arg.startswith("--format="):
+            fmt = arg.split("=", 1)[1]
+            i += 1
+            continue
+        if arg.startswith("-") and arg != "-":
+            raise UsageError(f"unknown flag for run: {arg}")
+        if path is not None:
+            program_args = args[i:]
+            break
+        path = arg
+        i += 1
+    if path is None:
+        raise UsageError("run needs a FILE (or - to read the program from stdin)")
+    if fmt not in ("human", "json"):
+        raise UsageError(f"--format must be human or json, not {fmt}")
+    source = _read_source(path)
+    options = host.runtime_options()
+    return on_big_stack(lambda: _run_program(source, path, program_args, options, fmt))
+
+
+def _read_source(path: str) -> str:
+    if path == "-":
+        return sys.stdin.read()
+    try:
+        with open(path, encoding="utf-8") as handle:
+            return handle.read()
+    except (OSError, UnicodeDecodeError) as problem:
+        raise UsageError(f"cannot read {path}: {getattr(problem, 'strerror', None) or problem}") from None
+
+
+def _run_program(source: str, path: str, argv: list[str], options: dict, fmt: str) -> int:
+    from runtime.interp import Runtime
+    captured: list[str] | None = [] if fmt == "json" else None
+    errors: list[str] = []
+    kwargs = dict(options)
+    if captured is not None:
+        kwargs["out"] = captured.append
+    rt = Runtime(mode="run", argv=argv, **kwargs)
+    code = execute(rt, source, path, errors)
+    rt.caps.finish(code)
+    if captured is None:
+        for line in errors:
+            sys.stderr.write(line + "\n")
+    else:
+        from runtime.calls import REG
+        try:
+            from runtime.llm.usage import tokens_used
+            tokens = tokens_used()
+        except ImportError:
+            tokens = 0
+        report = {"ok": code == 0, "output": "".join(captured).splitlines(), "errors": errors,
+                  "audit": None, "exit": code, "llm_tokens": tokens, "steps": REG.steps}
+        sys.stdout.write(json.dumps(report) + "\n")
+    return code
+
+
+def execute(rt, source: str, path: str, errors: list[str]) -> int:
+    """Run the main program; uncaught problems become report lines; the exit code."""
+    from lang.errors import SynError
+    from runtime.calls import REG
+    from runtime.control import ExitProgram, StopLoop
+    try:
+        rt.run_main(source, path)
+        return 0
+    except SynError as error:
+        errors.append(error.report())
+    except ExitProgram as done:
+        return done.code
+    except StopLoop:
+        where = f"{REG.stop_span}: " if REG.stop_span is not None else ""
+        errors.append(f"Runtime error: {where}stop used outside a loop")
+    except RecursionError:
+        errors.append(f"Runtime error: {path}: maximum recursion depth exceeded")
+    except KeyboardInterrupt:
+        errors.append("Interrupted")
+        return 130
+    return 1
+
+
+# ---------------------------------------------------------------------- test
+def cmd_test(args: list[str]) -> int:
+    from runtime import testrunner
+    host = HostFlags()
+    verbose = False
+    pattern = None
+    junit = None
+    paths: list[str] = []
+    i = 0
+    while i < len(args):
+        arg = args[i]
+        nxt = host.take(args, i)
+        if nxt != i:
+            i = nxt
+            continue
+        if arg in ("-v", "--verbose"):
+            verbose = True
+        elif arg in ("-k", "--junit"):
+            if i + 1 >= len(args):
+                raise UsageError(f"{arg} needs a value")
+            if arg == "-k":
+                pattern = args[i + 1]
+            else:
+                junit = args[i + 1]
+            i += 1
+        elif arg.startswith("-"):
+            raise UsageError(f"unknown flag for test: {arg}")
+        else:
+            paths.append(arg)
+        i += 1
+    if not paths:
+        raise UsageError("test needs at least one PATH (a .syn file, a directory or a glob)")
+    try:
+        files = testrunner.expand_paths(paths)
+    except FileNotFoundError as missing:
+        raise UsageError(f"no such file or directory: {missing.args[0]}") from None
+    if not files:
+        raise UsageError("no .syn files found in " + ", ".join(paths))
+    options = host.runtime_options()
+
+    def run_all():
+        results = [(f, testrunner.run_file(f, pattern, options)) for f in files]
+        _, failed = testrunner.report(results, verbose, sys.stdout.write)
+        if junit:
+            testrunner.write_junit(junit, results)
+        return 1 if failed else 0
+    return on_big_stack(run_all)
+
+
+# ---------------------------------------------------------------------- check, code
+def cmd_check(args: list[str]) -> int:
+    from lang.check import check_files
+    if not args:
+        raise UsageError("check needs at least one FILE")
+    for arg in args:
+        if arg.startswith("-"):
+            raise UsageError(f"unknown flag for check: {arg}")
+    return check_files(args, sys.stdout.write, sys.stderr.write)
+
+
+def cmd_code(args: list[str]) -> int:
+    if not args:
+        raise UsageError("code needs a tool: outline, check or caps")
+    tool, rest = args[0], args[1:]
+    as_json = "--json" in rest
+    files = [a for a in rest if a != "--json"]
+    unknown = [a for a in files if a.startswith("-")]
+    if unknown:
+        raise UsageError(f"unknown flag for code {tool}: {unknown[0]}")
+    if len(files) != 1:
+        raise UsageError(f"code {tool} takes one FILE")
+    if not os.path.isfile(files[0]):
+        raise UsageError(f"no such file: {files[0]}")
+    if tool == "outline":
+        from lang.outline import run_outline
+        return run_outline(files[0], as_json)
+    if tool == "check":
+        from lang.check import run_code_check
+        return run_code_check(files[0], as_json)
+    if tool == "caps":
+        from lang.caps_outline import run_code_caps
+        return run_code_caps(files[0], as_json)
+    raise UsageError(f"unknown code tool: {tool} (outline, check, caps)")
+
+
+def cmd_llm(args: list[str]) -> int:
+    if not args or args[0] != "status":
+        raise UsageError("llm takes one subcommand: status [--json]")
+    extra = [a for a in args[1:] if a != "--json"]
+    if extra:
+        raise UsageError(f"unknown argument for llm status: {extra[0]}")
+    from runtime.llm.status import status_main
+    return status_main("--json" in args[1:])
+
+
+def cmd_math(args: list[str]) -> int:
+    from stdlib.math.cli import main as math_main
+    return math_main(args)
+
+
+def cmd_repl(args: list[str]) -> int:
+    host = HostFlags()
+    i = 0
+    while i < len(args):
+        nxt = host.take(args, i)
+        if nxt == i:
+            raise UsageError(f"unknown flag for repl: {args[i]}")
+        i = nxt
+    from runtime.repl import main as repl_main
+    options = host.runtime_options()
+    return on_big_stack(lambda: repl_main(options))
+
+
+COMMANDS = {"run": cmd_run, "test": cmd_test, "check": cmd_check, "code": cmd_code,
+            "llm": cmd_llm, "math": cmd_math, "repl": cmd_repl}
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = list(sys.argv[1:] if argv is None else argv)
+    if not args or args[0] in ("-h", "--help", "help"):
+        sys.stdout.write(USAGE) if args else sys.stderr.write(USAGE)
+        return 0 if args else 2
+    if args[0] in ("version", "--version"):
+        sys.stdout.write(f"synsema {VERSION}\n")
+        return 0
+    command = COMMANDS.get(args[0])
+    if command is None:
+        return _usage_error(f"unknown command: {args[0]}")
+    try:
+        return command(args[1:])
+    except UsageError as problem:
+        return _usage_error(str(problem))
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,183 @@
+"""One run of a Synsema program: its globals, modules, capabilities, output and host services.
+
+`Runtime` is the `rt` every builtin receives (runtime/RUNTIME_API.md): callbacks, output,
+capability checks, program arguments. It also loads modules (`use`), runs the main program and
+collects `test` blocks for the test runner. Parsing is `lang`'s job and compiling is
+`runtime.compiler`'s; this module wires them to the host.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+
+from lang.errors import SynError
+from runtime.calls import REG, call_value
+from runtime.capabilities import Capabilities, validate_cap_name
+from runtime.compiler import Compiler
+from runtime.values import Builtin, ModuleValue, display
+from stdlib.registry import load_all
+
+
+def builtin_globals() -> dict:
+    """A fresh global dictionary holding every builtin and constant (users may shadow them)."""
+    from stdlib.numbers import CONSTANTS
+    from stdlib.script_math import math_module
+    table = {name: Builtin(spec) for name, spec in load_all().items() if "." not in name}
+    table.update(CONSTANTS)
+    table["math"] = math_module()
+    return table
+
+
+class Runtime:
+    """The host side of a run. `mode` is "run" or "test" (human prompts auto-pass in tests)."""
+
+    def __init__(self, *, mode: str = "run", argv=(), ceiling=None, audit=None,
+                 out=None, err=None, cwd: str | None = None, stdin=None):
+        self.mode = mode
+        self.argv = list(argv)
+        self.cwd = cwd or os.getcwd()
+        self.caps = Capabilities(ceiling, audit=audit, cwd=self.cwd)
+        self._out = out or _StreamWriter(sys.stdout)
+        self._err = err or _StreamWriter(sys.stderr)
+        self._stdin = stdin or sys.stdin
+        self._checked_stdout = ceiling is not None
+        self.intent = None
+        self.file = "<main>"
+        self.root = self.cwd
+        self.globals = builtin_globals()
+        self._modules: dict[str, ModuleValue] = {}
+        self._loading: list[str] = []
+
+    # ------------------------------------------------------------------ running
+    def compile(self, source: str, file: str, globals_: dict, tests: list | None = None,
+                is_module: bool = False):
+        """Parse and compile a file: (closure running its top level, names it exports)."""
+        from lang.parser import parse
+        compiler = Compiler(self, globals_, file, is_module)
+        code = compiler.program(parse(source, file).body, tests)
+        return code, compiler.exported
+
+    def run_main(self, source: str, file: str, tests: list | None = None) -> None:
+        """Load and run the main program; `tests` (a list) collects test blocks instead of skipping."""
+        self.file = file
+        self.root = os.path.dirname(os.path.abspath(file)) if file != "-" else self.cwd
+        code, _ = self.compile(source, file, self.globals, tests)
+        REG.depth = 0
+        code(None)
+
+    def load_module(self, path: str, origin: str, span) -> ModuleValue:
+        """`use "path" as x`: a local .syn file, relative to the importing file, loaded once."""
+        if not path.endswith(".syn"):
+            raise SynError(f"use: '{path}' is not a .syn file — modules are local Synsema files", span)
+        base = os.path.dirname(os.path.abspath(origin)) if origin not in ("-", "<repl>") else self.cwd
+        full = os.path.realpath(os.path.join(base, path))
+        root = os.path.realpath(self.root)
+        if os.path.commonpath([full, root]) != root:
+            raise SynError(f"use: '{path}' is outside the project directory {root}", span)
+        cached = self._modules.get(full)
+        if cached is not None:
+            return cached
+        if full in self._loading:
+            chain = " → ".join(os.path.basename(p) for p in [*self._loading, full])
+            raise SynError(f"circular import: {chain}", span)
+        try:
+            with open(full, encoding="utf-8") as handle:
+                source = handle.read()
+        except OSError as problem:
+            raise SynError(f"use: cannot read '{path}': {problem.strerror}", span) from None
+        self._loading.append(full)
+        try:
+            module_globals = builtin_globals()
+            code, exported = self.compile(source, full, module_globals, None, is_module=True)
+            code(None)
+        finally:
+            self._loading.pop()
+        value = ModuleValue(os.path.splitext(os.path.basename(full))[0], module_globals, exported)
+        self._modules[full] = value
+        return value
+
+    # ------------------------------------------------------------------ builtins' services
+    def call(self, fn, args: list):
+        """A callback from a builtin: permissive arity."""
+        return call_value(self, fn, list(args), None, strict=False)
+
+    def stdout(self, text: str) -> None:
+        if self._checked_stdout:
+            self.caps.check("stdout", None)
+        self._out(text)
+
+    def stderr(self, text: str) -> None:
+        self._err(text)
+
+    def check_cap(self, name: str, scope: str | None) -> None:
+        self.caps.check(name, scope)
+
+    def read_line(self, prompt: str | None = None) -> str | None:
+        self.caps.check("stdin", None)
+        if prompt:
+            self._out(prompt)
+        line = self._stdin.readline()
+        if not line:
+            return None
+        return line[:-1] if line.endswith("\n") else line
+
+    def steps(self) -> int:
+        return REG.steps
+
+    # ------------------------------------------------------------------ evaluator hooks
+    def validate_cap(self, name: str, span) -> None:
+        validate_cap_name(name, span)
+
+    def grant_cap(self, name: str, scope: str | None, span) -> None:
+        self.caps.grant(name, scope, span)
+
+    def enter_sandbox(self, under):
+        return self.caps.enter_sandbox(under)
+
+    def enter_tool(self, declared, task_name: str):
+        return self.caps.enter_tool(list(declared), task_name)
+
+    def leave_caps(self, token) -> None:
+        self.caps.leave(token)
+
+    def declare_intent(self, text: str, span) -> None:
+        if self.intent is not None:
+            raise SynError("intent is frozen: a program declares it once, at the top", span)
+        self.intent = text
+
+    def llm_expression(self, kind: str, subject, given, objective, with_: dict) -> str:
+        self.caps.check("llm", None)
+        from runtime.llm.expressions import evaluate
+        return evaluate(self, kind, subject, given, objective, with_)
+
+    def human(self, kind: str, value, extra):
+        """`show`, `ask`, `approve`, `confirm`: ask a person at a terminal; decide without one."""
+        if kind == "show":
+            shown = display(value)
+            self.stdout((f"{display(extra)}: {shown}" if extra is not None else shown) + "\n")
+            return value
+        options = extra if kind == "ask" and type(extra) is list else None
+        interactive = self.mode == "run" and self._stdin.isatty()
+        if not interactive:
+            if kind == "ask":
+                return display(options[0]) if options else ""
+            return self.mode == "test"
+        question = display(value)
+        if kind == "ask":
+            if options:
+                question += " [" + " / ".join(display(o) for o in options) + "]"
+            return self.read_line(question + " ") or ""
+        answer = self.read_line(question + " [y/N] ") or ""
+        return answer.strip().lower() in ("y", "yes")
+
+
+class _StreamWriter:
+    """Write and flush at once: `synsema run` shows each line as the program produces it."""
+
+    def __init__(self, stream):
+        self.stream = stream
+
+    def __call__(self, text: str) -> None:
+        self.stream.write(text)
+        self.stream.flush()

@@ -1,0 +1,147 @@
+"""`synsema test`: run the `test` blocks of one or more files and report like pytest would.
+
+Each file's top level runs once (its output is kept for `-v`), then every test block runs in a
+child frame of the file's globals. Globals are restored after each test so tests are isolated,
+and one failing test never stops the others. Output per LANGUAGE.md §5: a `file:` header when
+several files run, `  ✓ name` / `  ✗ name: reason`, and `N passed, M failed (K total)`.
+"""
+
+from __future__ import annotations
+
+import glob
+import os
+import time
+from xml.sax.saxutils import escape, quoteattr
+
+from lang.errors import SynError
+from runtime.calls import GIVE, REG
+from runtime.control import ExitProgram, StopLoop
+from runtime.interp import Runtime
+
+
+class Outcome:
+    """The result of one test (or of loading a file, with `name` None)."""
+
+    __slots__ = ("file", "name", "passed", "reason", "seconds", "output")
+
+    def __init__(self, file: str, name: str | None, passed: bool, reason: str, seconds: float, output: list):
+        self.file = file
+        self.name = name
+        self.passed = passed
+        self.reason = reason
+        self.seconds = seconds
+        self.output = output
+
+
+def expand_paths(paths: list[str]) -> list[str]:
+    """Files named, `.syn` files under directories, and glob matches, in a stable order."""
+    found: list[str] = []
+    for path in paths:
+        matches = sorted(glob.glob(path, recursive=True)) if any(c in path for c in "*?[") else [path]
+        for match in matches:
+            if os.path.isdir(match):
+                for root, dirs, files in os.walk(match):
+                    dirs.sort()
+                    found.extend(os.path.join(root, f) for f in sorted(files) if f.endswith(".syn"))
+            elif os.path.isfile(match):
+                found.append(match)
+            else:
+                raise FileNotFoundError(match)
+    return found
+
+
+def _failure_text(error: SynError) -> str:
+    if error.assertion or error.span is None:
+        return error.message
+    return f"{error.message} (at {error.span})"
+
+
+def run_file(path: str, pattern: str | None, host: dict) -> list[Outcome]:
+    """Every selected test of one file; a file that fails to load is one failed outcome."""
+    output: list[str] = []
+    rt = Runtime(mode="test", out=output.append, **host)
+    tests: list = []
+    started = time.perf_counter()
+    try:
+        with open(path, encoding="utf-8") as handle:
+            source = handle.read()
+        rt.run_main(source, path, tests)
+    except SynError as error:
+        return [Outcome(path, None, False, error.report(), time.perf_counter() - started, output)]
+    except (StopLoop, ExitProgram) as stopped:
+        reason = "stop used outside a loop" if isinstance(stopped, StopLoop) else "exit() called at load"
+        return [Outcome(path, None, False, reason, time.perf_counter() - started, output)]
+    except RecursionError:
+        return [Outcome(path, None, False, "maximum recursion depth exceeded", 0.0, output)]
+    outcomes = []
+    snapshot = dict(rt.globals)
+    for name, body, template, span in tests:
+        if pattern and pattern not in name:
+            continue
+        output.clear()
+        started = time.perf_counter()
+        passed, reason = True, ""
+        try:
+            REG.depth = 0
+            result = body([None, *template])
+            if result is GIVE:
+                REG.value = None
+        except SynError as error:
+            passed, reason = False, _failure_text(error)
+        except StopLoop:
+            passed, reason = False, "stop used outside a loop"
+        except ExitProgram as done:
+            passed, reason = False, f"exit({done.code}) called inside a test"
+        except RecursionError:
+            passed, reason = False, "maximum recursion depth exceeded"
+        finally:
+            rt.globals.clear()
+            rt.globals.update(snapshot)
+        outcomes.append(Outcome(path, name, passed, reason, time.perf_counter() - started, list(output)))
+    return outcomes
+
+
+def report(outcomes_by_file: list[tuple[str, list[Outcome]]], verbose: bool, write) -> tuple[int, int]:
+    passed = failed = 0
+    several = len(outcomes_by_file) > 1
+    for path, outcomes in outcomes_by_file:
+        if several:
+            write(f"{path}:\n")
+        for outcome in outcomes:
+            label = outcome.name if outcome.name is not None else f"(loading {os.path.basename(path)})"
+            timing = f" ({outcome.seconds:.2f}s)" if verbose and outcome.seconds > 1 else ""
+            if outcome.passed:
+                passed += 1
+                write(f"  ✓ {label}{timing}\n")
+            else:
+                failed += 1
+                write(f"  ✗ {label}: {outcome.reason}{timing}\n")
+            if verbose:
+                for line in "".join(outcome.output).splitlines():
+                    write(f"  | {line}\n")
+    write(f"{passed} passed, {failed} failed ({passed + failed} total)\n")
+    return passed, failed
+
+
+def write_junit(path: str, outcomes_by_file: list[tuple[str, list[Outcome]]]) -> None:
+    """A JUnit XML report, one testsuite per file, as CI systems read it."""
+    parts = ['<?xml version="1.0" encoding="UTF-8"?>\n<testsuites name="synsema">\n']
+    for file, outcomes in outcomes_by_file:
+        failures = sum(1 for o in outcomes if not o.passed)
+        total = sum(o.seconds for o in outcomes)
+        parts.append(f'  <testsuite name={quoteattr(file)} tests="{len(outcomes)}" failures="{failures}" '
+                     f'time="{total:.3f}">\n')
+        for o in outcomes:
+            name = o.name if o.name is not None else "(loading)"
+            parts.append(f'    <testcase classname={quoteattr(file)} name={quoteattr(name)} time="{o.seconds:.3f}"')
+            if o.passed:
+                parts.append("/>\n")
+            else:
+                parts.append(f">\n      <failure message={quoteattr(o.reason)}>{escape(o.reason)}</failure>\n"
+                             "    </testcase>\n")
+        parts.append("  </testsuite>\n")
+    parts.append("</testsuites>\n")
+    partial = f"{path}.{os.getpid()}.tmp"
+    with open(partial, "w", encoding="utf-8") as handle:
+        handle.write("".join(parts))
+    os.replace(partial, path)

@@ -1,0 +1,87 @@
+"""The built-in module `math` that scripts see: `math.find`, `math.run`, `math.tool`, …
+
+A thin layer over `stdlib.math.script` (MATH.md, Decisions: Script API). The math library and
+its backends load on the first call, never at start-up. `math.tool(id)` is an ordinary task
+value whose parameters are the request's top-level fields, so `tool_spec`, `call`, `call_tool`
+and allow-lists treat a math operation exactly like one of the script's own tasks.
+"""
+
+from __future__ import annotations
+
+from lang.errors import SynError
+from runtime.calls import TaskCode
+from runtime.values import Builtin, ModuleValue, Param, Task, type_name
+from stdlib.registry import BUILTINS, builtin
+
+_PREFIX = "math."
+
+
+def _library():
+    from stdlib.math import script
+    return script
+
+
+def _guarded(action):
+    """Run a library call, turning its failures into language errors with the library's message."""
+    from stdlib.math.errors import MathError
+    try:
+        return action()
+    except MathError as problem:
+        raise SynError(str(problem)) from None
+
+
+def _text(value, what: str) -> str:
+    if type(value) is not str:
+        raise SynError(f"{what} must be text, got {type_name(value)}")
+    return value
+
+
+@builtin("math.find", 0, 4, named=("query", "domain", "detail", "limit"))
+def find(rt, query="", domain=None, detail="summary", limit=10):
+    """Catalog entries matching `query` (usable directly as an llm_step catalog)."""
+    return _guarded(lambda: _library().find(query=_text(query, "query"), domain=domain,
+                                            detail=detail, limit=limit))
+
+
+@builtin("math.describe", 1)
+def describe(rt, op_id):
+    return _guarded(lambda: _library().describe(_text(op_id, "the operation id")))
+
+
+@builtin("math.run", 2)
+def run(rt, op_id, payload):
+    """Validate the payload, run exactly one operation, return its typed result."""
+    if type(payload) is not dict:
+        raise SynError(f"math.run expects a map payload, got {type_name(payload)}")
+    return _guarded(lambda: _library().run(_text(op_id, "the operation id"), payload))
+
+
+@builtin("math.check", 2)
+def check(rt, op_id, payload):
+    """`{valid, issues}` for a payload, without running anything."""
+    if type(payload) is not dict:
+        raise SynError(f"math.check expects a map payload, got {type_name(payload)}")
+    return _guarded(lambda: _library().check(_text(op_id, "the operation id"), payload))
+
+
+@builtin("math.tool", 1)
+def tool(rt, op_id):
+    """A task value running one math operation, its parameters the request's fields."""
+    op_id = _text(op_id, "the operation id")
+    fields = _guarded(lambda: _library().tool_params(op_id))
+    names = tuple(name for name, _, _ in fields)
+
+    def body(frame):
+        payload = {name: frame[i + 1] for i, name in enumerate(names) if frame[i + 1] is not None}
+        return _guarded(lambda: _library().run(op_id, payload))
+
+    defaults = [None if required else (lambda frame: None) for _, _, required in fields]
+    code = TaskCode(op_id, False, names, defaults, body, [])
+    params = tuple(Param(name, kind, not required, not required) for name, kind, required in fields)
+    return Task(op_id, params, code, None)
+
+
+def math_module() -> ModuleValue:
+    """The value bound to the global name `math`."""
+    table = {name[len(_PREFIX):]: Builtin(spec) for name, spec in BUILTINS.items() if name.startswith(_PREFIX)}
+    return ModuleValue("math", table, list(table))

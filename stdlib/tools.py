@@ -1,0 +1,88 @@
+"""Tasks as tools: `call`, `call_tool` and `tool_spec`.
+
+A model writes a tool's arguments as data, so these are the places where a task's declared
+parameter types are checked — strictly, never converting (seed 000). `call` is the host calling a
+task like a callback: missing keys take their defaults or arrive as `nothing`. `call_tool` does
+the same under least privilege: the task runs with only the capabilities its own `require`
+lines declare, intersected with the program's.
+"""
+
+from __future__ import annotations
+
+from lang.errors import SynError
+from runtime.calls import bind, run_body, unknown_parameter
+from runtime.values import Task, type_name
+from stdlib.registry import builtin
+
+# Declared type → the value types that satisfy it (a bool is never a number here).
+_ACCEPTS = {
+    "number": (int, float),
+    "text": (str,),
+    "bool": (bool,),
+    "list": (list,),
+    "map": (dict,),
+}
+
+
+def _task(fn, who: str) -> Task:
+    if type(fn) is not Task:
+        raise SynError(f"{who} expects a task as its first argument, got {type_name(fn)}")
+    return fn
+
+
+def _checked_args(task: Task, args, who: str) -> list[tuple[str, object]]:
+    """The args map as (name, value) pairs after the strict checks of seed 000."""
+    if args is None:
+        args = {}
+    if type(args) is not dict:
+        raise SynError(f"{who} expects a map of arguments, got {type_name(args)}")
+    names = [p.name for p in task.params]
+    label = f"{who}({task.name})"
+    for key in args:
+        if key not in names:
+            raise unknown_parameter(f"task '{task.name}'", key, names)
+    for param in task.params:
+        if param.type is None:
+            continue
+        if param.name not in args:
+            if not param.has_default:
+                raise SynError(f"{label}: missing '{param.name}' ({param.type})")
+            continue
+        value = args[param.name]
+        if value is None and param.default_is_nothing:
+            continue
+        accepted = _ACCEPTS.get(param.type)
+        if accepted is not None and type(value) not in accepted:
+            raise SynError(f"{label}: '{param.name}' must be {param.type}, got {type_name(value)}")
+    return list(args.items())
+
+
+@builtin("call", 2)
+def call(rt, fn, args):
+    """Call a task with named arguments from a map, running with the ambient capabilities."""
+    task = _task(fn, "call")
+    named = _checked_args(task, args, "call")
+    return run_body(task.code, bind(task, [], named, False))
+
+
+@builtin("call_tool", 2)
+def call_tool(rt, fn, args):
+    """Call a task the way a tool runs: checked arguments, only its declared capabilities."""
+    task = _task(fn, "call_tool")
+    named = _checked_args(task, args, "call_tool")
+    token = rt.enter_tool(task.declared, task.name)
+    try:
+        return run_body(task.code, bind(task, [], named, False))
+    finally:
+        rt.leave_caps(token)
+
+
+@builtin("tool_spec", 2)
+def tool_spec(rt, fn, describe):
+    """The catalog entry a model sees for a task, derived from its signature."""
+    task = _task(fn, "tool_spec")
+    if type(describe) is not str:
+        raise SynError(f"tool_spec expects a text description, got {type_name(describe)}")
+    params = [f"{p.name}: {p.type}" if p.type else p.name for p in task.params]
+    optional = [p.name for p in task.params if p.has_default]
+    return {"name": task.name, "describe": describe, "params": params, "optional": optional}
