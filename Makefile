@@ -25,7 +25,7 @@ demo: $(STAMP)
 		$(BIN)/synsema run examples/agent_loop.syn
 
 test: $(STAMP)
-	$(BIN)/python -m pytest -q -n 0 tests 2>/dev/null || $(BIN)/python -m pytest -q tests
+	$(BIN)/python -m pytest tests
 
 bench: $(STAMP)
 	$(BIN)/python bench/run.py
