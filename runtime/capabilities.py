@@ -23,7 +23,8 @@ API used by the evaluator and the command line
     ``effective()``                display forms of the current set (the REPL's `:caps`).
     ``finish(exit_code)``          writes the audit summary line.
     ``ceiling``                    the Ceiling, or None when the host set none.
-``Audit.open(spec)``            `"json"` → JSON lines on stderr; anything else is a file path.
+``Audit.open(spec)``            `"json"` → JSON lines on stderr; anything else is a file path
+                                (OSError when it cannot be created: the CLI reports it).
 ``resolve_path(path, cwd)``     the real absolute path a file builtin must both check and use.
 
 Rules (SPEC §6, LANGUAGE §8), and the decisions taken where the documents are silent
@@ -401,7 +402,7 @@ class Audit:
     """One JSON line per capability check, then a summary line when the run ends."""
 
     def __init__(self, path: str | None):
-        self._file = None if path is None else _open_audit_file(path)
+        self._file = None if path is None else open(path, "w", encoding="utf-8")
         self.granted = 0
         self.denied = 0
 
@@ -431,13 +432,6 @@ class Audit:
         stream = self._file if self._file is not None else sys.stderr
         stream.write(json.dumps(record, ensure_ascii=False) + "\n")
         stream.flush()
-
-
-def _open_audit_file(path: str):
-    try:
-        return open(path, "w", encoding="utf-8")
-    except OSError as failure:
-        raise SynError(f"--audit: cannot write {path}: {failure.strerror}", None, "Usage") from None
 
 
 # ---------------------------------------------------------------- the running set

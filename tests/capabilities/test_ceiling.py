@@ -297,7 +297,6 @@ def test_audit_records_the_real_path(tmp_path):
     assert read_lines(log)[0]["scope"] == str((tmp_path / "real" / "x.txt").resolve())
 
 
-def test_unwritable_audit_path_is_a_usage_error(tmp_path):
-    with pytest.raises(SynError) as err:
+def test_unwritable_audit_path_raises_oserror_for_the_cli(tmp_path):
+    with pytest.raises(FileNotFoundError):
         Audit.open(str(tmp_path / "missing-dir" / "a.jsonl"))
-    assert err.value.phase == "Usage" and "--audit: cannot write" in err.value.message
