@@ -1,0 +1,220 @@
+"""Load-time checks and the messages for source the grammar rejects.
+
+Two kinds of job, both about telling a user what Synsema wants instead:
+
+* `explain_unexpected` turns a token the parser could not take into the language's message:
+  a Python or JavaScript reflex (`return`, `if`, `x = 1`, …) names the Synsema form, a reserved
+  word in a binding position says which binding, an unsupported tier-C statement says so, and
+  otherwise the message says what was found and what was expected. Lark's own texts never
+  reach a user.
+* the `check_*` functions reject programs the grammar accepts but the language does not:
+  binding a protected name to something callable, a bare Python statement word, source
+  nested too deeply for the evaluator.
+"""
+
+from __future__ import annotations
+
+from lark import Token
+
+from lang import ast
+from lang.errors import Span, SynError, parse_error
+from lang.lexer import (AFTER_WORDS, CLAUSE_WORDS, HARD_KEYWORDS, KEYWORD_TYPES, PUNCTUATION,
+                        STATEMENT_START, STATEMENT_WORDS)
+
+PROTECTED_NAMES = frozenset({"private", "declassify", "label_of", "is_private", "print", "eprint"})
+
+MAX_NESTING = 400
+
+# Statements this implementation leaves out (SPEC.md §2, tier C).
+TIER_C_KEYWORDS = frozenset({"AGENT", "SPAWN", "SHARE", "OBSERVE", "SIGNAL", "WAIT_FOR"})
+TIER_C_WORDS = frozenset({"serve", "judge", "routes", "socket", "proxy", "route", "cron"})
+
+# What a Python or JavaScript habit is called in Synsema.
+REFLEXES = {
+    "return": "Synsema returns with `give`: write `give value` (or a bare `give`)",
+    "if": "Synsema's conditional is `when`: write `when condition` + an indented block",
+    "elif": "write `otherwise when condition` + an indented block",
+    "else": "write `otherwise` + an indented block",
+    "for": "Synsema loops with `each`: write `each x in xs` + an indented block",
+    "def": "Synsema defines functions with `task`: write `task name(a, b)` + an indented block",
+    "function": "Synsema defines functions with `task`: write `task name(a, b)` + an indented block",
+    "fn": "Synsema defines functions with `task`: write `task name(a, b)` + an indented block",
+    "lambda": "Synsema's lambda is `(x) => expression`",
+    "import": "Synsema imports a module with `use \"./file.syn\" as name`",
+    "from": "Synsema imports a module with `use \"./file.syn\" as name`",
+    "break": "Synsema leaves a loop with `stop`",
+    "continue": "Synsema has no `continue`: put the rest of the loop body inside a `when`",
+    "except": "Synsema catches errors with `try` + block, then `recover err` + block",
+    "catch": "Synsema catches errors with `try` + block, then `recover err` + block",
+    "finally": "Synsema has no `finally`: run the clean-up after the `try`/`recover`",
+    "class": "Synsema declares records with `type Name` + indented `field: type` lines",
+    "var": "Synsema declares variables with `let x be value`",
+    "const": "Synsema declares variables with `let x be value`",
+    "pass": "Synsema has no `pass`: write `nothing` as the statement",
+}
+# Reflex words that are also valid expression statements on their own (`break`).
+_BARE_REFLEXES = frozenset({"return", "break", "continue", "else", "pass"})
+
+# Tokens whose spelling a message can show directly.
+_SPELLING = {t: w for w, t in HARD_KEYWORDS.items()}
+_SPELLING.update({t: w for w, t in STATEMENT_WORDS.items()})
+_SPELLING.update({t: w for w, (_, t) in AFTER_WORDS.items()})
+_SPELLING.update({t: w for w, t in CLAUSE_WORDS.items()})
+_SPELLING.update({t: w for w, t in PUNCTUATION.items()})
+_SPELLING.update({"NOT_IN": "not in", "LAMBDA_LPAR": "(", "P_LSQB": "[", "P_LBRACE": "{",
+                  "_WCOMMA": ","})
+_DESCRIPTION = {"NAME": "a name", "NUMBER": "a number", "STRING": "a quoted text",
+                "TEMPLATE": "a template", "DURATION": "a duration", "_NL": "the end of the line",
+                "_INDENT": "an indented block", "_DEDENT": "the end of the block",
+                "$END": "the end of the file"}
+_EXPRESSION_START = frozenset({"NAME", "NUMBER", "STRING"})
+
+
+def check_binding(name: str, callable_value: bool, span: Span) -> None:
+    """A protected name may hold plain values, never a task or lambda."""
+    if callable_value and name in PROTECTED_NAMES:
+        raise parse_error(f"'{name}' is a protected name: it cannot be bound to a task or lambda "
+                          "(the label and output checks rely on it); choose another name", span)
+
+
+def check_pattern_binder(name: str, span: Span) -> None:
+    """`{type}` in a map pattern would bind a reserved word."""
+    if name in HARD_KEYWORDS:
+        raise parse_error(f"'{name}' is a reserved word in Synsema; choose another name for the "
+                          f"pattern variable (or write `{name}: pattern`)", span)
+
+
+def check_expression_statement(expr: ast.Expr) -> None:
+    """A lone `break`, `return`, `else`… is a Python habit, not a variable read."""
+    if isinstance(expr, ast.Name) and expr.name in _BARE_REFLEXES:
+        raise parse_error(f"`{expr.name}` is not Synsema: {REFLEXES[expr.name]}", expr.span)
+
+
+def check_nesting(module: ast.Module) -> None:
+    """Reject trees deeper than MAX_NESTING, which the evaluator could not walk safely.
+
+    Long operator chains (`a + b + c …`) and many prefix operators nest without brackets,
+    so the lexer's bracket limit is not enough on its own.
+    """
+    stack = [(stmt, 1) for stmt in module.body]
+    children = ast.children
+    while stack:
+        node, depth = stack.pop()
+        if depth > MAX_NESTING:
+            raise parse_error(f"expression nested too deeply (more than {MAX_NESTING} levels); "
+                              "split it into smaller parts with let", node.span)
+        depth += 1
+        stack.extend((child, depth) for child in children(node))
+
+
+def explain_unexpected(tokens: list[Token], i: int, expected: set[str], file: str) -> SynError:
+    """The message for `tokens[i]`, which the parser could not accept in its position."""
+    tok = tokens[i]
+    span = _span(tok, file)
+    start = i
+    while start > 0 and tokens[start - 1].type not in STATEMENT_START:
+        start -= 1
+    first = tokens[start]
+    prev = tokens[i - 1] if i > 0 else None
+
+    if tok.type in TIER_C_KEYWORDS:
+        return _unsupported(tok.value, span)
+    if first.type == "NAME" and first.value in TIER_C_WORDS and i > start:
+        return _unsupported(first.value, _span(first, file))
+    if first.type == "NAME" and first.value in REFLEXES and i > start:
+        return parse_error(f"`{first.value}` is not Synsema: {REFLEXES[first.value]}", _span(first, file))
+    if tok.type == "_EQUAL" and first.type == "NAME":
+        return parse_error("`=` is not assignment in Synsema: declare with `let x be value`, "
+                           "change with `set x to value`", span)
+    if tok.type in KEYWORD_TYPES and prev is not None:
+        what = _binding_position(tokens, i)
+        if what:
+            return parse_error(f"'{tok.value}' is a reserved word in Synsema; choose another name "
+                               f"for the {what}", span)
+    if tok.type == "_THEN" and first.type in ("WHEN", "_OTHERWISE"):
+        return parse_error("inline `when … then` is an expression; as a statement write a block: "
+                           "when c + indented body", span)
+    if tok.type == "_NL" and prev is not None and prev.type == "RAISE":
+        return parse_error("raise needs a message: write `raise \"what went wrong\"`, or "
+                           "`raise err` to pass on a caught error", _span(prev, file))
+    if tok.type == "_COLON" and i + 1 < len(tokens) and tokens[i + 1].type == "_NL":
+        return parse_error("Synsema blocks have no colon: remove the ':' at the end of the line "
+                           "and indent the block below it", span)
+    if tok.type == "_OF":
+        return parse_error("`of` needs a plain name on its left: write `name of value`, or "
+                           "`value.name`", span)
+    if "_INDENT" in expected and tok.type != "_INDENT":
+        return parse_error("Expected indented block", span)
+    if tok.type == "_INDENT":
+        return parse_error("Unexpected indentation: this line is indented more than the line "
+                           "before, which does not open a block", span)
+    if tok.type == "DURATION":
+        return parse_error(f"A duration such as {tok.value} can only follow `within`", span)
+    if "_NL" in expected and tok.type not in ("_NL", "$END", "_DEDENT"):
+        hint = ""
+        if prev is not None and prev is first and prev.type == "NAME" and tok.type in (
+                "STRING", "NUMBER", "NAME", "TEMPLATE"):
+            hint = f"; to call a task write {prev.value}({_source(tok)})"
+        return parse_error(f"unexpected {_describe(tok)} after the end of this statement{hint} — "
+                           "a statement ends at the end of its line", span)
+    return parse_error(f"unexpected {_describe(tok)}; expected {_expected(expected)}", span)
+
+
+def _binding_position(tokens: list[Token], i: int) -> str | None:
+    """What `tokens[i]` would name, if it stands where a new name is bound."""
+    prev = tokens[i - 1].type
+    simple = {"LET": "variable after 'let'", "SET": "variable after 'set'",
+              "EACH": "loop variable after 'each'", "TASK": "task name", "TYPE": "type name",
+              "ENUM": "enum name", "_RECOVER": "error variable after 'recover'"}
+    if prev in simple:
+        return simple[prev]
+    if prev == "_AS" and any(t.type == "USE" for t in tokens[max(0, i - 3):i]):
+        return "module alias after 'as'"
+    if prev in ("_LPAR", "LAMBDA_LPAR", "_COMMA"):
+        depth = 0
+        for k in range(i - 1, -1, -1):
+            t = tokens[k].type
+            if t in ("_RPAR", "_RSQB", "_RBRACE"):
+                depth += 1
+            elif t in ("_LPAR", "LAMBDA_LPAR", "LSQB", "LBRACE", "P_LSQB", "P_LBRACE"):
+                if depth == 0:
+                    if t == "LAMBDA_LPAR" or (t == "_LPAR" and k >= 2 and tokens[k - 2].type == "TASK"):
+                        return "parameter"
+                    return None
+                depth -= 1
+            elif t in STATEMENT_START:
+                return None
+    return None
+
+
+def _unsupported(word: str, span: Span) -> SynError:
+    return parse_error(f"'{word}' is not supported by this implementation (Synsema for Python "
+                       "leaves agents, servers, judges and other tier-C features out of scope)", span)
+
+
+def _span(tok: Token, file: str) -> Span:
+    return Span(file, tok.line, tok.column)
+
+
+def _source(tok: Token) -> str:
+    if tok.type == "STRING":
+        return '"' + tok.value.replace("\\", "\\\\").replace('"', '\\"') + '"'
+    return tok.value
+
+
+def _describe(tok: Token) -> str:
+    if tok.type in _DESCRIPTION and tok.type not in ("NAME", "NUMBER", "STRING", "TEMPLATE", "DURATION"):
+        return _DESCRIPTION[tok.type]
+    text = _source(tok)
+    if len(text) > 40:
+        text = text[:37] + "..."
+    return text if tok.type in ("STRING", "TEMPLATE") else f"'{text}'"
+
+
+def _expected(expected: set[str]) -> str:
+    if _EXPRESSION_START <= expected:
+        return "an expression"
+    names = sorted(_DESCRIPTION.get(t) or f"'{_SPELLING.get(t, t)}'" for t in expected)
+    if len(names) > 6:
+        names = names[:6] + ["…"]
+    return " or ".join(names) if names else "nothing more"

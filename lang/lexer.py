@@ -1,0 +1,405 @@
+"""Source text to the token list the grammar reads.
+
+Synsema needs more than a regular-expression lexer: indentation becomes `_INDENT`/`_DEDENT`,
+newlines inside brackets vanish, and several decisions need one token of *context* that an
+LALR(1) parser cannot take (it only sees one token ahead). Those are settled here, so the
+grammar stays conflict-free:
+
+* soft keywords (`test`, `use`, `export`, `enum`, `raise` at the start of a statement; the
+  clause words `about`, `between`, `under`, `given`, `for`, `within`) become keywords only where
+  their construct starts, and stay plain names before `(`, `.`, `[`, an operator, `|>` or `of`;
+* a `(` whose matching `)` is followed by `=>` opens a lambda (`LAMBDA_LPAR`);
+* `not in` is one operator;
+* inside a `match` pattern, `[` and `{name…` open list and map patterns (`P_LSQB`, `P_LBRACE`);
+* in `reason … with a = 1, b = 2` the commas belong to the `with` clause (`_WCOMMA`);
+* after `.` any word is a member name, and a hard keyword used as a map key (`{type: 1}`) or a
+  record field (`type: text`) is a name.
+
+Tokens are Lark `Token`s with 1-based line and column. Quoted strings arrive decoded; numbers
+and templates arrive as their source text (see `number_value` and lang.templates).
+"""
+
+from __future__ import annotations
+
+import re
+from decimal import Decimal
+
+from lark import Token
+
+from lang.errors import Span, lex_error
+from lang.templates import decode_escapes, scan_template
+
+# Hard (reserved) keywords and the terminal each becomes. A `_` terminal is dropped from the
+# tree because no node needs it.
+HARD_KEYWORDS = {
+    "when": "WHEN", "otherwise": "_OTHERWISE", "each": "EACH", "in": "IN", "while": "WHILE",
+    "match": "MATCH", "is": "IS", "then": "_THEN", "stop": "STOP", "task": "TASK", "give": "GIVE",
+    "let": "LET", "be": "_BE", "set": "SET", "to": "_TO", "type": "TYPE", "as": "_AS", "of": "_OF",
+    "with": "_WITH", "agent": "AGENT", "spawn": "SPAWN", "share": "SHARE", "observe": "OBSERVE",
+    "signal": "SIGNAL", "wait_for": "WAIT_FOR", "require": "REQUIRE", "sandbox": "SANDBOX",
+    "invariant": "INVARIANT", "intent": "INTENT", "approve": "APPROVE", "confirm": "CONFIRM",
+    "ask": "ASK", "show": "SHOW", "reason": "REASON", "decide": "DECIDE", "analyze": "ANALYZE",
+    "generate": "GENERATE", "try": "TRY", "recover": "_RECOVER", "trace": "TRACE", "log": "LOG",
+    "measure": "MEASURE", "checkpoint": "CHECKPOINT", "and": "_AND", "or": "_OR", "not": "NOT",
+    "true": "TRUE", "false": "FALSE", "nothing": "NOTHING",
+}
+KEYWORD_TYPES = frozenset(HARD_KEYWORDS.values())
+
+# Soft keywords that open a statement, and the clause words.
+STATEMENT_WORDS = {"test": "TEST", "use": "USE", "export": "EXPORT", "enum": "ENUM", "raise": "RAISE"}
+AFTER_WORDS = {"about": ("REASON", "_ABOUT"), "between": ("DECIDE", "_BETWEEN"),
+               "under": ("SANDBOX", "_UNDER")}
+CLAUSE_WORDS = {"given": "_GIVEN", "for": "_FOR", "within": "_WITHIN"}
+
+PUNCTUATION = {
+    "+": "PLUS", "-": "MINUS", "*": "STAR", "/": "SLASH", "//": "DSLASH", "%": "PERCENT",
+    "**": "POW", "==": "EQ", "!=": "NE", "<": "LT", ">": "GT", "<=": "LE", ">=": "GE",
+    "=": "_EQUAL", "=>": "_ARROW", "|>": "_PIPE", "->": "RARROW", "(": "_LPAR", ")": "_RPAR",
+    "[": "LSQB", "]": "_RSQB", "{": "LBRACE", "}": "_RBRACE", ",": "_COMMA", ".": "_DOT",
+    ":": "_COLON", "...": "ELLIPSIS",
+}
+_CLOSERS = {")": "(", "]": "[", "}": "{"}
+
+# Tokens after which a soft word is a plain name (`raise(err)`, `test.x`, `use + 1`).
+_NAME_FOLLOWERS = frozenset({
+    "_LPAR", "_DOT", "LSQB", "PLUS", "MINUS", "STAR", "SLASH", "DSLASH", "PERCENT", "POW",
+    "EQ", "NE", "LT", "GT", "LE", "GE", "IN", "NOT", "_AND", "_OR", "_PIPE", "_OF", "_EQUAL",
+})
+# After `reason`/`decide`/`sandbox`, `about (x)` and `between [a, b]` read as the clause word.
+_AFTER_WORD_FOLLOWERS = (_NAME_FOLLOWERS - {"_LPAR", "LSQB", "MINUS"}) | {"_NL"}
+# Tokens that can end an expression: a word right after one cannot be a name.
+VALUE_END = frozenset({"NAME", "NUMBER", "STRING", "TEMPLATE", "DURATION", "TRUE", "FALSE",
+                       "NOTHING", "_RPAR", "_RSQB", "_RBRACE"})
+STATEMENT_START = frozenset({None, "_NL", "_INDENT", "_DEDENT"})
+_OPENERS = frozenset({"_LPAR", "LAMBDA_LPAR", "LSQB", "P_LSQB", "LBRACE", "P_LBRACE"})
+_CLOSER_TYPES = frozenset({"_RPAR", "_RSQB", "_RBRACE"})
+
+MAX_BRACKET_DEPTH = 100
+
+_TOKEN = re.compile(r"""
+    (?P<ws>[ \t\f]+)
+  | (?P<nl>\n)
+  | (?P<comment>--[^\n]*)
+  | (?P<word>[^\W\d]\w*)
+  | (?P<number>\d)
+  | (?P<quote>["'])
+  | (?P<template>`)
+  | (?P<punct>\.\.\.|//|\*\*|==|!=|<=|>=|=>|\|>|->|[-+*/%<>=()\[\]{},.:])
+""", re.VERBOSE)
+_INDENTATION = re.compile(r"[ \t\f]*")
+_NUMBER = re.compile(r"""
+    0[xX][0-9a-fA-F]+(?:_[0-9a-fA-F]+)* | 0[oO][0-7]+(?:_[0-7]+)* | 0[bB][01]+(?:_[01]+)*
+  | (?P<int>\d+(?:_\d+)*)(?P<frac>\.\d+(?:_\d+)*)?(?P<exp>[eE][+-]?\d+(?:_\d+)*)?(?P<dec>d)?
+""", re.VERBOSE)
+_WORD_CHAR = re.compile(r"\w")
+_BAD_NUMBER = re.compile(r"[\w.]*")
+_STRING = {'"': re.compile(r'"((?:[^"\\\n]|\\.)*)"'), "'": re.compile(r"'((?:[^'\\\n]|\\.)*)'")}
+_STRING_BODY = {'"': re.compile(r'"(?:[^"\\\n]|\\.)*'), "'": re.compile(r"'(?:[^'\\\n]|\\.)*")}
+_DURATION_UNITS = {"s": 1, "m": 60, "h": 3600}
+_MAX_DIGITS = 4000
+
+
+def tokenize(source: str, file: str, line: int = 1, col: int = 1,
+             expression: bool = False) -> list[Token]:
+    """Tokens of `source`, refined (see the module docstring).
+
+    `line`/`col` place the first character (template holes start mid-line). With
+    `expression`, newlines are plain whitespace and no indentation tokens are made.
+    """
+    return _refine(_Scanner(source, file, line, col, expression).run())
+
+
+def number_value(text: str):
+    """The value of a NUMBER token: int, float, or Decimal for the `d` suffix."""
+    digits = text.replace("_", "")
+    if digits[:2].lower() in ("0x", "0o", "0b"):
+        return int(digits, 0)
+    if digits.endswith("d"):
+        return Decimal(digits[:-1])
+    if "." in digits or "e" in digits or "E" in digits:
+        return float(digits)
+    return int(digits)
+
+
+def duration_seconds(text: str):
+    """`90s` / `2m` / `1.5h` as a number of seconds."""
+    value = number_value(text[:-1]) * _DURATION_UNITS[text[-1]]
+    return value
+
+
+class _Scanner:
+    """One pass over the characters: raw tokens plus layout tokens."""
+
+    def __init__(self, source: str, file: str, line: int, col: int, expression: bool):
+        self.src = source.replace("\r\n", "\n").replace("\r", "\n")
+        self.file = file
+        self.line = line
+        self.line_start = -(col - 1)  # so the first line's columns start at `col`
+        self.expression = expression
+        self.tokens: list[Token] = []
+        self.indents = [0]
+        self.brackets: list[Token] = []
+        self.last_close: tuple[Token, Token] | None = None  # the last `)` and its `(`
+
+    def span(self, pos: int, line: int | None = None) -> Span:
+        return Span(self.file, self.line if line is None else line, pos - self.line_start + 1)
+
+    def add(self, type_: str, value: str, pos: int) -> Token:
+        tok = Token(type_, value, pos, self.line, pos - self.line_start + 1)
+        self.tokens.append(tok)
+        return tok
+
+    def run(self) -> list[Token]:
+        src, n = self.src, len(self.src)
+        pos = 0
+        at_line_start = not self.expression
+        match = _TOKEN.match
+        tokens = self.tokens
+        while pos < n:
+            if at_line_start:
+                pos = self.indentation(pos)
+                at_line_start = False
+                if pos >= n:
+                    break
+            m = match(src, pos)
+            if m is None:
+                self.bad_character(pos)
+            kind = m.lastgroup
+            end = m.end()
+            if kind == "ws":
+                pass
+            elif kind == "word":
+                word = m.group()
+                kind_of_word = "NAME"
+                if not tokens or tokens[-1].type != "_DOT":
+                    kind_of_word = HARD_KEYWORDS.get(word, "NAME")
+                self.add(kind_of_word, word, pos)
+            elif kind == "punct":
+                end = self.punctuation(m.group(), pos)
+            elif kind == "nl":
+                if not self.brackets and not self.expression:
+                    self.add("_NL", "\n", pos)
+                    at_line_start = True
+                self.line += 1
+                self.line_start = end
+            elif kind == "number":
+                end = self.number(pos)
+            elif kind == "quote":
+                end = self.string(pos)
+            elif kind == "comment":
+                self.comment(pos)
+            else:
+                end = self.template(pos)
+            pos = end
+        return self.finish(pos)
+
+    def indentation(self, pos: int) -> int:
+        """Measure a line's indentation; skip the line if it is blank or only a comment."""
+        src = self.src
+        while True:
+            end = _INDENTATION.match(src, pos).end()
+            if end >= len(src):
+                return end
+            if src[end] == "\n":
+                self.line += 1
+                pos = self.line_start = end + 1
+                continue
+            if src.startswith("--", end):
+                nl = src.find("\n", end)
+                if nl < 0:
+                    return len(src)
+                self.line += 1
+                pos = self.line_start = nl + 1
+                continue
+            break
+        width = 0
+        for ch in src[pos:end]:
+            width += 4 if ch == "\t" else 1 if ch == " " else 0
+        indents = self.indents
+        if width > indents[-1]:
+            indents.append(width)
+            self.add("_INDENT", "", end)
+        elif width < indents[-1]:
+            while width < indents[-1]:
+                indents.pop()
+                self.add("_DEDENT", "", end)
+            if width != indents[-1]:
+                raise lex_error(f"Inconsistent indentation: expected {indents[-1]} spaces but got "
+                                f"{width}", self.span(end))
+        if src.startswith("//", end):
+            raise lex_error("Unexpected '//' at the start of a statement: `//` is floor division; "
+                            "comments start with `--`", self.span(end))
+        return end
+
+    def punctuation(self, text: str, pos: int) -> int:
+        tok = self.add(PUNCTUATION[text], text, pos)
+        if text in "([{":
+            self.brackets.append(tok)
+            if len(self.brackets) > MAX_BRACKET_DEPTH:
+                raise lex_error(f"expression nested too deeply (more than {MAX_BRACKET_DEPTH} "
+                                "open brackets); split it into smaller parts with let", self.span(pos))
+        elif text in ")]}":
+            if not self.brackets:
+                raise lex_error(f"Unmatched '{text}': nothing is open here", self.span(pos))
+            opener = self.brackets.pop()
+            if opener != _CLOSERS[text]:
+                raise lex_error(f"Mismatched '{text}': the '{opener}' at line {opener.line}, column "
+                                f"{opener.column} is still open", self.span(pos))
+            self.last_close = (tok, opener)
+        elif text == "=>":
+            before = self.tokens[-2] if len(self.tokens) > 1 else None
+            if before is not None and self.last_close is not None and before is self.last_close[0]:
+                opener = self.last_close[1]
+                if opener.type == "_LPAR":  # its matching `)` is followed by `=>`
+                    opener.type = "LAMBDA_LPAR"
+        return pos + len(text)
+
+    def number(self, pos: int) -> int:
+        src = self.src
+        m = _NUMBER.match(src, pos)
+        end = m.end()
+        text = m.group()
+        kind = "NUMBER"
+        if end < len(src) and _WORD_CHAR.match(src, end):
+            unit = src[end]
+            plain = m.group("int") is not None and not m.group("exp") and not m.group("dec")
+            if (plain and unit in _DURATION_UNITS
+                    and not (end + 1 < len(src) and _WORD_CHAR.match(src, end + 1))):
+                text, end, kind = text + unit, end + 1, "DURATION"
+            else:
+                bad = _BAD_NUMBER.match(src, pos).group()
+                why = ("`_` is allowed only between two digits" if "_" in bad
+                       else "a number cannot run into letters")
+                raise lex_error(f"Invalid number '{bad}': {why}", self.span(pos))
+        if len(text) > _MAX_DIGITS and not text[:2].lower() in ("0x", "0o", "0b"):
+            raise lex_error(f"Number literal too long (more than {_MAX_DIGITS} digits)", self.span(pos))
+        if m.group("exp") and not m.group("dec") and number_value(m.group()) == float("inf"):
+            raise lex_error(f"Number {m.group()} is too large for a float", self.span(pos))
+        self.add(kind, text, pos)
+        return end
+
+    def string(self, pos: int) -> int:
+        quote = self.src[pos]
+        m = _STRING[quote].match(self.src, pos)
+        if m is None:
+            end = _STRING_BODY[quote].match(self.src, pos).end()
+            at_eof = end >= len(self.src) or (self.src[end] == "\\" and end + 1 >= len(self.src))
+            where = "reached end of file" if at_eof else "newline in string"
+            raise lex_error(f"Unterminated string ({where})", self.span(pos))
+        self.add("STRING", decode_escapes(m.group(1), self.span(pos)), pos)
+        return m.end()
+
+    def template(self, pos: int) -> int:
+        end = scan_template(self.src, pos, self.span(pos))
+        self.add("TEMPLATE", self.src[pos:end], pos)
+        newlines = self.src.count("\n", pos, end)
+        if newlines:
+            self.line += newlines
+            self.line_start = self.src.rfind("\n", pos, end) + 1
+        return end
+
+    def comment(self, pos: int) -> None:
+        """`--` starts a comment, except glued between a value and a digit or `(`."""
+        prev = self.tokens[-1] if self.tokens else None
+        after = self.src[pos + 2:pos + 3]
+        if (prev is not None and prev.type in VALUE_END and prev.line == self.line
+                and _token_end(prev, self.src) == pos and (after.isdigit() or after == "(")):
+            raise lex_error(f"Ambiguous '--' after '{prev.value}': it starts a comment, so "
+                            "everything after it is ignored. For subtraction of a negative value "
+                            "write `a - -b`; for a comment put a space before `--`", self.span(pos))
+
+    def bad_character(self, pos: int):
+        ch = self.src[pos]
+        shown = ch if ch.isprintable() else ascii(ch)[1:-1]
+        hint = " (comments start with `--` in Synsema)" if ch == "#" else ""
+        raise lex_error(f"Unexpected character: '{shown}'{hint}", self.span(pos))
+
+    def finish(self, pos: int) -> list[Token]:
+        if self.brackets:
+            opener = self.brackets[-1]
+            raise lex_error(f"'{opener}' is never closed (reached end of file)",
+                            Span(self.file, opener.line, opener.column))
+        tokens = self.tokens
+        if not self.expression:
+            if tokens and tokens[-1].type not in ("_NL", "_DEDENT"):
+                self.add("_NL", "", pos)
+            for _ in self.indents[1:]:
+                self.add("_DEDENT", "", pos)
+        return tokens
+
+
+def _token_end(tok: Token, src: str) -> int:
+    """Where a token ends in the source (strings are stored decoded, so measure them)."""
+    if tok.type == "STRING":
+        return _STRING[src[tok.start_pos]].match(src, tok.start_pos).end()
+    if tok.type in _CLOSER_TYPES:
+        return tok.start_pos + 1
+    return tok.start_pos + len(tok.value)
+
+
+def _refine(tokens: list[Token]) -> list[Token]:
+    """Second pass: the context decisions listed in the module docstring."""
+    out: list[Token] = []
+    depth = 0
+    pattern_depth = -1       # bracket depth of the current `is` pattern, -1 outside one
+    llm_depths: set[int] = set()   # depths where a `reason`/`generate` is open
+    with_depths: set[int] = set()  # depths inside such a form's `with` clause
+    count = len(tokens)
+    prev_type = None
+    i = 0
+    while i < count:
+        tok = tokens[i]
+        t = tok.type
+        nxt = tokens[i + 1].type if i + 1 < count else None
+        if t == "NAME":
+            word = tok.value
+            if word in STATEMENT_WORDS:
+                if (prev_type in STATEMENT_START or prev_type == "EXPORT") and nxt not in _NAME_FOLLOWERS:
+                    tok.type = STATEMENT_WORDS[word]
+            elif word in CLAUSE_WORDS:
+                if prev_type in VALUE_END:
+                    tok.type = CLAUSE_WORDS[word]
+            elif word in AFTER_WORDS:
+                before, kw = AFTER_WORDS[word]
+                if prev_type == before and nxt not in _AFTER_WORD_FOLLOWERS:
+                    tok.type = kw
+        elif t in KEYWORD_TYPES:
+            if nxt == "_COLON" and t not in ("INTENT", "INVARIANT") and (
+                    prev_type in STATEMENT_START or prev_type in ("LBRACE", "P_LBRACE", "_COMMA")):
+                tok.type = "NAME"  # a map key or record field spelled like a keyword
+            elif t == "NOT" and nxt == "IN":
+                tok.type = "NOT_IN"
+                tok.value = "not in"
+                i += 1
+            elif t == "IS":
+                pattern_depth = depth
+            elif t == "WHEN" and depth == pattern_depth:
+                pattern_depth = -1
+            elif t in ("REASON", "GENERATE"):
+                llm_depths.add(depth)
+            elif t == "_WITH" and depth in llm_depths:
+                with_depths.add(depth)
+        elif t in _OPENERS:
+            if pattern_depth >= 0:
+                if t == "LSQB" and prev_type not in VALUE_END:
+                    tok.type = "P_LSQB"
+                elif t == "LBRACE" and (nxt in ("NAME", "_RBRACE") or (
+                        nxt in KEYWORD_TYPES and i + 2 < count and tokens[i + 2].type == "_COLON")):
+                    tok.type = "P_LBRACE"
+            depth += 1
+        elif t in _CLOSER_TYPES:
+            depth -= 1
+            if llm_depths:
+                llm_depths = {d for d in llm_depths if d <= depth}
+                with_depths = {d for d in with_depths if d <= depth}
+        elif t == "_COMMA":
+            if depth in with_depths and nxt == "NAME" and i + 2 < count and tokens[i + 2].type == "_EQUAL":
+                tok.type = "_WCOMMA"
+        elif t == "_NL":
+            pattern_depth = -1
+            llm_depths.clear()
+            with_depths.clear()
+        out.append(tok)
+        prev_type = tok.type
+        i += 1
+    return out
