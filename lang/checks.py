@@ -64,9 +64,11 @@ _SPELLING.update({t: w for w, t in PUNCTUATION.items()})
 _SPELLING.update({"NOT_IN": "not in", "LAMBDA_LPAR": "(", "P_LSQB": "[", "P_LBRACE": "{",
                   "_WCOMMA": ","})
 _DESCRIPTION = {"NAME": "a name", "NUMBER": "a number", "STRING": "a quoted text",
-                "TEMPLATE": "a template", "DURATION": "a duration", "_NL": "the end of the line",
-                "_INDENT": "an indented block", "_DEDENT": "the end of the block",
-                "$END": "the end of the file"}
+                "TEMPLATE": "a template", "DURATION": "a duration", "_NL": "end of line",
+                "_INDENT": "an indented block", "_DEDENT": "end of block", "$END": "end of input"}
+# Forms that end with a full expression, so they cannot be an operand without parentheses.
+_OPEN_ENDED = frozenset({"WHEN", "LAMBDA_LPAR", "SANDBOX", "REASON", "DECIDE", "ANALYZE",
+                         "GENERATE", "SHOW", "ASK", "APPROVE", "CONFIRM"})
 _EXPRESSION_START = frozenset({"NAME", "NUMBER", "STRING"})
 
 
@@ -75,13 +77,6 @@ def check_binding(name: str, callable_value: bool, span: Span) -> None:
     if callable_value and name in PROTECTED_NAMES:
         raise parse_error(f"'{name}' is a protected name: it cannot be bound to a task or lambda "
                           "(the label and output checks rely on it); choose another name", span)
-
-
-def check_pattern_binder(name: str, span: Span) -> None:
-    """`{type}` in a map pattern would bind a reserved word."""
-    if name in HARD_KEYWORDS:
-        raise parse_error(f"'{name}' is a reserved word in Synsema; choose another name for the "
-                          f"pattern variable (or write `{name}: pattern`)", span)
 
 
 def check_expression_statement(expr: ast.Expr) -> None:
@@ -148,6 +143,11 @@ def explain_unexpected(tokens: list[Token], i: int, expected: set[str], file: st
     if tok.type == "_INDENT":
         return parse_error("Unexpected indentation: this line is indented more than the line "
                            "before, which does not open a block", span)
+    if tok.type == "ELLIPSIS":
+        return parse_error("`...` (the spread) is only allowed in a list pattern after `is`", span)
+    if tok.type in _OPEN_ENDED and _EXPRESSION_START <= expected:
+        return parse_error(f"`{tok.value} …` must be wrapped in parentheses to be part of a larger "
+                           "expression", span)
     if tok.type == "DURATION":
         return parse_error(f"A duration such as {tok.value} can only follow `within`", span)
     if "_NL" in expected and tok.type not in ("_NL", "$END", "_DEDENT"):
@@ -170,7 +170,7 @@ def _binding_position(tokens: list[Token], i: int) -> str | None:
         return simple[prev]
     if prev == "_AS" and any(t.type == "USE" for t in tokens[max(0, i - 3):i]):
         return "module alias after 'as'"
-    if prev in ("_LPAR", "LAMBDA_LPAR", "_COMMA"):
+    if prev in ("_LPAR", "LAMBDA_LPAR", "_COMMA", "P_LSQB", "P_LBRACE"):
         depth = 0
         for k in range(i - 1, -1, -1):
             t = tokens[k].type
@@ -180,6 +180,8 @@ def _binding_position(tokens: list[Token], i: int) -> str | None:
                 if depth == 0:
                     if t == "LAMBDA_LPAR" or (t == "_LPAR" and k >= 2 and tokens[k - 2].type == "TASK"):
                         return "parameter"
+                    if t in ("P_LSQB", "P_LBRACE"):
+                        return "pattern variable"
                     return None
                 depth -= 1
             elif t in STATEMENT_START:

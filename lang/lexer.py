@@ -383,8 +383,7 @@ def _refine(tokens: list[Token]) -> list[Token]:
             if pattern_depth >= 0:
                 if t == "LSQB" and prev_type not in VALUE_END:
                     tok.type = "P_LSQB"
-                elif t == "LBRACE" and (nxt in ("NAME", "_RBRACE") or (
-                        nxt in KEYWORD_TYPES and i + 2 < count and tokens[i + 2].type == "_COLON")):
+                elif t == "LBRACE" and (nxt in ("NAME", "_RBRACE") or nxt in KEYWORD_TYPES):
                     tok.type = "P_LBRACE"
             depth += 1
         elif t in _CLOSER_TYPES:

@@ -218,7 +218,6 @@ class Builder(Transformer):
     def p_entry(self, c):
         key, sub = c
         if sub is None:
-            checks.check_pattern_binder(key.value, self._span(key))
             return (key.value, None)
         return (key.value, self._inner_pattern(sub))
 
