@@ -1,0 +1,471 @@
+"""List and map builtins, and the "intentional" operations that replace most loops.
+
+Lists and maps are values, so every builtin here returns a new container and never touches
+its arguments. Ordering uses the one total order of `runtime.values` (`SortKey`,
+`sort_key_check`), equality its structural `equal`. The intentional operations (`apply`,
+`where`, `reduce`, …) accept the list and the function in either order, because both reads
+are natural (`apply(f, xs)` and `xs |> apply(f)`); callbacks go through `rt.call`, which is
+permissive about arity the way host callbacks are.
+"""
+
+from __future__ import annotations
+
+import math
+from decimal import Decimal
+
+from lang.errors import SynError
+from runtime import operators
+from runtime.values import SortKey, equal, map_key, sort_key_check, type_name
+from stdlib.core import is_callable, short, wrong_type
+from stdlib.registry import builtin
+
+# A `range` list longer than this is refused; `each i in range(n)` stays lazy in the evaluator.
+_MAX_RANGE = 10_000_000
+_MIX = "cannot mix decimal and float; convert with float(x) or decimal(...)"
+
+
+# ------------------------------------------------------------------ argument helpers
+def _list(fname: str, value, what: str = "a list") -> list:
+    if type(value) is not list:
+        raise wrong_type(fname, what, value)
+    return value
+
+
+def _map(fname: str, value, what: str = "a map") -> dict:
+    if type(value) is not dict:
+        raise wrong_type(fname, what, value)
+    return value
+
+
+def _integer(fname: str, value, what: str) -> int:
+    """An integer argument; a whole float is accepted as it is for indexing (`xs[2.0]`)."""
+    t = type(value)
+    if t is int:
+        return value
+    if t is float and value.is_integer():
+        return int(value)
+    raise SynError(f"{fname}: {what} must be an integer, got {short(value)}")
+
+
+def list_and_fn(fname: str, a, b) -> tuple[list, object]:
+    """The list and the function of an intentional operation, given in either order."""
+    if type(a) is list and is_callable(b):
+        return a, b
+    if is_callable(a) and type(b) is list:
+        return b, a
+    raise SynError(f"{fname} takes a list and a function — {fname}(list, fn) or {fname}(fn, list) — "
+                   f"got {type_name(a)} and {type_name(b)}")
+
+
+def _list_and_key(fname: str, a, b) -> tuple[list, object]:
+    """Like list_and_fn, but the key may also be a field name (text)."""
+    if type(a) is list and (is_callable(b) or type(b) is str):
+        return a, b
+    if (is_callable(a) or type(a) is str) and type(b) is list:
+        return b, a
+    raise SynError(f"{fname} takes a list and a key (a function or a field name) — "
+                   f"{fname}(list, key) or {fname}(key, list) — got {type_name(a)} and {type_name(b)}")
+
+
+def _keys_of(rt, fname: str, items: list, key) -> list:
+    """The key of every item: a callback's result, or the named field of each map."""
+    if type(key) is str:
+        keys = []
+        for i, item in enumerate(items):
+            if type(item) is not dict or key not in item:
+                raise SynError(f"{fname}: item {i} has no key '{key}'" if type(item) is dict else
+                               f"{fname}: item {i} is {type_name(item)}, not a map with key '{key}'")
+            keys.append(item[key])
+        return keys
+    return [rt.call(key, [item]) for item in items]
+
+
+class ValueIndex:
+    """Finds a value equal (by Synsema's `==`) to one seen before.
+
+    Scalars are looked up by hash: Python's numeric equality and hashing are exact across int,
+    float and Decimal, and `true` hashes like `1`, which is exactly Synsema's `==` — except
+    that decimals and floats must never meet, which is checked here. Containers and other
+    values fall back to a linear scan with `equal`.
+    """
+
+    __slots__ = ("_hashed", "_scanned", "_floats", "_decimals")
+
+    def __init__(self):
+        self._hashed: dict = {}
+        self._scanned: list = []
+        self._floats = False
+        self._decimals = False
+
+    def _key(self, value):
+        t = type(value)
+        if t is str:
+            return ("t", value)
+        if t is int or t is bool:
+            return ("n", value)
+        if value is None:
+            return ("z", None)
+        if t is float:
+            self._floats = True
+        elif t is Decimal:
+            self._decimals = True
+        else:
+            return None
+        if self._floats and self._decimals:
+            raise SynError(_MIX)
+        return ("n", value)
+
+    def find(self, value):
+        """The slot stored for an equal value, or None."""
+        key = self._key(value)
+        if key is not None:
+            return self._hashed.get(key)  # NaN != NaN, so a NaN is never found again
+        for seen, slot in self._scanned:
+            if equal(seen, value):
+                return slot
+        return None
+
+    def add(self, value, slot) -> None:
+        key = self._key(value)
+        if key is not None:
+            self._hashed[key] = slot
+        else:
+            self._scanned.append((value, slot))
+
+
+# ------------------------------------------------------------------ building lists
+@builtin("append", 2)
+def append(rt, xs, item):
+    return _list("append", xs, "a list as its first argument") + [item]
+
+
+@builtin("insert", 3)
+def insert(rt, xs, index, item):
+    """Insert before position `index` (−len..len, negative counts from the end, as in Python)."""
+    xs = _list("insert", xs, "a list as its first argument")
+    i = _integer("insert", index, "the position")
+    if not -len(xs) <= i <= len(xs):
+        raise SynError(f"insert: position {i} is out of range for a list of length {len(xs)} "
+                       f"(use {-len(xs)} to {len(xs)})")
+    result = list(xs)
+    result.insert(i, item)
+    return result
+
+
+@builtin("range", 1, 3)
+def range_(rt, *bounds):
+    """range(end), range(start, end) or range(start, end, step) as a list of integers."""
+    for value in bounds:
+        if type(value) is not int:
+            raise SynError(f"range expects integers, got {type_name(value)} {short(value)} — "
+                           f"convert with int(x)")
+    if len(bounds) == 3 and bounds[2] == 0:
+        raise SynError("range: step cannot be 0")
+    numbers = range(*bounds)
+    if len(numbers) > _MAX_RANGE:
+        raise SynError(f"range: {len(numbers)} numbers is too many for a list (limit {_MAX_RANGE}); "
+                       f"loop over it with each, which does not build the list")
+    return list(numbers)
+
+
+@builtin("enumerate", 1)
+def enumerate_(rt, xs):
+    return [{"index": i, "item": x} for i, x in enumerate(_list("enumerate", xs))]
+
+
+@builtin("flatten", 1)
+def flatten(rt, xs):
+    """One level: list items are spliced in, other items kept as they are."""
+    result = []
+    for x in _list("flatten", xs):
+        if type(x) is list:
+            result.extend(x)
+        else:
+            result.append(x)
+    return result
+
+
+@builtin("reverse", 1)
+def reverse(rt, value):
+    if type(value) is list or type(value) is str:
+        return value[::-1]
+    raise wrong_type("reverse", "a list or text", value)
+
+
+@builtin("slice", 2, 3)
+def slice_(rt, coll, start, end=None):
+    """Python-style slice of a list, text or bytes: negatives count from the end, bounds clamp,
+    and an `end` of `nothing` means "to the end"."""
+    if type(coll) not in (list, str, bytes):
+        raise wrong_type("slice", "a list, text or bytes", coll)
+    i = _integer("slice", start, "start")
+    j = None if end is None else _integer("slice", end, "end")
+    return coll[i:j]
+
+
+@builtin("unique", 1)
+def unique(rt, xs):
+    """First appearance of each value, by `==` (so 1, 1.0 and true are one value)."""
+    seen = ValueIndex()
+    result = []
+    for x in _list("unique", xs):
+        if seen.find(x) is None:
+            seen.add(x, True)
+            result.append(x)
+    return result
+
+
+# ------------------------------------------------------------------ maps
+@builtin("keys", 1)
+def keys(rt, m):
+    return list(_map("keys", m))
+
+
+@builtin("values", 1)
+def values(rt, m):
+    return list(_map("values", m).values())
+
+
+@builtin("items", 1)
+def items(rt, m):
+    return [{"key": k, "value": v} for k, v in _map("items", m).items()]
+
+
+@builtin("get", 2, 3)
+def get(rt, coll, key, default=None):
+    """m[k] or xs[i] without the error: a missing key or an index out of range gives the
+    default (`nothing` when none is given)."""
+    t = type(coll)
+    if t is dict:
+        return coll.get(key if type(key) is str else map_key(key), default)
+    if t is list:
+        i = _integer("get", key, "a list index")
+        return coll[i] if -len(coll) <= i < len(coll) else default
+    raise wrong_type("get", "a map or a list", coll)
+
+
+@builtin("remove", 2)
+def remove(rt, m, key):
+    """The map without `key` (unchanged when the key is absent)."""
+    _map("remove", m, "a map as its first argument")
+    drop = key if type(key) is str else map_key(key)
+    return {k: v for k, v in m.items() if k != drop}
+
+
+@builtin("merge", 1, None)
+def merge(rt, *maps):
+    """All keys of all maps; for a key in several, the rightmost map wins."""
+    result = {}
+    for i, m in enumerate(maps):
+        if type(m) is not dict:
+            raise SynError(f"merge expects maps, but argument {i + 1} is {type_name(m)}")
+        result.update(m)
+    return result
+
+
+@builtin("contains", 2)
+def contains(rt, coll, item):
+    """List element (by `==`), map key, substring, or byte(s): the function form of `in`."""
+    t = type(coll)
+    if t not in (list, dict, str, bytes):
+        raise wrong_type("contains", "a list, a map or text", coll)
+    if t is str and type(item) is not str:
+        raise SynError(f"contains: text can only contain text, got {type_name(item)} — "
+                       f"convert it with text(x)")
+    if t is dict and type(item) is not str:
+        item = map_key(item)
+    return operators.contains(coll, item)
+
+
+# ------------------------------------------------------------------ searching
+@builtin("index_of", 2)
+def index_of(rt, coll, target):
+    """Position of an item (by `==`), of the first item a predicate accepts, or of a piece of
+    text; `nothing` when absent — never −1, which would index from the end."""
+    if type(coll) is str:
+        found = coll.find(_text_piece(target))
+        return None if found < 0 else found
+    if is_callable(coll) and type(target) is list:
+        coll, target = target, coll
+    items = _list("index_of", coll, "a list or text")
+    if is_callable(target):
+        for i, x in enumerate(items):
+            if rt.call(target, [x]):
+                return i
+        return None
+    for i, x in enumerate(items):
+        if equal(x, target):
+            return i
+    return None
+
+
+def _text_piece(value) -> str:
+    if type(value) is not str:
+        raise SynError(f"index_of: text can only contain text, got {type_name(value)}")
+    return value
+
+
+@builtin("find_first", 2)
+def find_first(rt, a, b):
+    xs, pred = list_and_fn("find_first", a, b)
+    for x in xs:
+        if rt.call(pred, [x]):
+            return x
+    return None
+
+
+@builtin("every", 2)
+def every(rt, a, b):
+    xs, pred = list_and_fn("every", a, b)
+    return all(rt.call(pred, [x]) for x in xs)
+
+
+@builtin("some", 2)
+def some(rt, a, b):
+    xs, pred = list_and_fn("some", a, b)
+    return any(rt.call(pred, [x]) for x in xs)
+
+
+@builtin("count_where", 2)
+def count_where(rt, a, b):
+    xs, pred = list_and_fn("count_where", a, b)
+    return sum(1 for x in xs if rt.call(pred, [x]))
+
+
+# ------------------------------------------------------------------ transforming
+@builtin("apply", 2)
+def apply(rt, a, b):
+    xs, fn = list_and_fn("apply", a, b)
+    return [rt.call(fn, [x]) for x in xs]
+
+
+@builtin("where", 2)
+def where(rt, a, b):
+    xs, pred = list_and_fn("where", a, b)
+    return [x for x in xs if rt.call(pred, [x])]
+
+
+@builtin("transform", 2, 3)
+def transform(rt, a, b, pred=None):
+    """Apply `fn` to the items `pred` accepts (every item without a predicate); the others
+    stay as they are, in place."""
+    xs, fn = list_and_fn("transform", a, b)
+    if pred is not None and not is_callable(pred):
+        raise wrong_type("transform", "a predicate function as its third argument", pred)
+    return [rt.call(fn, [x]) if pred is None or rt.call(pred, [x]) else x for x in xs]
+
+
+@builtin("collect", 2)
+def collect(rt, xs, field):
+    """The named field of every map in the list."""
+    _list("collect", xs, "a list as its first argument")
+    if type(field) is not str:
+        raise wrong_type("collect", "a field name (text) as its second argument", field)
+    return _keys_of(rt, "collect", xs, field)
+
+
+@builtin("reduce", 2, 3)
+def reduce(rt, a, b, *init):
+    """Fold with `fn(acc, item)`; without an initial value the first item starts the fold."""
+    xs, fn = list_and_fn("reduce", a, b)
+    if init:
+        acc, rest = init[0], xs
+    elif xs:
+        acc, rest = xs[0], xs[1:]
+    else:
+        raise SynError("reduce of an empty list needs an initial value: reduce(list, fn, init)")
+    for x in rest:
+        acc = rt.call(fn, [acc, x])
+    return acc
+
+
+@builtin("zip_with", 3)
+def zip_with(rt, a, b, c):
+    """Combine two lists pairwise with `fn(x, y)`, stopping at the end of the shorter one.
+    The function may come first or last."""
+    if type(a) is list and type(b) is list and is_callable(c):
+        xs, ys, fn = a, b, c
+    elif is_callable(a) and type(b) is list and type(c) is list:
+        fn, xs, ys = a, b, c
+    else:
+        raise SynError(f"zip_with takes two lists and a function — zip_with(a, b, fn) or "
+                       f"zip_with(fn, a, b) — got {type_name(a)}, {type_name(b)} and {type_name(c)}")
+    return [rt.call(fn, [x, y]) for x, y in zip(xs, ys)]
+
+
+@builtin("group_by", 2)
+def group_by(rt, a, b):
+    """`[{key, items}, …]` in order of each key's first appearance; the key is a function or a
+    field name. Keys compare with `==` (1, 1.0 and true are one group)."""
+    xs, key = _list_and_key("group_by", a, b)
+    index = ValueIndex()
+    groups: list[dict] = []
+    for item, k in zip(xs, _keys_of(rt, "group_by", xs, key)):
+        slot = index.find(k)
+        if slot is None:
+            index.add(k, len(groups))
+            groups.append({"key": k, "items": [item]})
+        else:
+            groups[slot]["items"].append(item)
+    return groups
+
+
+# ------------------------------------------------------------------ ordering
+def _desc(fname: str, desc) -> bool:
+    if type(desc) is not bool:
+        raise SynError(f"{fname}: desc must be true or false, got {short(desc)}")
+    return desc
+
+
+def _sorted_positions(keys: list, desc: bool) -> list[int]:
+    """Positions of `keys` in stable sorted order; `nothing` and NaN go last either way."""
+    sort_key_check(keys)
+    last = [i for i, k in enumerate(keys) if k is None or (type(k) is float and math.isnan(k))]
+    ordered = [i for i, k in enumerate(keys) if not (k is None or (type(k) is float and math.isnan(k)))]
+    ordered.sort(key=lambda i: SortKey(keys[i]), reverse=desc)
+    return ordered + last
+
+
+@builtin("sort", 1, named=("desc",))
+def sort(rt, xs, desc=False):
+    """Stable sort in the total order: numbers, text by code point, false < true, lists
+    lexicographically; mixing kinds is an error rather than an arbitrary order."""
+    xs = _list("sort", xs)
+    return [xs[i] for i in _sorted_positions(xs, _desc("sort", desc))]
+
+
+@builtin("sort_by", 2, named=("desc",))
+def sort_by(rt, a, b, desc=False):
+    """Stable sort by a key function (called once per item) or a field name."""
+    xs, key = _list_and_key("sort_by", a, b)
+    desc = _desc("sort_by", desc)
+    return [xs[i] for i in _sorted_positions(_keys_of(rt, "sort_by", xs, key), desc)]
+
+
+def _extreme(fname: str, args: tuple, want_max: bool):
+    """min/max of a list or of the arguments: `nothing` skipped, NaN wins, kinds not mixed."""
+    candidates = args[0] if len(args) == 1 and type(args[0]) is list else list(args)
+    present = [v for v in candidates if v is not None]
+    if not present:
+        raise SynError(f"{fname} of an empty list" if not candidates else
+                       f"{fname}: every value is nothing")
+    sort_key_check(present)
+    for v in present:
+        if type(v) is float and math.isnan(v):
+            return v
+    best = present[0]
+    for v in present[1:]:
+        if (SortKey(best) < SortKey(v)) if want_max else (SortKey(v) < SortKey(best)):
+            best = v
+    return best
+
+
+@builtin("min", 1, None)
+def min_(rt, *args):
+    return _extreme("min", args, want_max=False)
+
+
+@builtin("max", 1, None)
+def max_(rt, *args):
+    return _extreme("max", args, want_max=True)
+

@@ -1,0 +1,222 @@
+"""Text builtins: case, trimming, searching, splitting and joining, `fmt` templates, and regex.
+
+Everything here is pure. Regular expressions use Python's `re` syntax; `matches` is a *full*
+match (built for validation, so an unanchored pattern cannot accidentally accept a prefix),
+while `regex_find_all` / `regex_capture` search anywhere. The v0.6.28 names of the regex and
+replace helpers remain as deprecated aliases that warn once per process on stderr.
+"""
+
+from __future__ import annotations
+
+import re
+from decimal import Decimal
+
+from lang.errors import SynError
+from runtime.values import display, type_name
+from stdlib.core import short, wrong_type
+from stdlib.registry import builtin
+
+
+def _text(fname: str, value, what: str = "text") -> str:
+    if type(value) is not str:
+        raise wrong_type(fname, what, value)
+    return value
+
+
+# ------------------------------------------------------------------ case, trimming, tests
+@builtin("upper", 1)
+def upper(rt, t):
+    return _text("upper", t).upper()
+
+
+@builtin("lower", 1)
+def lower(rt, t):
+    return _text("lower", t).lower()
+
+
+@builtin("trim", 1)
+def trim(rt, t):
+    """Strip whitespace (any Unicode white space) from both ends."""
+    return _text("trim", t).strip()
+
+
+@builtin("starts_with", 2)
+def starts_with(rt, t, prefix):
+    return _text("starts_with", t).startswith(_text("starts_with", prefix, "a text prefix"))
+
+
+@builtin("ends_with", 2)
+def ends_with(rt, t, suffix):
+    return _text("ends_with", t).endswith(_text("ends_with", suffix, "a text suffix"))
+
+
+def _replace(fname: str, t, old, new) -> str:
+    _text(fname, t)
+    if not _text(fname, old, "the text to find as its second argument"):
+        raise SynError(f"{fname}: the text to find is empty — there is nothing to replace")
+    return t.replace(old, _text(fname, new, "replacement text as its third argument"))
+
+
+@builtin("replace", 3)
+def replace(rt, t, old, new):
+    """Replace every literal occurrence of `old` (for patterns, see regex_replace)."""
+    return _replace("replace", t, old, new)
+
+
+# ------------------------------------------------------------------ split / join
+@builtin("split", 2)
+def split(rt, t, sep):
+    """Split on a literal separator; an empty separator splits into characters."""
+    _text("split", t)
+    if not _text("split", sep, "a text separator"):
+        return list(t)
+    return t.split(sep)
+
+
+_JOINABLE = (str, int, float, bool, Decimal)
+
+
+@builtin("join", 2, 4)
+def join(rt, items, sep, *table_args):
+    """Join texts, converting numbers and bools with their display form.
+
+    `nothing`, lists and maps are refused instead of printed: joining them is almost always a
+    bug (a missing field, an unflattened list) that a silent "nothing" would hide.
+    """
+    if table_args:
+        raise SynError("join with 3 or 4 arguments (joining tables) is not supported by this "
+                       "implementation (tier C: table operations)")
+    if type(items) is not list:
+        raise wrong_type("join", "a list as its first argument", items)
+    _text("join", sep, "a text separator")
+    parts = []
+    for i, item in enumerate(items):
+        if type(item) not in _JOINABLE:
+            raise SynError(f"join: item {i} is {type_name(item)} — join takes texts, numbers and "
+                           f"bools; convert it on purpose with text(x) or leave it out")
+        parts.append(display(item))
+    return sep.join(parts)
+
+
+# ------------------------------------------------------------------ fmt
+# `{{`, `}}`, or a hole `{name}` / `{a.b.c}`; any other brace is literal text.
+_FMT = re.compile(r"\{\{|\}\}|\{([^\W\d]\w*(?:\.[^\W\d]\w*)*)\}")
+
+
+@builtin("fmt", 2)
+def fmt(rt, template, values):
+    """Fill `{name}` holes from a map; `{a.b}` walks nested maps. A missing name is an error,
+    never an empty string, so a typo in a template cannot go unnoticed."""
+    _text("fmt", template, "a text template")
+    if type(values) is not dict:
+        raise wrong_type("fmt", "a map of values as its second argument", values)
+
+    def fill(match: re.Match) -> str:
+        path = match.group(1)
+        if path is None:
+            return match.group(0)[0]
+        current = values
+        for name in path.split("."):
+            if type(current) is not dict or name not in current:
+                raise SynError(f"fmt: no value for {{{path}}} — pass it in the map, or write "
+                               f"{{{{{path}}}}} for a literal brace")
+            current = current[name]
+        return display(current)
+
+    return _FMT.sub(fill, template)
+
+
+# ------------------------------------------------------------------ regex
+def _compile(fname: str, pattern) -> re.Pattern:
+    if type(pattern) is not str:
+        raise wrong_type(fname, "a text pattern", pattern)
+    try:
+        return re.compile(pattern)
+    except re.error as error:
+        raise SynError(f"invalid regex {short(pattern)}: {error}") from None
+
+
+@builtin("matches", 2)
+def matches(rt, t, pattern):
+    """True only when the pattern matches the whole text."""
+    return _compile("matches", pattern).fullmatch(_text("matches", t)) is not None
+
+
+@builtin("regex_find_all", 2)
+def regex_find_all(rt, t, pattern):
+    """Every whole match, in order (groups do not change the result, unlike Python's findall)."""
+    return _find_all("regex_find_all", t, pattern)
+
+
+def _find_all(fname: str, t, pattern) -> list:
+    return [m.group(0) for m in _compile(fname, pattern).finditer(_text(fname, t))]
+
+
+def _first_match(fname: str, t, pattern):
+    return _compile(fname, pattern).search(_text(fname, t))
+
+
+@builtin("regex_capture", 2)
+def regex_capture(rt, t, pattern):
+    """The first match as a list: its groups (an unmatched group is `nothing`), or `[match]`
+    when the pattern has none; `nothing` when nothing matches."""
+    m = _first_match("regex_capture", t, pattern)
+    if m is None:
+        return None
+    return list(m.groups()) if m.re.groups else [m.group(0)]
+
+
+def _regex_replace(fname: str, t, pattern, replacement) -> str:
+    compiled = _compile(fname, pattern)
+    _text(fname, t)
+    _text(fname, replacement, "replacement text as its third argument")
+    try:
+        return compiled.sub(replacement, t)
+    except (re.error, IndexError) as error:
+        raise SynError(f"{fname}: invalid replacement {short(replacement)}: {error} — use \\1 for "
+                       f"a group and \\\\ for a backslash") from None
+
+
+@builtin("regex_replace", 3)
+def regex_replace(rt, t, pattern, replacement):
+    """Replace every match; `\\1`, `\\2` (or `\\g<name>`) insert groups."""
+    return _regex_replace("regex_replace", t, pattern, replacement)
+
+
+# ------------------------------------------------------------------ deprecated names
+_warned: set[str] = set()
+
+
+def _deprecated(rt, old: str, new: str) -> None:
+    """Warn once per process: the old names keep working until v1.0."""
+    if old not in _warned:
+        _warned.add(old)
+        rt.stderr(f"warning: '{old}' is deprecated; use '{new}'\n")
+
+
+@builtin("replace_text", 3)
+def replace_text(rt, t, old, new):
+    _deprecated(rt, "replace_text", "replace")
+    return _replace("replace_text", t, old, new)
+
+
+@builtin("find_all", 2)
+def find_all(rt, t, pattern):
+    _deprecated(rt, "find_all", "regex_find_all")
+    return _find_all("find_all", t, pattern)
+
+
+@builtin("capture", 2)
+def capture(rt, t, pattern):
+    """The old shape: the groups as a list, but a pattern without groups gives bare text."""
+    _deprecated(rt, "capture", "regex_capture")
+    m = _first_match("capture", t, pattern)
+    if m is None:
+        return None
+    return list(m.groups()) if m.re.groups else m.group(0)
+
+
+@builtin("replace_re", 3)
+def replace_re(rt, t, pattern, replacement):
+    _deprecated(rt, "replace_re", "regex_replace")
+    return _regex_replace("replace_re", t, pattern, replacement)
