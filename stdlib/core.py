@@ -345,17 +345,13 @@ def assert_ne(rt, actual, other, message=None):
 @builtin("assert_error", 1)
 def assert_error(rt, fn):
     """Pass only if calling `fn` raises; returns the error's message for further checks.
-
-    Errors the label system marks uncatchable are re-raised by `rt.call` machinery itself
-    (they are not plain catchable SynErrors), so they are never absorbed here.
-    """
+    Runaway recursion counts as raising, exactly as `try`/`recover` sees it."""
     if not is_callable(fn):
         raise SynError("assert_error expects a task or lambda")
     try:
         rt.call(fn, [])
     except SynError as error:
-        if getattr(error, "uncatchable", False):
-            raise
         return error.message
+    except RecursionError:
+        return "maximum recursion depth exceeded"
     raise SynError("expected an error, but none was raised", assertion=True)
-
