@@ -66,7 +66,7 @@ _NAME_FOLLOWERS = frozenset({
     "EQ", "NE", "LT", "GT", "LE", "GE", "IN", "NOT", "_AND", "_OR", "_PIPE", "_OF", "_EQUAL",
 })
 # After `reason`/`decide`/`sandbox`, `about (x)` and `between [a, b]` read as the clause word.
-_AFTER_WORD_FOLLOWERS = (_NAME_FOLLOWERS - {"_LPAR", "LSQB", "MINUS"}) | {"_NL"}
+_AFTER_WORD_FOLLOWERS = (_NAME_FOLLOWERS - {"_LPAR", "LSQB", "MINUS"}) | {"_NL", None}
 # Tokens that can end an expression: a word right after one cannot be a name.
 VALUE_END = frozenset({"NAME", "NUMBER", "STRING", "TEMPLATE", "DURATION", "TRUE", "FALSE",
                        "NOTHING", "_RPAR", "_RSQB", "_RBRACE"})

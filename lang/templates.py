@@ -45,7 +45,7 @@ def decode_escapes(body: str, span: Span, template: bool = False) -> str:
             if template:
                 return m.group(0)
             return _code_point(int(esc[2:-1], 16), m.group(0), span)
-        if len(esc) == 12:  # a surrogate pair \uD83D\uDE00
+        if len(esc) == 11:  # a surrogate pair \uD83D\uDE00
             high, low = int(esc[1:5], 16), int(esc[7:11], 16)
             return chr(0x10000 + ((high - 0xD800) << 10) + (low - 0xDC00))
         return _code_point(int(esc[1:5], 16), m.group(0), span)
