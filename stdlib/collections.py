@@ -113,13 +113,15 @@ class ValueIndex:
             return None
         if self._floats and self._decimals:
             raise SynError(_MIX)
+        if value != value:
+            return None  # NaN equals nothing, itself included: leave it to `equal`
         return ("n", value)
 
     def find(self, value):
         """The slot stored for an equal value, or None."""
         key = self._key(value)
         if key is not None:
-            return self._hashed.get(key)  # NaN != NaN, so a NaN is never found again
+            return self._hashed.get(key)
         for seen, slot in self._scanned:
             if equal(seen, value):
                 return slot
