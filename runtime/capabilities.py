@@ -42,15 +42,17 @@ Rules (SPEC §6, LANGUAGE §8), and the decisions taken where the documents are 
   principal `customers`; a check without scope (an ordinary model call) is allowed by any grant of
   the name. time/random/stdout/stdin take no scope. Other names (exec, db, serve, memory, …):
   exact text, `*` for any.
-* A grant counts only when the whole of it fits inside every bound above it: `require net("*")`
-  under `--cap-set "net=api.mock"` gets nothing, and a tool declaring `net("*.x.com")` in a program
-  granting `net("api.x.com")` gets no net at all. Bounds only ever remove.
-* Run-mode auto-grants are `stdout`, `stdin`, `time` and `llm`, each filtered by the ceiling like a
-  `require` (so `--sandbox` keeps stdout and time, and `stdout` is a real capability under any
-  ceiling).
-* Inside `sandbox`, `sandbox under CAPS` and `call_tool`, `stdout` survives when the enclosing set
-  has it (printing still works); everything else must be listed. `sandbox under CAPS` is
-  CAPS ∩ the current set, never wider than the code around it (and so never above the ceiling).
+* The ceiling bounds whole grants: a `require` counts only when all of it fits under some ceiling
+  item, so `require net("*")` under `--cap-set "net=api.mock"` gets nothing (LANGUAGE §8), and the
+  denial tells the program to narrow its require. The run-mode auto-grants (`stdout`, `stdin`,
+  `time`, `llm`) are filtered the same way, so `--sandbox` keeps stdout and time, and `stdout` is a
+  real capability under any ceiling.
+* `call_tool` and `sandbox` frames are filters over accesses: a request must pass the program's
+  set and every active frame, so a tool gets exactly declared ∩ program (a tool declaring
+  `env("APP_*")` in a program granting `env("APP_NAME")` may read APP_NAME and nothing else),
+  nested calls intersect again, and `sandbox under CAPS` is CAPS ∩ the current set — never
+  wider than the code around it, so never above the ceiling. `stdout` passes every frame
+  (printing still works); everything else must be listed.
 * `grant` is a no-op while a tool or sandbox is active: nested code cannot self-grant, whatever
   the evaluator considers top level.
 """
@@ -437,14 +439,25 @@ class Audit:
 # ---------------------------------------------------------------- the running set
 
 class _Frame:
-    """A narrowing in force: a `call_tool` task or a `sandbox` block, and the set it leaves."""
+    """A narrowing in force — a `call_tool` task or a `sandbox` block — and what it lets through.
+
+    A frame only filters: a request must pass the program's set *and* every active frame, so
+    the effective set is the intersection of them all. `stdout` always passes a frame (printing
+    still works wherever the program itself may print).
+    """
 
     __slots__ = ("kind", "label", "caps")
 
     def __init__(self, kind: str, label: str | None, caps: list[Cap]):
         self.kind = kind
         self.label = label
-        self.caps = caps
+        self.caps = [_ANY_STDOUT, *caps]
+
+    def allowing(self, request: _Request) -> Cap | None:
+        return next((cap for cap in self.caps if request.allowed_by(cap)), None)
+
+
+_ANY_STDOUT = Cap("stdout", None, None, "kept through every narrowing")
 
 
 class Capabilities:
@@ -483,21 +496,20 @@ class Capabilities:
                 return
         raise RuntimeError("capabilities: leave() with a token that is not active")
 
-    def _push(self, kind: str, label: str | None, wanted: list[Cap]) -> _Frame:
-        current = self._current()
-        kept = [cap for cap in current if cap.name == "stdout"]
-        kept += [cap for cap in wanted if any(have.covers(cap) for have in current)]
-        frame = _Frame(kind, label, kept)
+    def _push(self, kind: str, label: str | None, caps: list[Cap]) -> _Frame:
+        frame = _Frame(kind, label, caps)
         self._frames.append(frame)
         return frame
 
     # -- asking
     def check(self, name: str, scope: str | None, span: Span | None = None) -> None:
         request = _Request(name, scope, self._cwd, span)
-        allowing = next((cap for cap in self._current() if request.allowed_by(cap)), None)
-        if allowing is not None:
+        allowing = [next((cap for cap in self._base if request.allowed_by(cap)), None)]
+        allowing += [frame.allowing(request) for frame in self._frames]
+        if None not in allowing:
             if self._audit is not None:
-                self._audit.record(name, request.text, True, f"{allowing.origin}: {allowing.display()}", span)
+                reason = "; ".join(f"{cap.origin}: {cap.display()}" for cap in allowing)
+                self._audit.record(name, request.text, True, reason, span)
             return
         reason, message = self._denial(request)
         if self._audit is not None:
@@ -505,16 +517,23 @@ class Capabilities:
         raise SynError(message, span)
 
     def effective(self) -> list[str]:
-        return [cap.display() for cap in self._current()]
+        """The current set for display: the program's set narrowed by each active frame.
+
+        Where a grant and a frame item only partly overlap (neither covers the other) the
+        overlap is not shown; checks are exact either way.
+        """
+        current = list(self._base)
+        for frame in self._frames:
+            current = [cap for cap in current if any(item.covers(cap) for item in frame.caps)] + \
+                      [item for item in frame.caps[1:]
+                       if any(cap.covers(item) and not item.covers(cap) for cap in current)]
+        return [cap.display() for cap in current]
 
     def finish(self, exit_code: int) -> None:
         if self._audit is not None:
             self._audit.summary(exit_code)
 
     # -- internals
-    def _current(self) -> list[Cap]:
-        return self._frames[-1].caps if self._frames else self._base
-
     def _under_ceiling(self, cap: Cap) -> bool:
         return self.ceiling is None or self.ceiling.covers(cap)
 
@@ -522,7 +541,8 @@ class Capabilities:
         """(audit reason, message) naming the outermost layer that refuses the request."""
         shown = request.display()
         if not any(request.allowed_by(cap) for cap in self._base):
-            wanted = next((cap for cap in self._declared if request.allowed_by(cap)), None)
+            # The program's own requires come after the auto-grants: name them first.
+            wanted = next((cap for cap in reversed(self._declared) if request.allowed_by(cap)), None)
             if wanted is None:
                 return "not granted", (
                     f"Capability not granted: {shown} — this is a permission, not a bug: "
@@ -538,7 +558,7 @@ class Capabilities:
             return "above the host ceiling", (
                 f"Capability {shown} is {how} but above the host ceiling ({CEILING_FLAGS}). "
                 f"The program cannot fix this; the host must widen the ceiling")
-        frame = next(frame for frame in self._frames if not any(request.allowed_by(c) for c in frame.caps))
+        frame = next(frame for frame in self._frames if frame.allowing(request) is None)
         if frame.kind == "tool":
             task = f"task '{frame.label}'" if frame.label else "the task"
             return "not declared by the call_tool task", (

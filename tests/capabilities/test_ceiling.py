@@ -174,19 +174,25 @@ def test_tool_declaring_what_the_program_lacks_gets_the_program_message():
     assert denial(caps, "net", "api.x.com:443") == NOT_GRANTED
 
 
-def test_tool_wildcard_wider_than_the_program_gets_nothing():
+def test_tool_gets_the_overlap_of_a_wider_declaration():
     caps = program(None, ("net", "api.x.com"))
     caps.enter_tool([("net", "*.x.com")], "t")
-    assert "call_tool runs task 't'" in denial(caps, "net", "api.x.com:443")
+    caps.check("net", "api.x.com:443")
+    assert denial(caps, "net", "other.x.com:443").endswith("to the program's preamble")
+    assert caps.effective() == ["stdout", 'net("api.x.com")']
 
 
-def test_nested_tools_keep_the_outer_restriction():
+def test_nested_tools_intersect_again_and_name_the_outermost_refusal():
     caps = program(None, ("file", "/nx-synsema/d"))
     outer = caps.enter_tool([("file.read", "/nx-synsema/d/sub")], "outer")
-    caps.enter_tool([("file", "/nx-synsema/d")], "inner")       # wider than outer: dropped
-    assert "task 'inner'" in denial(caps, "file.read", "/nx-synsema/d/sub/x")
+    caps.enter_tool([("file", "/nx-synsema/d")], "inner")
+    caps.check("file.read", "/nx-synsema/d/sub/x")
+    assert "task 'outer'" in denial(caps, "file.read", "/nx-synsema/d/other")
+    assert "task 'outer'" in denial(caps, "file.write", "/nx-synsema/d/sub/x")
+    assert caps.effective() == ["stdout", 'file.read("/nx-synsema/d/sub")']
     caps.leave(outer)                                           # unwinding past an error
     caps.check("file.write", "/nx-synsema/d/x")
+    assert caps.effective()[-1] == 'file("/nx-synsema/d")'
 
 
 def test_require_inside_a_tool_or_sandbox_grants_nothing():

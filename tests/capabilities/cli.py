@@ -1,0 +1,35 @@
+"""The real `synsema` command line, run as a subprocess with the repository importable."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[2]
+
+
+class Result:
+    def __init__(self, proc: subprocess.CompletedProcess):
+        self.code = proc.returncode
+        self.out = proc.stdout
+        self.err = proc.stderr
+
+    def __repr__(self) -> str:
+        return f"exit {self.code}\n--- stdout\n{self.out}--- stderr\n{self.err}"
+
+
+def synsema(*args: str, cwd, env: dict | None = None, timeout: float = 60) -> Result:
+    """`python -m runtime.cli ARGS…` in `cwd`, with the repository importable."""
+    environment = {**os.environ, "PYTHONPATH": str(REPO), **(env or {})}
+    environment.pop("SYNSEMA_LLM_PROVIDER", None)
+    proc = subprocess.run([sys.executable, "-m", "runtime.cli", *args], cwd=cwd, env=environment,
+                          capture_output=True, text=True, timeout=timeout)
+    return Result(proc)
+
+
+def run_program(source: str, tmp_path: Path, *flags: str, env: dict | None = None) -> Result:
+    program = tmp_path / "prog.syn"
+    program.write_text(source, encoding="utf-8")
+    return synsema("run", *flags, str(program), cwd=tmp_path, env=env)
