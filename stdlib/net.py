@@ -11,6 +11,7 @@ httpx is imported on first use so a program that never fetches does not pay for 
 
 from __future__ import annotations
 
+import re
 from urllib.parse import urlsplit
 
 from lang.errors import SynError
@@ -55,7 +56,8 @@ def fetch(rt, url, timeout=DEFAULT_TIMEOUT):
             except httpx.TimeoutException:
                 raise SynError(f"fetch {url}: timed out after {timeout:g} s") from None
             except httpx.ConnectError as failure:
-                raise SynError(f"fetch {url}: cannot connect to {_net_scope(target)}: {failure}") from None
+                reason = re.sub(r"^\[Errno -?\d+\] ", "", str(failure)) or "connection failed"
+                raise SynError(f"fetch {url}: cannot connect to {_net_scope(target)}: {reason}") from None
             except (httpx.HTTPError, httpx.InvalidURL) as failure:
                 raise SynError(f"fetch {url}: {failure}") from None
             if response.next_request is None:

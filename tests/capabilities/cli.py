@@ -32,4 +32,4 @@ def synsema(*args: str, cwd, env: dict | None = None, timeout: float = 60) -> Re
 def run_program(source: str, tmp_path: Path, *flags: str, env: dict | None = None) -> Result:
     program = tmp_path / "prog.syn"
     program.write_text(source, encoding="utf-8")
-    return synsema("run", *flags, str(program), cwd=tmp_path, env=env)
+    return synsema("run", *flags, program.name, cwd=tmp_path, env=env)
