@@ -62,6 +62,8 @@ class Runtime:
         """Load and run the main program; `tests` (a list) collects test blocks instead of skipping."""
         self.file = file
         self.root = os.path.dirname(os.path.abspath(file)) if file != "-" else self.cwd
+        if file != "-":
+            self._loading.append(os.path.realpath(file))
         code, _ = self.compile(source, file, self.globals, tests)
         REG.depth = 0
         code(None)
@@ -74,7 +76,7 @@ class Runtime:
         full = os.path.realpath(os.path.join(base, path))
         root = os.path.realpath(self.root)
         if os.path.commonpath([full, root]) != root:
-            raise SynError(f"use: '{path}' is outside the project directory {root}", span)
+            raise SynError(f"use: '{path}' is outside the project (the main program's folder and below)", span)
         cached = self._modules.get(full)
         if cached is not None:
             return cached
@@ -87,9 +89,10 @@ class Runtime:
         except OSError as problem:
             raise SynError(f"use: cannot read '{path}': {problem.strerror}", span) from None
         self._loading.append(full)
+        shown = os.path.relpath(full, self.cwd) if full.startswith(self.cwd + os.sep) else full
         try:
             module_globals = builtin_globals()
-            code, exported = self.compile(source, full, module_globals, None, is_module=True)
+            code, exported = self.compile(source, shown, module_globals, None, is_module=True)
             code(None)
         finally:
             self._loading.pop()
