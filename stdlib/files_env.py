@@ -35,7 +35,7 @@ def _failure(fname: str, path: str, problem: OSError) -> SynError:
     reasons = {
         FileNotFoundError: "no such file or directory",
         IsADirectoryError: "it is a directory",
-        NotADirectoryError: "a part of the path is not a directory",
+        NotADirectoryError: "not a directory",
         PermissionError: "permission denied",
     }
     reason = reasons.get(type(problem), problem.strerror or str(problem))
