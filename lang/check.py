@@ -31,13 +31,13 @@ def _parse_file(path: str):
 def load_with_modules(path: str) -> tuple[ast.Module, int]:
     """Parse `path` and, transitively, the modules it uses: (the module, modules checked)."""
     seen: set[str] = set()
-    todo = [os.path.abspath(path)]
+    todo = [path]
     root_module = None
     while todo:
         current = todo.pop()
-        if current in seen:
+        if os.path.abspath(current) in seen:
             continue
-        seen.add(current)
+        seen.add(os.path.abspath(current))
         module = _parse_file(current)
         if root_module is None:
             root_module = module

@@ -165,8 +165,8 @@ def cmd_run(args: list[str]) -> int:
         raise UsageError("run needs a FILE (or - to read the program from stdin)")
     if fmt not in ("human", "json"):
         raise UsageError(f"--format must be human or json, not {fmt}")
-    source = _read_source(path)
     options = host.runtime_options()
+    source = _read_source(path)
     return on_big_stack(lambda: _run_program(source, path, program_args, options, fmt))
 
 
