@@ -63,7 +63,7 @@ _CLOSERS = {")": "(", "]": "[", "}": "{"}
 # Tokens after which a soft word is a plain name (`raise(err)`, `test.x`, `use + 1`).
 _NAME_FOLLOWERS = frozenset({
     "_LPAR", "_DOT", "LSQB", "PLUS", "MINUS", "STAR", "SLASH", "DSLASH", "PERCENT", "POW",
-    "EQ", "NE", "LT", "GT", "LE", "GE", "IN", "NOT", "_AND", "_OR", "_PIPE", "_OF", "_EQUAL",
+    "EQ", "NE", "LT", "GT", "LE", "GE", "IN", "_AND", "_OR", "_PIPE", "_OF", "_EQUAL",
 })
 # After `reason`/`decide`/`sandbox`, `about (x)` and `between [a, b]` read as the clause word.
 _AFTER_WORD_FOLLOWERS = (_NAME_FOLLOWERS - {"_LPAR", "LSQB", "MINUS"}) | {"_NL", None}
@@ -123,8 +123,7 @@ def number_value(text: str):
 
 def duration_seconds(text: str):
     """`90s` / `2m` / `1.5h` as a number of seconds."""
-    value = number_value(text[:-1]) * _DURATION_UNITS[text[-1]]
-    return value
+    return number_value(text[:-1]) * _DURATION_UNITS[text[-1]]
 
 
 class _Scanner:
@@ -351,6 +350,8 @@ def _refine(tokens: list[Token]) -> list[Token]:
         tok = tokens[i]
         t = tok.type
         nxt = tokens[i + 1].type if i + 1 < count else None
+        if nxt == "NOT" and i + 2 < count and tokens[i + 2].type == "IN":
+            nxt = "IN"  # `not in` counts as the operator it will become
         if t == "NAME":
             word = tok.value
             if word in STATEMENT_WORDS:

@@ -84,6 +84,7 @@ def test_any_word_after_a_dot_is_a_name():
     ("enum E", "ENUM"), ("raise err", "RAISE"), ("raise", "RAISE"),
     ("test(1)", "NAME"), ("test.x", "NAME"), ("test[0]", "NAME"), ("raise + 1", "NAME"),
     ("raise |> f", "NAME"), ("use of x", "NAME"), ("test = 1", "NAME"), ("export == 1", "NAME"),
+    ("test not in xs", "NAME"), ("raise not ok", "RAISE"),
 ])
 def test_statement_soft_keywords(src, first):
     assert types(src)[0] == first
