@@ -1,0 +1,125 @@
+"""Record against the fake server, then replay without it; misses are errors that name the request."""
+
+import json
+
+import pytest
+
+from lang.errors import SynError
+from runtime.llm import session
+from runtime.llm.expressions import evaluate
+from runtime.llm.step import llm_step
+
+from .fakes import FakeServer, openai_text, openai_tool_call
+
+ADD = [{"name": "add", "describe": "Add two numbers", "params": ["a: number", "b: number"], "optional": ["b"]}]
+
+
+def record_then_replay(llm_env, tmp_path, script, run):
+    """Run `run()` recording against a fake server answering `script`, then again replaying."""
+    cassette = tmp_path / "agent.cassette.jsonl"
+    with FakeServer() as server:
+        for answer in script:
+            server.reply(answer)
+        llm_env(SYNSEMA_LLM_PROVIDER="record", SYNSEMA_LLM_CASSETTE=str(cassette), OPENAI_API_KEY="sk-rec",
+                SYNSEMA_LLM_BASE_URL=server.url + "/v1")
+        recorded = run()
+    llm_env(SYNSEMA_LLM_PROVIDER="replay", OPENAI_API_KEY="", SYNSEMA_LLM_BASE_URL="")
+    replayed = run()
+    return cassette, recorded, replayed
+
+
+def test_a_recorded_loop_replays_identically_without_the_server(llm_env, tmp_path):
+    script = [openai_tool_call("add", '{"a": "2", "b": "3"}'), openai_tool_call("add", '{"a": 2,'),
+              openai_text("The sum is 5.")]
+
+    def run():
+        return [llm_step("What is 2 plus 3?", ADD, ""), llm_step("What is 2 plus 3?", ADD, " [add => 5]"),
+                llm_step("What is 2 plus 3?", ADD, " [add => 5] [add => 5]"), session.used_tokens()]
+
+    cassette, recorded, replayed = record_then_replay(llm_env, tmp_path, script, run)
+    assert recorded == replayed
+    assert recorded[0]["args"] == {"a": 2, "b": 3}
+    assert recorded[1]["text"].startswith("[invalid model reply:")
+    assert recorded[2]["text"] == "The sum is 5." and recorded[3] == 75
+    lines = [json.loads(line) for line in cassette.read_text().splitlines()]
+    assert "scripted model replies" in lines[0]["note"].lower() and len(lines) == 4
+    # the cassette keeps the model's raw arguments: conversion happens again on replay
+    assert lines[1]["reply"] == {"kind": "tool", "name": "add", "args": {"a": "2", "b": "3"}, "tokens": 25}
+    assert "sk-rec" not in cassette.read_text()
+
+
+def test_expression_forms_record_and_replay(llm_env, tmp_path):
+    script = [openai_text("It will rain."), openai_tool_call("choose", '{"choice": "umbrella"}')]
+
+    def run():
+        return [evaluate(None, "reason", "the clouds", None, None, {}),
+                evaluate(None, "decide", ["umbrella", "sunglasses"], "dark clouds", None, {})]
+
+    _, recorded, replayed = record_then_replay(llm_env, tmp_path, script, run)
+    assert recorded == replayed == ["It will rain.", "umbrella"]
+
+
+def test_a_miss_is_an_error_naming_the_request(llm_env, tmp_path):
+    cassette = tmp_path / "empty.jsonl"
+    cassette.write_text("")
+    llm_env(SYNSEMA_LLM_PROVIDER="replay", SYNSEMA_LLM_CASSETTE=str(cassette))
+    with pytest.raises(SynError) as raised:
+        llm_step("What is 2 plus 3?", ADD, " [add => 5]")
+    message = raised.value.message
+    assert message.startswith('replay: no recorded reply for llm_step "What is 2 plus 3?" with context "[add => 5]" '
+                              "(request key ")
+    assert str(cassette) in message and "SYNSEMA_LLM_PROVIDER=record" in message
+
+
+def test_replies_to_the_same_request_are_served_in_order_then_the_last_repeats(llm_env, tmp_path):
+    cassette = tmp_path / "c.jsonl"
+    with FakeServer() as server:
+        server.reply(openai_text("first")).reply(openai_text("second"))
+        llm_env(SYNSEMA_LLM_PROVIDER="record", SYNSEMA_LLM_CASSETTE=str(cassette), OPENAI_API_KEY="k",
+                SYNSEMA_LLM_BASE_URL=server.url + "/v1")
+        llm_step("same", [], "")
+        llm_step("same", [], "")
+    llm_env(SYNSEMA_LLM_PROVIDER="replay", OPENAI_API_KEY="")
+    assert [llm_step("same", [], "")["text"] for _ in range(3)] == ["first", "second", "second"]
+
+
+def test_recording_appends_to_an_existing_cassette(llm_env, tmp_path):
+    cassette = tmp_path / "c.jsonl"
+    for answer in ("one", "two"):
+        with FakeServer() as server:
+            server.reply(openai_text(answer))
+            llm_env(SYNSEMA_LLM_PROVIDER="record", SYNSEMA_LLM_CASSETTE=str(cassette), OPENAI_API_KEY="k",
+                    SYNSEMA_LLM_BASE_URL=server.url + "/v1")
+            llm_step(answer, [], "")
+    lines = cassette.read_text().splitlines()
+    assert len(lines) == 3 and "synsema_cassette" in lines[0]
+
+
+def test_a_hand_edited_request_is_found_by_its_recomputed_key(llm_env, tmp_path):
+    cassette = tmp_path / "c.jsonl"
+    request = {"op": "step", "prompt": "hello", "context": "", "tools": [], "force": None}
+    cassette.write_text(json.dumps({"key": "stale", "request": request,
+                                    "reply": {"kind": "text", "text": "hi!", "tokens": 3}}) + "\n")
+    llm_env(SYNSEMA_LLM_PROVIDER="replay", SYNSEMA_LLM_CASSETTE=str(cassette))
+    assert llm_step("hello", [], "") == {"kind": "final", "text": "hi!", "tokens": 3}
+
+
+@pytest.mark.parametrize("content, fragment", [
+    ("{not json\n", "line 1 is not JSON"),
+    ('{"key": "k", "request": {"op": "step"}, "reply": {"kind": "text", "text": "x"}}\n',
+     "line 1 is not an exchange"),
+    ('{"key": "k", "request": {"op": "step", "prompt": "p", "context": "", "tools": [], "force": null}, '
+     '"reply": {"kind": "final"}}\n', "line 1 is not an exchange"),
+])
+def test_a_broken_cassette_is_an_error_with_its_line(llm_env, tmp_path, content, fragment):
+    cassette = tmp_path / "c.jsonl"
+    cassette.write_text(content)
+    llm_env(SYNSEMA_LLM_PROVIDER="replay", SYNSEMA_LLM_CASSETTE=str(cassette))
+    with pytest.raises(SynError, match=fragment):
+        llm_step("p", [], "")
+
+
+def test_a_missing_cassette_file_is_an_error(llm_env, tmp_path):
+    llm_env(SYNSEMA_LLM_PROVIDER="replay", SYNSEMA_LLM_CASSETTE=str(tmp_path / "nope.jsonl"))
+    with pytest.raises(SynError, match="replay: cannot read cassette .*nope.jsonl"):
+        llm_step("p", [], "")

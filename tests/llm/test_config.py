@@ -1,0 +1,101 @@
+"""Provider resolution and knobs: process environment > .env > default, each with its source."""
+
+import pytest
+
+from runtime.llm.config import load_config, read_dotenv
+
+
+def config(env=None, dotenv=None, tmp_path=None):
+    if dotenv is not None:
+        (tmp_path / ".env").write_text(dotenv)
+    return load_config(environ=env or {}, cwd=str(tmp_path))
+
+
+def test_nothing_configured_is_offline_with_defaults(tmp_path):
+    c = config(tmp_path=tmp_path)
+    assert (c.provider.value, c.provider.source) == ("offline", "default")
+    assert c.live is False and c.backend is None and c.problems == ()
+    assert (c.max_tokens.value, c.timeout.value, c.budget.value, c.cassette.value) == (1024, 60.0, None, None)
+
+
+def test_a_key_selects_its_provider(tmp_path):
+    c = config({"ANTHROPIC_API_KEY": "k"}, tmp_path=tmp_path)
+    assert c.provider.value == "anthropic" and c.provider.source == "inferred from ANTHROPIC_API_KEY (env)"
+    assert c.base_url.value == "https://api.anthropic.com" and c.live
+
+
+def test_with_both_keys_openai_is_inferred(tmp_path):
+    c = config({"ANTHROPIC_API_KEY": "k", "OPENAI_API_KEY": "k"}, tmp_path=tmp_path)
+    assert c.provider.value == "openai" and c.base_url.value == "https://api.openai.com/v1"
+
+
+def test_the_explicit_provider_wins_over_keys(tmp_path):
+    c = config({"OPENAI_API_KEY": "k", "SYNSEMA_LLM_PROVIDER": "Offline"}, tmp_path=tmp_path)
+    assert (c.provider.value, c.provider.source) == ("offline", "env")
+    assert c.key_sources["OPENAI_API_KEY"] == "env"
+
+
+def test_process_environment_beats_dotenv_beats_default(tmp_path):
+    c = config({"SYNSEMA_LLM_MODEL": "from-env"},
+               'SYNSEMA_LLM_MODEL=from-dotenv\nexport SYNSEMA_LLM_TIMEOUT="12.5"\nOPENAI_API_KEY=sk-x # note\n',
+               tmp_path)
+    assert (c.model.value, c.model.source) == ("from-env", "env")
+    assert (c.timeout.value, c.timeout.source) == (12.5, ".env")
+    assert (c.budget.value, c.budget.source) == (None, "default")
+    assert c.provider.source == "inferred from OPENAI_API_KEY (.env)"
+    assert c.api_key("openai") == "sk-x"
+
+
+def test_empty_values_count_as_unset(tmp_path):
+    c = config({"OPENAI_API_KEY": "", "SYNSEMA_LLM_PROVIDER": " "}, "SYNSEMA_LLM_BUDGET=\n", tmp_path)
+    assert c.provider.value == "offline" and c.key_sources["OPENAI_API_KEY"] is None
+    assert c.budget.source == "default"
+
+
+def test_dotenv_syntax(tmp_path):
+    path = tmp_path / ".env"
+    path.write_text("# comment\n\nA=1\nexport B='two words'\nC = \"x#y\"\nD=plain # trailing\nnot a line\n")
+    assert read_dotenv(str(path)) == {"A": "1", "B": "two words", "C": "x#y", "D": "plain"}
+    assert read_dotenv(str(tmp_path / "missing")) == {}
+
+
+@pytest.mark.parametrize("name, value, fragment", [
+    ("SYNSEMA_LLM_TIMEOUT", "soon", "SYNSEMA_LLM_TIMEOUT must be a positive number of seconds, got 'soon' (env)"),
+    ("SYNSEMA_LLM_TIMEOUT", "0", "SYNSEMA_LLM_TIMEOUT must be a positive number of seconds"),
+    ("SYNSEMA_LLM_TIMEOUT", "inf", "SYNSEMA_LLM_TIMEOUT must be a positive number of seconds"),
+    ("SYNSEMA_LLM_MAX_TOKENS", "0", "SYNSEMA_LLM_MAX_TOKENS must be a positive whole number of tokens"),
+    ("SYNSEMA_LLM_BUDGET", "-1", "SYNSEMA_LLM_BUDGET must be a whole number of tokens (0 or more)"),
+    ("SYNSEMA_LLM_BUDGET", "1.5", "SYNSEMA_LLM_BUDGET must be a whole number"),
+    ("SYNSEMA_LLM_PROVIDER", "gemini", "unknown SYNSEMA_LLM_PROVIDER 'gemini' (one of: offline, openai, "
+                                      "anthropic, replay, record)"),
+])
+def test_bad_values_are_problems_not_exceptions(tmp_path, name, value, fragment):
+    c = config({"OPENAI_API_KEY": "k", name: value}, tmp_path=tmp_path)
+    assert any(fragment in problem for problem in c.problems), c.problems
+    assert c.live is False
+
+
+def test_anthropic_needs_its_key_and_openai_does_not(tmp_path):
+    assert config({"SYNSEMA_LLM_PROVIDER": "anthropic"}, tmp_path=tmp_path).problems == (
+        "the anthropic provider needs ANTHROPIC_API_KEY",)
+    assert config({"SYNSEMA_LLM_PROVIDER": "openai"}, tmp_path=tmp_path).problems == ()
+
+
+def test_replay_and_record_need_a_cassette_and_record_needs_a_real_provider(tmp_path):
+    assert config({"SYNSEMA_LLM_PROVIDER": "replay"}, tmp_path=tmp_path).problems == (
+        "the replay provider needs SYNSEMA_LLM_CASSETTE (a .jsonl file)",)
+    problems = config({"SYNSEMA_LLM_PROVIDER": "record", "SYNSEMA_LLM_CASSETTE": "c.jsonl"}, tmp_path=tmp_path).problems
+    assert problems == ("the record provider wraps a real one: set OPENAI_API_KEY or ANTHROPIC_API_KEY",)
+    c = config({"SYNSEMA_LLM_PROVIDER": "record", "SYNSEMA_LLM_CASSETTE": "c.jsonl", "ANTHROPIC_API_KEY": "k"},
+               tmp_path=tmp_path)
+    assert c.backend == "anthropic" and c.model.value == "claude-3-5-haiku-latest" and c.live
+
+
+def test_replay_is_live_without_any_key(tmp_path):
+    c = config({"SYNSEMA_LLM_PROVIDER": "replay", "SYNSEMA_LLM_CASSETTE": "x.jsonl"}, tmp_path=tmp_path)
+    assert c.live and c.backend is None and c.model.value is None
+
+
+def test_the_key_value_is_not_in_the_config_repr(tmp_path):
+    c = config({"OPENAI_API_KEY": "sk-very-secret"}, tmp_path=tmp_path)
+    assert "sk-very-secret" not in repr(c)
