@@ -70,6 +70,13 @@ _DESCRIPTION = {"NAME": "a name", "NUMBER": "a number", "STRING": "a quoted text
 _OPEN_ENDED = frozenset({"WHEN", "LAMBDA_LPAR", "SANDBOX", "REASON", "DECIDE", "ANALYZE",
                          "GENERATE", "SHOW", "ASK", "APPROVE", "CONFIRM"})
 _EXPRESSION_START = frozenset({"NAME", "NUMBER", "STRING"})
+# Words that continue a block statement, met where no such statement is open.
+_ORPHANS = {
+    "_OTHERWISE": "`otherwise` must follow a `when` block (or the arms of a `match`) at the same "
+                  "indentation",
+    "_RECOVER": "`recover` must follow a `try` block at the same indentation",
+    "IS": "`is` arms belong inside a `match` block, indented below `match value`",
+}
 
 
 def check_binding(name: str, callable_value: bool, span: Span) -> None:
@@ -116,11 +123,15 @@ def explain_unexpected(tokens: list[Token], i: int, expected: set[str], file: st
         return _unsupported(tok.value, span)
     if first.type == "NAME" and first.value in TIER_C_WORDS and i > start:
         return _unsupported(first.value, _span(first, file))
+    if tok.type == "NAME" and tok.value in TIER_C_WORDS and prev is not None and prev.type == "EXPORT":
+        return _unsupported(tok.value, span)
     if first.type == "NAME" and first.value in REFLEXES and i > start:
         return parse_error(f"`{first.value}` is not Synsema: {REFLEXES[first.value]}", _span(first, file))
-    if tok.type == "_EQUAL" and first.type == "NAME":
+    if tok.type == "_EQUAL" and first.type in ("NAME", "LET", "SET"):
         return parse_error("`=` is not assignment in Synsema: declare with `let x be value`, "
                            "change with `set x to value`", span)
+    if i == start and tok.type in _ORPHANS:
+        return parse_error(_ORPHANS[tok.type], span)
     if tok.type in KEYWORD_TYPES and prev is not None:
         what = _binding_position(tokens, i)
         if what:

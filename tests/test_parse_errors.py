@@ -77,6 +77,8 @@ def test_protected_names_cannot_hold_callables(src, name):
     ("x = 1", 1, 3, "let x be"),
     ("xs[0] = 1", 1, 7, "set x to"),
     ("x += 1", 1, 4, "set x to"),
+    ("let x = 1", 1, 7, "let x be"),
+    ("set x = 1", 1, 7, "set x to"),
     ("import os", 1, 1, 'use "./file.syn" as name'),
     ("from os import path", 1, 1, "use"),
     ("def f(x):\n    give x\n", 1, 1, "task"),
@@ -112,6 +114,17 @@ def test_true_false_none_are_names_for_the_runtime():
 ])
 def test_tier_c_statements(src, word, line, col):
     check(src, "Parse", line, col, f"'{word}' is not supported by this implementation")
+
+
+def test_exported_tier_c_statement():
+    check('export routes "api"\n    x\n', "Parse", 1, 8, "'routes' is not supported")
+
+
+def test_block_words_without_their_block():
+    check("otherwise\n    x\n", "Parse", 1, 1, "`otherwise` must follow a `when` block")
+    check("x\nrecover err\n    y\n", "Parse", 2, 1, "`recover` must follow a `try` block")
+    check("is 1\n    y\n", "Parse", 1, 1, "`is` arms belong inside a `match` block")
+    check("when a\n    x\ny\notherwise\n    z\n", "Parse", 4, 1, "`otherwise` must follow")
 
 
 def test_tier_c_word_as_a_plain_name_is_fine():
