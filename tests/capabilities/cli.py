@@ -20,16 +20,16 @@ class Result:
         return f"exit {self.code}\n--- stdout\n{self.out}--- stderr\n{self.err}"
 
 
-def synsema(*args: str, cwd, env: dict | None = None, timeout: float = 60) -> Result:
-    """`python -m runtime.cli ARGS…` in `cwd`, with the repository importable."""
-    environment = {**os.environ, "PYTHONPATH": str(REPO), **(env or {})}
-    environment.pop("SYNSEMA_LLM_PROVIDER", None)
+def synsema(*args: str, cwd, env: dict | None = None, timeout: float = 60, stdin: str = "") -> Result:
+    """`python -m runtime.cli ARGS…` in `cwd`, with the repository importable and the LLM offline."""
+    environment = {key: value for key, value in os.environ.items() if not key.endswith("_API_KEY")}
+    environment.update({"PYTHONPATH": str(REPO), "SYNSEMA_LLM_PROVIDER": "offline", **(env or {})})
     proc = subprocess.run([sys.executable, "-m", "runtime.cli", *args], cwd=cwd, env=environment,
-                          capture_output=True, text=True, timeout=timeout)
+                          input=stdin, capture_output=True, text=True, timeout=timeout)
     return Result(proc)
 
 
-def run_program(source: str, tmp_path: Path, *flags: str, env: dict | None = None) -> Result:
+def run_program(source: str, tmp_path: Path, *flags: str, env: dict | None = None, stdin: str = "") -> Result:
     program = tmp_path / "prog.syn"
     program.write_text(source, encoding="utf-8")
-    return synsema("run", *flags, program.name, cwd=tmp_path, env=env)
+    return synsema("run", *flags, program.name, cwd=tmp_path, env=env, stdin=stdin)
