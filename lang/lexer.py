@@ -81,7 +81,7 @@ _TOKEN = re.compile(r"""
   | (?P<nl>\n)
   | (?P<comment>--[^\n]*)
   | (?P<word>[^\W\d]\w*)
-  | (?P<number>\d)
+  | (?P<number>[0-9])
   | (?P<quote>["'])
   | (?P<template>`)
   | (?P<punct>\.\.\.|//|\*\*|==|!=|<=|>=|=>|\|>|->|[-+*/%<>=()\[\]{},.:])
@@ -89,7 +89,7 @@ _TOKEN = re.compile(r"""
 _INDENTATION = re.compile(r"[ \t\f]*")
 _NUMBER = re.compile(r"""
     0[xX][0-9a-fA-F]+(?:_[0-9a-fA-F]+)* | 0[oO][0-7]+(?:_[0-7]+)* | 0[bB][01]+(?:_[01]+)*
-  | (?P<int>\d+(?:_\d+)*)(?P<frac>\.\d+(?:_\d+)*)?(?P<exp>[eE][+-]?\d+(?:_\d+)*)?(?P<dec>d)?
+  | (?P<int>[0-9]+(?:_[0-9]+)*)(?P<frac>\.[0-9]+(?:_[0-9]+)*)?(?P<exp>[eE][+-]?[0-9]+(?:_[0-9]+)*)?(?P<dec>d)?
 """, re.VERBOSE)
 _WORD_CHAR = re.compile(r"\w")
 _BAD_NUMBER = re.compile(r"[\w.]*")
