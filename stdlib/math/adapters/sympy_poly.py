@@ -1,0 +1,121 @@
+"""Private adapter: sympy's univariate polynomial algorithms over Q.
+
+Polynomials cross this boundary as coefficient lists, highest degree first: `Fraction`s for
+Q[x], `int`s for Z[x]; the zero polynomial is `[]`. Nothing here reads text: sympy objects are
+built from numbers with `Poly.from_list`, never by parsing.
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+import mpmath
+from sympy import CRootOf, Poly, QQ, ZZ, Symbol, gcdex as _gcdex
+
+from ..errors import BackendFault
+
+X = Symbol("x")
+
+
+def to_poly(coefficients: list[Fraction], gen: Symbol = X) -> Poly:
+    """The polynomial over QQ with these coefficients (highest degree first)."""
+    return Poly.from_list([QQ(c.numerator, c.denominator) for c in coefficients], gen, domain=QQ)
+
+
+def from_poly(p: Poly) -> list[Fraction]:
+    """Coefficients of a polynomial over QQ or ZZ as Fractions; [] for zero."""
+    if p.is_zero:
+        return []
+    return [Fraction(int(c.p), int(c.q)) for c in p.all_coeffs()]
+
+
+def primitive_integer(coefficients: list[Fraction]) -> tuple[Fraction, list[int]]:
+    """Split a nonzero rational polynomial as c * F with F primitive in Z[x], LC(F) > 0."""
+    import math
+    den = math.lcm(*(c.denominator for c in coefficients))
+    ints = [int(c * den) for c in coefficients]
+    content = math.gcd(*ints) * (1 if ints[0] > 0 else -1)
+    return Fraction(content, den), [i // content for i in ints]
+
+
+def factor_over_q(coefficients: list[Fraction]) -> tuple[Fraction, list[tuple[list[int], int]]]:
+    """content c and pairs (g, e) with f = c * prod g^e, g irreducible over Q, primitive in
+    Z[x] with positive leading coefficient (square-free decomposition plus Zassenhaus)."""
+    content, ints = primitive_integer(coefficients)
+    unit, factors = Poly.from_list(ints, X, domain=ZZ).factor_list()
+    out = []
+    for g, e in factors:
+        cs = [int(c) for c in g.all_coeffs()]
+        if cs[0] < 0:
+            cs = [-c for c in cs]
+            unit *= (-1) ** e
+        out.append((cs, int(e)))
+    if int(unit) not in (1, -1):
+        raise BackendFault("factor_content_not_unit")
+    return content * int(unit), out
+
+
+def isolate_roots(coefficients: list[int]) -> list[tuple[str, int, list[Fraction], str]]:
+    """Every root of an irreducible integer polynomial of degree >= 2, as (kind, index,
+    region, approx): kind "real" with an isolating interval [a, b], or "nonreal" with an
+    isolating box [re_low, re_high, im_low, im_high] that stays off the real axis. Indices are
+    1-based: real roots in increasing order, non-real roots by real part, then imaginary part
+    (the order of sympy's CRootOf).
+
+    The regions come from sympy's exact root isolation. The 20-digit `approx` comes from
+    mpmath's polyroots (CRootOf.evalf is far slower on complex roots) and is attached to the
+    region that contains it; each region must contain exactly one numerical root.
+    """
+    g = Poly.from_list(coefficients, X, domain=ZZ)
+    with mpmath.workdps(40):
+        numeric = [mpmath.mpc(z) for z in mpmath.polyroots(coefficients, maxsteps=200,
+                                                            extraprec=200)]
+        slack = mpmath.mpf(10) ** -30
+        out, reals = [], 0
+        for k in range(g.degree()):
+            root = CRootOf(g, k)
+            region = root._get_interval()
+            if root.is_real:
+                reals += 1
+                box = [_fraction(region.a), _fraction(region.b), Fraction(0), Fraction(0)]
+                if not box[0] < box[1]:
+                    raise BackendFault("degenerate_isolating_interval")
+            else:
+                box = [_fraction(v) for v in (region.ax, region.bx, region.ay, region.by)]
+                if not (box[0] <= box[1] and box[2] <= box[3] and (box[2] > 0 or box[3] < 0)):
+                    raise BackendFault("box_touches_real_axis")
+            inside = [z for z in numeric if
+                      _mp(box[0]) - slack <= z.real <= _mp(box[1]) + slack and
+                      _mp(box[2]) - slack <= z.imag <= _mp(box[3]) + slack]
+            if len(inside) != 1:
+                raise BackendFault("approximation_not_isolated")
+            z = inside[0]
+            if root.is_real:
+                out.append(("real", reals, box[:2], mpmath.nstr(z.real, 20)))
+            else:
+                sign = "-" if z.imag < 0 else "+"
+                out.append(("nonreal", k + 1 - reals, box,
+                            f"{mpmath.nstr(z.real, 20)} {sign} {mpmath.nstr(abs(z.imag), 20)}i"))
+    return out
+
+
+def _fraction(value) -> Fraction:
+    return Fraction(int(value.numerator), int(value.denominator))
+
+
+def _mp(q: Fraction):
+    return mpmath.mpf(q.numerator) / q.denominator
+
+
+def gcdex(f: list[Fraction], h: list[Fraction]) -> tuple[list[Fraction], list[Fraction],
+                                                            list[Fraction]]:
+    """(s, t, g) with s*f + t*h = g, g the monic gcd (zero when f = h = 0)."""
+    if not f and not h:
+        return [], [], []
+    if not f or not h:
+        lead = (h or f)[0]
+        unit = [Fraction(1) / lead]
+        monic = [c / lead for c in (h or f)]
+        return ([], unit, monic) if not f else (unit, [], monic)
+    s, t, g = _gcdex(to_poly(f), to_poly(h))
+    return from_poly(s), from_poly(t), from_poly(g)

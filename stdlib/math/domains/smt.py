@@ -1,0 +1,232 @@
+"""Satisfiability modulo theories: one bounded quantifier-free SMT-LIB query (MATH.md §5.5).
+
+The request is SMT-LIB 2 text, checked by `smtlib.read` before anything reaches z3: only
+declarations and assertions, no quantifiers, only the operators and sorts of the declared
+logic, and explicit size limits. The claim is z3's: `sat` comes with a complete model that the
+caller can check; `unsat` is z3's verdict (not independently certified); `unknown` carries the
+reason and the resources used, and is never turned into either answer. The nonlinear logics
+(QF_NIA, QF_NRA) and the difference logics are not offered in this version: the former have no
+a-priori output bound yet (MATH.md Tier B), and every difference-logic query is also a QF_LIA
+or QF_LRA query.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Literal
+
+from pydantic import BaseModel, Field, PrivateAttr, model_validator
+
+from ..primitives import CONFIG, Count, OutInt, OutRat, Rule, reject, tagged
+from ..tool import Bounds, Example, MathTool
+from . import smtlib
+
+RULES = (
+    Rule("smt_command_not_allowed",
+         "Only the commands declare-const, declare-fun, declare-sort (uninterpreted-function "
+         "logics), define-fun, assert, and a set-logic that repeats the declared logic are "
+         "allowed: no set-option (it changes process-global solver parameters), no "
+         "check-sat, push, pop, reset, exit or get-* (the operation checks satisfiability "
+         "itself)."),
+    Rule("smt_quantifier", "No quantifiers (forall, exists)."),
+    Rule("smt_not_in_logic",
+         "Only the sorts and operators of the declared logic: Int with + - * div mod abs and "
+         "comparisons in QF_LIA; Real with + - * / and comparisons in QF_LRA; both plus "
+         "to_real, to_int, is_int in QF_LIRA (no implicit Int/Real mixing); declared sorts and "
+         "functions with arguments in the UF logics; (_ BitVec n) with the standard bv "
+         "operators in QF_BV."),
+    Rule("smt_nonlinear",
+         "Arithmetic is linear: * has at most one non-constant argument, and /, div, mod "
+         "divide by nonzero constants."),
+    Rule("smt_limit",
+         f"At most {smtlib.MAX_DECLARATIONS} declarations, {smtlib.MAX_ASSERTIONS} "
+         f"assertions, {smtlib.MAX_ARITHMETIC_CONSTANTS} Int/Real constants, numerals of at "
+         f"most {smtlib.MAX_NUMERAL_DIGITS} digits, bit-vector widths of at most "
+         f"{smtlib.MAX_BV_WIDTH}, nesting depth {smtlib.MAX_DEPTH}."),
+    Rule("smt_sort_mismatch", "Every term is well sorted; assertions are Bool."),
+)
+SCRIPT_TEXT = ("One quantifier-free SMT-LIB 2 query: declarations and assertions only; an "
+               "assertion may be labelled (! term :named label) for unsat cores. "
+               + " ".join(rule.text for rule in RULES))
+EXAMPLE_SCRIPT = "(declare-const x Int)(declare-const y Int)(assert (> x 2))(assert (< (+ x y) 10))"
+
+
+class SmtRequest(BaseModel):
+    model_config = CONFIG
+    logic: Literal["QF_LIA", "QF_LRA", "QF_LIRA", "QF_UF", "QF_UFLIA", "QF_UFLRA",
+                   "QF_BV"] = Field(description="The logic the script must stay inside.")
+    script: Annotated[str, Field(max_length=smtlib.MAX_SCRIPT, description=SCRIPT_TEXT)]
+    resource_limit: Count(10**4, 5 * 10**7, "z3's deterministic resource budget (rlimit); "
+                                            "about 10^7 units per second.") = 10**7
+    unsat_core: bool = Field(False, description="When unsat, also return the labels of a "
+                                                "subset of the named assertions that is "
+                                                "unsatisfiable together with the unnamed ones.")
+    _script: smtlib.Script = PrivateAttr()
+
+    @model_validator(mode="after")
+    def _read_script(self) -> "SmtRequest":
+        try:
+            self._script = smtlib.read(self.script, self.logic)
+        except smtlib.SmtError as error:
+            reject(error.code, str(error), ("script",))
+        return self
+
+
+class BoolValue(BaseModel):
+    model_config = CONFIG
+    kind: Literal["bool"]
+    value: bool
+
+
+class IntValue(BaseModel):
+    model_config = CONFIG
+    kind: Literal["int"]
+    value: OutInt
+
+
+class RealValue(BaseModel):
+    model_config = CONFIG
+    kind: Literal["real"]
+    value: OutRat
+
+
+class BitVecValue(BaseModel):
+    model_config = CONFIG
+    kind: Literal["bitvec"]
+    width: Count(1, smtlib.MAX_BV_WIDTH)
+    value: OutInt = Field(description="The unsigned value, 0 <= value < 2^width.")
+
+
+class ElementValue(BaseModel):
+    model_config = CONFIG
+    kind: Literal["element"]
+    sort: str
+    label: str = Field(description="An opaque name of an element of the declared sort; "
+                                   "distinct labels are distinct elements.")
+
+
+Scalar = tagged(BoolValue, IntValue, RealValue, BitVecValue, ElementValue, tag="kind")
+
+
+class FunctionEntry(BaseModel):
+    model_config = CONFIG
+    args: list[Scalar]
+    value: Scalar
+
+
+class FunctionValue(BaseModel):
+    model_config = CONFIG
+    kind: Literal["function"]
+    entries: list[FunctionEntry] = Field(description="The value at every argument tuple the "
+                                                     "query applies the function to.")
+    else_value: Scalar = Field(description="The value everywhere else.")
+
+
+class ModelEntry(BaseModel):
+    model_config = CONFIG
+    name: str
+    arguments: list[str] = Field(description="Argument sorts; empty for a constant.")
+    sort: str
+    value: Annotated[BoolValue | IntValue | RealValue | BitVecValue | ElementValue |
+                     FunctionValue, Field(discriminator="kind")]
+
+
+class SmtSat(BaseModel):
+    model_config = CONFIG
+    status: Literal["sat"]
+    model: list[ModelEntry] = Field(description="Every declared constant and function, in "
+                                                "declaration order; every assertion is true "
+                                                "under it.")
+
+
+class SmtUnsat(BaseModel):
+    model_config = CONFIG
+    status: Literal["unsat"]
+    core: list[str] | None = Field(description="Labels of named assertions that are "
+                                               "unsatisfiable together with all unnamed ones "
+                                               "(not necessarily minimal); null unless "
+                                               "unsat_core was requested.")
+
+
+class SmtUnknown(BaseModel):
+    model_config = CONFIG
+    status: Literal["unknown"]
+    reason_kind: Literal["resource_limit", "deadline", "incomplete_theory", "other"]
+    reason: str = Field(description="z3's reason text.")
+    resource_limit: Count(10**4, 5 * 10**7)
+    resource_used: Count(0, 10**12) | None = Field(description="rlimit units spent; null "
+                                                               "after a deadline kill.")
+    deadline_ms: Count(1, 60000) | None
+    elapsed_ms: Count(0, 10**7) | None
+
+
+SmtResult = tagged(SmtSat, SmtUnsat, SmtUnknown)
+
+# z3's own wall-clock timeout fires this long before the deadline kill, so the usual outcome
+# of running out of time is a graceful `unknown` with z3's reason.
+TIMEOUT_MARGIN_MS = 1000
+
+
+def solve(request: SmtRequest):
+    from ..adapters import z3_smt as backend
+    outcome = backend.solve(request._script, request.resource_limit,
+                            SOLVE.deadline_ms - TIMEOUT_MARGIN_MS, request.unsat_core)
+    if outcome["status"] == "sat":
+        return SmtSat(status="sat", model=outcome["model"])
+    if outcome["status"] == "unsat":
+        return SmtUnsat(status="unsat", core=outcome["core"])
+    reason, used = outcome["reason"], outcome["resource_used"]
+    if reason == "canceled" and used >= request.resource_limit:
+        kind = "resource_limit"
+    elif reason == "timeout":
+        kind = "deadline"
+    elif "incomplete" in reason:
+        kind = "incomplete_theory"
+    else:
+        kind = "other"
+    return SmtUnknown(status="unknown", reason_kind=kind, reason=reason,
+                      resource_limit=request.resource_limit, resource_used=used,
+                      deadline_ms=None, elapsed_ms=None)
+
+
+def solve_deadline(request: SmtRequest, deadline_ms: int, elapsed_ms: int) -> SmtUnknown:
+    return SmtUnknown(status="unknown", reason_kind="deadline", reason="killed at the deadline",
+                      resource_limit=request.resource_limit, resource_used=None,
+                      deadline_ms=deadline_ms, elapsed_ms=elapsed_ms)
+
+
+SOLVE = MathTool(
+    identifier="smt.solve",
+    claim=("For one quantifier-free SMT-LIB 2 query in the declared logic: sat with a complete "
+           "model (every declared constant and function) under which every assertion is true; "
+           "unsat as decided by z3 (not independently certified), optionally with a core of "
+           "named assertions; unknown with z3's reason and the resources used."),
+    request=SmtRequest, result=SmtResult, function=solve, on_deadline=solve_deadline,
+    rules=RULES,
+    examples=(
+        Example.of(
+            "Decide whether integers x and y exist with x > 2 and x + y < 10 and return a model "
+            "if so; the script may contain only declarations and assertions of one "
+            "quantifier-free query in the declared logic.",
+            {"logic": "QF_LIA", "script": EXAMPLE_SCRIPT}),
+        Example.of(
+            "Decide whether the named constraints x > 2 and x < 1 can hold together and return "
+            "an unsat core of their labels; labels are written (! term :named label).",
+            {"logic": "QF_LRA", "unsat_core": True,
+             "script": "(declare-const x Real)(assert (! (> x 2) :named low))"
+                       "(assert (! (< x 1) :named high))"})),
+    bounds=Bounds(
+        input=f"Script <= {smtlib.MAX_SCRIPT} characters, <= {smtlib.MAX_DECLARATIONS} "
+              f"declarations, <= {smtlib.MAX_ASSERTIONS} assertions, <= "
+              f"{smtlib.MAX_ARITHMETIC_CONSTANTS} Int/Real constants, numerals <= "
+              f"{smtlib.MAX_NUMERAL_DIGITS} digits, bit-vector widths <= "
+              f"{smtlib.MAX_BV_WIDTH}; linear arithmetic only.",
+        computation="z3 rlimit <= 5*10^7 (about 5 s here; deterministic per z3 version) in a "
+                    "fresh context, plus z3's timeout 1 s before the 10 s deadline.",
+        output="At most 200 model entries; bit-vector values < 2^256; linear-arithmetic "
+               "simplex vertices are ratios of minors (Hadamard: < 650 digits). z3's cuts and "
+               "branching come with no such proof, so the adapter checks every model number "
+               "against the 4000-digit output bound and reports a violation as a backend "
+               "fault."))
+
+
+TOOLS = (SOLVE,)

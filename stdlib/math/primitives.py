@@ -1,0 +1,408 @@
+"""The passive value types shared by every domain (MATH.md §4 and §6).
+
+These are the only cross-domain contracts: exact integers, rationals, counts, matrices,
+univariate polynomials, CNF formulas and algebraic numbers. Each is a Pydantic type whose JSON
+Schema shows its valid representation; where a rule can only be checked by a validator (reduced
+fractions, matrix shape, canonical clause order) the rule's text is in the schema description,
+together with a small valid example, so a caller can form a correct first request.
+
+Python-side values: `BigInt` fields hold `int`, `Rat` fields hold `fractions.Fraction`.
+On the wire a `BigInt` is a JSON integer up to 2^53-1 and decimal text beyond; a `Rat` is always
+canonical text (`"3/4"`, `"-2"`). Floats are never accepted in an exact field.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import re
+from fractions import Fraction
+from typing import Annotated, Any, Literal, NamedTuple, NoReturn, Union
+
+from pydantic import (BaseModel, ConfigDict, Field, PlainSerializer, PlainValidator,
+                      ValidationError, WithJsonSchema, create_model, model_validator)
+from pydantic_core import InitErrorDetails, PydanticCustomError
+
+# Integers beyond this lose precision in float64-based JSON layers, so they travel as text.
+MAX_SAFE = 2**53 - 1
+
+# Every exact integer in a result stays below this many decimal digits: CPython refuses to
+# convert ints beyond 4300 digits to or from text, so larger values could not re-validate.
+OUTPUT_DIGITS = 4000
+
+CONFIG = ConfigDict(extra="forbid", strict=True, frozen=True)
+
+
+class Rule(NamedTuple):
+    """A validator-only rule: its stable error code and the sentence the schema shows for it."""
+
+    code: str
+    text: str
+
+
+def reject(code: str, message: str, loc: tuple = (), value: Any = None) -> NoReturn:
+    """Raise a validation error with a stable `code` at `loc` (relative to the model)."""
+    raise ValidationError.from_exception_data("request", [InitErrorDetails(
+        type=PydanticCustomError(code, "{detail}", {"detail": message}), loc=loc, input=value)])
+
+
+def canonical_json(value: Any) -> str:
+    """The one JSON spelling used in descriptions and messages (`{"a": 1, "b": [2, 3]}`)."""
+    return json.dumps(value, ensure_ascii=False)
+
+
+# --- counts -------------------------------------------------------------------------------
+
+def Count(lo: int, hi: int, description: str | None = None) -> Any:
+    """A small integer (size, index, multiplicity, budget): a JSON integer in [lo, hi]."""
+    return Annotated[int, Field(strict=True, ge=lo, le=hi, description=description)]
+
+
+# --- exact integers -----------------------------------------------------------------------
+
+def _positive_pattern(digits: int, power: bool) -> str:
+    body = f"[1-9][0-9]{{0,{digits - 1}}}"
+    return f"{body}|10{{{digits}}}" if power else body
+
+
+def BigInt(digits: int = OUTPUT_DIGITS, *, minimum: int | None = None, power: bool = False,
+           description: str | None = None) -> Any:
+    """An exact integer with |n| < 10^digits (|n| <= 10^digits when `power`), n >= minimum.
+
+    `minimum` may be None, 0, 1 or 2: those are the bounds the catalog needs, and each has an
+    exact text pattern, so the schema states the whole input domain.
+    """
+    if minimum not in (None, 0, 1, 2):
+        raise ValueError("BigInt minimum must be None, 0, 1 or 2")
+    top = 10**digits if power else 10**digits - 1
+    low = -top if minimum is None else minimum
+    pos = _positive_pattern(digits, power)
+    text = {None: f"^(0|-?({pos}))$", 0: f"^(0|{pos})$", 1: f"^({pos})$",
+            2: f"^([2-9]|[1-9][0-9]{{1,{digits - 1}}}{'|10{%d}' % digits if power else ''})$"
+            }[minimum]
+    pattern = re.compile(text)
+    bound = f"10^{digits}" if power else f"10^{digits} - 1"
+    rng = (f"|n| <= {bound}" if minimum is None else f"{minimum} <= n <= {bound}")
+    doc = (f"An exact integer with {rng}: a JSON integer, or decimal text such as "
+           f"\"9007199254740993\" (values beyond 2^53-1 must be text).")
+
+    def validate(value: Any) -> int:
+        if type(value) is int:
+            n = value
+        elif type(value) is str:
+            if not pattern.fullmatch(value):
+                reject("integer_text", f"{value[:40]!r} is not an integer in decimal text "
+                       f"with {rng} (no sign '+', no leading zeros, no decimals)", value=value)
+            n = int(value)
+        else:
+            reject("integer_type", f"expected an exact integer (JSON integer or decimal text), "
+                   f"got {type(value).__name__}", value=value)
+        if not low <= n <= top:
+            reject("integer_out_of_range", f"integer out of range: need {rng}", value=value)
+        return n
+
+    def serialize(n: int, info: Any) -> int | str:
+        return str(n) if info.mode_is_json() and abs(n) > MAX_SAFE else n
+
+    schema = {"anyOf": [{"type": "integer", "minimum": max(low, -MAX_SAFE),
+                         "maximum": min(top, MAX_SAFE)},
+                        {"type": "string", "pattern": text}],
+              "description": description + " " + doc if description else doc}
+    return Annotated[int, PlainValidator(validate),
+                     PlainSerializer(serialize, when_used="always"),
+                     WithJsonSchema(schema)]
+
+
+# --- exact rationals ----------------------------------------------------------------------
+
+RULE_RATIONAL = Rule("rational_not_reduced",
+                     "A fraction must be in lowest terms with a denominator of at least 2 and the "
+                     "sign on the numerator (write 3, not 3/1 or 6/2); decimals are not accepted "
+                     "(write 1/2, not 0.5).")
+
+_RATIONAL_TEXT = re.compile(r"^(0|-?[1-9][0-9]*)(?:/([1-9][0-9]*))?$")
+_DECIMAL_TEXT = re.compile(r"^[+-]?(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?$")
+
+
+def _decimal_hint(text: str) -> str:
+    """`write 1/2` for `0.5`: the exact rational a decimal text denotes, if it is small."""
+    if len(text) <= 40:
+        try:
+            return f"; write {Fraction(text)}"
+        except (ValueError, ZeroDivisionError):
+            pass
+    return ""
+
+
+def Rat(num_digits: int, den_digits: int, description: str | None = None) -> Any:
+    """An exact rational p/q with |p| < 10^num_digits and q < 10^den_digits, canonical text out."""
+    pattern = f"^(0|-?[1-9][0-9]{{0,{num_digits - 1}}})(/[1-9][0-9]{{0,{den_digits - 1}}})?$"
+    rng = f"numerator below 10^{num_digits} in absolute value, denominator below 10^{den_digits}"
+    doc = (f"An exact rational number: a JSON integer, or text \"p\" or \"p/q\" "
+           f"(e.g. \"-3/4\"), {rng}. " + RULE_RATIONAL.text)
+
+    def validate(value: Any) -> Fraction:
+        if type(value) in (int, Fraction):
+            # Fractions arrive only from Python code (domain results); they are exact and
+            # always in lowest terms, so only the size bound remains to check.
+            q = Fraction(value)
+            if abs(q.numerator) >= 10**num_digits or q.denominator >= 10**den_digits:
+                reject("rational_out_of_range", f"rational out of range: need {rng}",
+                       value=str(value))
+            return q
+        if type(value) is not str:
+            reject("rational_type", "expected an exact rational (JSON integer or text like "
+                   f"\"3/4\"), got {type(value).__name__}" + (
+                       "; write the fraction as text, e.g. \"1/2\" for 0.5"
+                       if type(value) is float else ""), value=value)
+        match = _RATIONAL_TEXT.fullmatch(value)
+        if match is None:
+            if _DECIMAL_TEXT.fullmatch(value):
+                reject("rational_decimal", f"{value!r} is a decimal; exact rationals are "
+                       f"written p/q{_decimal_hint(value)}", value=value)
+            reject("rational_text", f"{value[:40]!r} is not a rational written \"p\" or \"p/q\"",
+                   value=value)
+        num, den = int(match.group(1)), int(match.group(2) or 1)
+        if abs(num) >= 10**num_digits or den >= 10**den_digits:
+            reject("rational_out_of_range", f"rational out of range: need {rng}", value=value)
+        if match.group(2) is not None and (den == 1 or math.gcd(num, den) != 1):
+            reject(RULE_RATIONAL.code, f"{value} is not canonical; write {Fraction(num, den)}",
+                   value=value)
+        return Fraction(num, den)
+
+    schema = {"anyOf": [{"type": "integer", "minimum": -min(10**num_digits - 1, MAX_SAFE),
+                         "maximum": min(10**num_digits - 1, MAX_SAFE)},
+                        {"type": "string", "pattern": pattern}],
+              "description": description + " " + doc if description else doc}
+    return Annotated[Fraction, PlainValidator(validate),
+                     PlainSerializer(str, when_used="always"), WithJsonSchema(schema)]
+
+
+# Output rationals: bounded only by the output digit budget; they always print as text.
+OutRat = Rat(OUTPUT_DIGITS, OUTPUT_DIGITS)
+OutInt = BigInt(OUTPUT_DIGITS)
+
+# --- names --------------------------------------------------------------------------------
+
+Name = Annotated[str, Field(strict=True, pattern=r"^[a-z][a-z0-9_]{0,7}$", description=(
+    "A variable name: a lowercase letter followed by at most 7 lowercase letters, digits or "
+    "underscores."))]
+
+
+# --- matrices -----------------------------------------------------------------------------
+
+RULE_MATRIX_SHAPE = Rule("matrix_row_length",
+                         "rows must hold exactly nrows lists and every row exactly ncols "
+                         "entries; explicit shapes make empty matrices such as 0x3 expressible.")
+RULE_SQUARE = Rule("matrix_not_square", "The matrix must be square (nrows == ncols).")
+
+
+def matrix_model(name: str, entry: Any, max_size: int, entry_text: str) -> type[BaseModel]:
+    """A matrix type `{nrows, ncols, rows}` with at most `max_size` rows and columns."""
+    example = {"nrows": 2, "ncols": 3, "rows": [[1, 0, -2], [0, 1, 3]]}
+
+    def shape(self: Any) -> Any:
+        if len(self.rows) != self.nrows:
+            reject("matrix_row_count", f"rows has {len(self.rows)} lists; this "
+                   f"{self.nrows}x{self.ncols} matrix needs {self.nrows}", ("rows",))
+        for i, row in enumerate(self.rows):
+            if len(row) != self.ncols:
+                reject(RULE_MATRIX_SHAPE.code, f"row {i} has {len(row)} entries; this "
+                       f"{self.nrows}x{self.ncols} matrix needs {self.ncols}", ("rows", i))
+        return self
+
+    return create_model(
+        name, __config__=CONFIG,
+        __doc__=(f"A matrix of {entry_text}, at most {max_size}x{max_size}. "
+                 f"{RULE_MATRIX_SHAPE.text} Example: {canonical_json(example)}"),
+        __validators__={"shape": model_validator(mode="after")(shape)},
+        nrows=(Count(0, max_size, "Number of rows."), ...),
+        ncols=(Count(0, max_size, "Number of columns."), ...),
+        rows=(Annotated[list[Annotated[list[entry], Field(max_length=max_size)]],
+                        Field(max_length=max_size, description="The rows, top to bottom.")], ...))
+
+
+# --- univariate polynomials -----------------------------------------------------------------
+
+RULE_LEADING = Rule("polynomial_leading_zero",
+                    "Coefficients are listed from the highest degree down and the first one "
+                    "must be nonzero; the zero polynomial is the empty list.")
+
+
+def poly_model(name: str, entry: Any, max_degree: int, entry_text: str, *,
+               nonzero: bool = False) -> type[BaseModel]:
+    """A univariate polynomial `{variable, coefficients}`, coefficients highest degree first."""
+    example = {"variable": "x", "coefficients": [1, 0, "-1/2"]}
+
+    def leading(self: Any) -> Any:
+        if self.coefficients and self.coefficients[0] == 0:
+            reject(RULE_LEADING.code, "the first (leading) coefficient is 0; drop leading zeros",
+                   ("coefficients", 0))
+        return self
+
+    zero = " It must not be the zero polynomial." if nonzero else ""
+    return create_model(
+        name, __config__=CONFIG,
+        __doc__=(f"A polynomial in one variable of degree at most {max_degree} with "
+                 f"{entry_text}. {RULE_LEADING.text}{zero} "
+                 f"Example (x^2 - 1/2): {canonical_json(example)}"),
+        __validators__={"leading": model_validator(mode="after")(leading)},
+        variable=(Name, ...),
+        coefficients=(Annotated[list[entry], Field(min_length=1 if nonzero else 0,
+                                                   max_length=max_degree + 1)], ...))
+
+
+class IntegerPolynomial(BaseModel):
+    """A primitive polynomial with integer coefficients and a positive leading coefficient
+    (the canonical representative of an irreducible factor or minimal polynomial), listed
+    from the highest degree down."""
+
+    model_config = CONFIG
+    variable: Name
+    coefficients: Annotated[list[OutInt], Field(min_length=1)]
+
+    @model_validator(mode="after")
+    def _canonical(self) -> "IntegerPolynomial":
+        cs = self.coefficients
+        if cs[0] <= 0 or math.gcd(*cs) != 1:
+            reject("zpoly_not_canonical", "an integer polynomial must be primitive with a "
+                   "positive leading coefficient", ("coefficients",))
+        return self
+
+
+# --- CNF formulas ---------------------------------------------------------------------------
+
+MAX_VARS = 20000
+MAX_CLAUSES = 100000
+MAX_CLAUSE_LENGTH = 1000
+MAX_OCCURRENCES = 400000
+
+RULE_LITERAL = Rule("literal_out_of_range",
+                    "Every literal is a nonzero integer whose absolute value is at most num_vars "
+                    f"(-v means not v); at most {MAX_OCCURRENCES} literal occurrences in all.")
+RULE_CANONICAL = Rule("cnf_not_canonical",
+                      "Canonical form: inside a clause the variables strictly increase by "
+                      "absolute value (so no variable twice and no complementary pair); clauses "
+                      "are sorted by length, then lexicographically by the keys (|l|, l) of their "
+                      "literals (so -3 sorts before 3), with no duplicate clause; the empty "
+                      "clause, if present, comes first. sat.cnf.canonicalize produces this form.")
+
+CnfLiteral = Annotated[int, Field(strict=True, ge=-MAX_VARS, le=MAX_VARS), WithJsonSchema({
+    "anyOf": [{"type": "integer", "minimum": -MAX_VARS, "maximum": -1},
+              {"type": "integer", "minimum": 1, "maximum": MAX_VARS}],
+    "description": "A literal: v or -v for a variable 1 <= v <= num_vars."})]
+
+
+def literal_key(lit: int) -> tuple[int, int]:
+    """The order of literals inside a canonical clause: by variable, negative first."""
+    return (abs(lit), lit)
+
+
+def clause_key(clause: list[int]) -> tuple:
+    """The order of clauses in a canonical CNF: by length, then by literal keys."""
+    return (len(clause), [literal_key(lit) for lit in clause])
+
+
+def _count_occurrences(data: Any) -> Any:
+    """Refuse oversized formulas before every literal is validated one by one."""
+    clauses = data.get("clauses") if isinstance(data, dict) else None
+    if isinstance(clauses, list):
+        total = sum(len(c) for c in clauses if isinstance(c, list))
+        if total > MAX_OCCURRENCES:
+            reject("cnf_too_large", f"{total} literal occurrences; at most {MAX_OCCURRENCES}",
+                   ("clauses",))
+    return data
+
+
+def _literals_in_range(self: Any) -> Any:
+    for i, clause in enumerate(self.clauses):
+        for j, lit in enumerate(clause):
+            if lit == 0 or abs(lit) > self.num_vars:
+                reject(RULE_LITERAL.code, f"literal {lit} is not v or -v for 1 <= v <= "
+                       f"num_vars = {self.num_vars}", ("clauses", i, j))
+    return self
+
+
+def canonical_violation(clauses: list[list[int]]) -> tuple[tuple, str] | None:
+    """Where and why `clauses` is not canonical, or None when it is."""
+    for i, clause in enumerate(clauses):
+        for j in range(1, len(clause)):
+            if abs(clause[j - 1]) >= abs(clause[j]):
+                return (("clauses", i, j), f"clause {i}: literal {clause[j]} does not follow "
+                        f"{clause[j - 1]} in strictly increasing variable order")
+        if i and clause_key(clauses[i - 1]) >= clause_key(clause):
+            return (("clauses", i), f"clause {i} is not after clause {i - 1} in canonical "
+                    "order (by length, then literals) or repeats it")
+    return None
+
+
+def _canonical(self: Any) -> Any:
+    problem = canonical_violation(self.clauses)
+    if problem is not None:
+        reject(RULE_CANONICAL.code, problem[1] + "; run sat.cnf.canonicalize first", problem[0])
+    return self
+
+
+_CNF_FIELDS = dict(
+    num_vars=(Count(0, MAX_VARS, "Number of variables; they are 1..num_vars."), ...),
+    clauses=(Annotated[list[Annotated[list[CnfLiteral], Field(max_length=MAX_CLAUSE_LENGTH)]],
+                       Field(max_length=MAX_CLAUSES, description=(
+                           "The clauses; each is a list of literals read as their "
+                           "disjunction, the formula is their conjunction."))], ...))
+
+CNF = create_model(
+    "CNF", __config__=CONFIG,
+    __doc__=(f"A formula in conjunctive normal form over variables 1..num_vars. "
+             f"{RULE_LITERAL.text} Example: "
+             f"{canonical_json({'num_vars': 3, 'clauses': [[3, -1, 3], [2, -2], [-1, 3]]})}"),
+    __validators__={"size": model_validator(mode="before")(_count_occurrences),
+                    "range": model_validator(mode="after")(_literals_in_range)},
+    **_CNF_FIELDS)
+
+CanonicalCNF = create_model(
+    "CanonicalCNF", __config__=CONFIG,
+    __doc__=(f"A CNF formula in canonical form. {RULE_LITERAL.text} {RULE_CANONICAL.text} "
+             f"Example: {canonical_json({'num_vars': 3, 'clauses': [[-1, 3], [1, 2, -3]]})}"),
+    __validators__={"size": model_validator(mode="before")(_count_occurrences),
+                    "range": model_validator(mode="after")(_literals_in_range),
+                    "canonical": model_validator(mode="after")(_canonical)},
+    **_CNF_FIELDS)
+
+
+# --- algebraic numbers (output only) --------------------------------------------------------
+
+class RealRoot(BaseModel):
+    """The index-th real root (1-based, increasing order) in an exact isolating interval."""
+
+    model_config = CONFIG
+    kind: Literal["real"]
+    index: Count(1, 10**4)
+    interval: Annotated[list[OutRat], Field(min_length=2, max_length=2)]
+
+
+class NonrealRoot(BaseModel):
+    """The index-th non-real root (1-based; ordered by real part, then imaginary part) in an
+    exact isolating box [re_low, re_high, im_low, im_high]."""
+
+    model_config = CONFIG
+    kind: Literal["nonreal"]
+    index: Count(1, 10**4)
+    box: Annotated[list[OutRat], Field(min_length=4, max_length=4)]
+
+
+class AlgebraicNumber(BaseModel):
+    """One root of an irreducible integer polynomial, named by an exact isolating region.
+
+    `approx` is a decimal approximation for reading only; the value is the polynomial and the
+    region, which contains exactly this root.
+    """
+
+    model_config = CONFIG
+    minimal_polynomial: IntegerPolynomial
+    root: Annotated[RealRoot | NonrealRoot, Field(discriminator="kind")]
+    approx: str
+
+
+def tagged(*models: type[BaseModel], tag: str = "status") -> Any:
+    """A result union discriminated by its `status` (or `kind`) literal field."""
+    return Annotated[Union[models], Field(discriminator=tag)]

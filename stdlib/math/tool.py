@@ -1,0 +1,117 @@
+"""The `MathTool` declaration: one immutable value per public operation (seed rule R1).
+
+A declaration names the operation, states its mathematical claim, holds the request model and
+the result type, the domain function that computes it, at least one published invocation
+example, the three-part boundedness statement, the validator-only rules its schema must show,
+and its wall-clock deadline. Discovery (`find`) and execution (`run`) read nothing else.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass, field
+from types import UnionType
+from typing import Annotated, Any, Callable, Union, get_args, get_origin
+
+from pydantic import BaseModel, TypeAdapter
+
+from .primitives import Rule
+
+IDENTIFIER = re.compile(r"^[a-z]+(\.[a-z_]+)+$")
+DEFAULT_DEADLINE = 10.0
+MAX_DEADLINE = 30.0
+
+
+@dataclass(frozen=True)
+class Example:
+    """A published invocation: "Compute ...; <precondition>" and a payload that validates.
+
+    The payload is kept as JSON text so the declaration stays immutable; `payload` returns a
+    fresh copy each time.
+    """
+
+    description: str
+    payload_json: str
+
+    @classmethod
+    def of(cls, description: str, payload: dict) -> "Example":
+        return cls(description, json.dumps(payload))
+
+    @property
+    def payload(self) -> dict:
+        return json.loads(self.payload_json)
+
+
+@dataclass(frozen=True)
+class Bounds:
+    """The three boundedness obligations of the seed: input domain, computation, output."""
+
+    input: str
+    computation: str
+    output: str
+
+
+@dataclass(frozen=True)
+class MathTool:
+    """One public operation.
+
+    `function` takes the validated request model and returns a value of `result`. It runs only
+    inside the worker process, so it may import backends (lazily, inside its body).
+    `on_deadline`, present only when the result type has an `unknown` variant, builds that
+    variant when the deadline kills the worker: `on_deadline(request, deadline_ms, elapsed_ms)`.
+    """
+
+    identifier: str
+    claim: str
+    request: type[BaseModel]
+    result: Any
+    function: Callable[[Any], Any]
+    examples: tuple[Example, ...]
+    bounds: Bounds
+    rules: tuple[Rule, ...] = ()
+    deadline: float = DEFAULT_DEADLINE
+    on_deadline: Callable[[Any, int, int], Any] | None = None
+    result_adapter: TypeAdapter = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        if not IDENTIFIER.fullmatch(self.identifier):
+            raise ValueError(f"bad operation identifier {self.identifier!r}")
+        if not self.examples:
+            raise ValueError(f"{self.identifier}: every operation publishes an example")
+        if not 0 < self.deadline <= MAX_DEADLINE:
+            raise ValueError(f"{self.identifier}: deadline must be in (0, {MAX_DEADLINE}] s")
+        object.__setattr__(self, "result_adapter", TypeAdapter(self.result))
+
+    @property
+    def domain(self) -> str:
+        return self.identifier.split(".", 1)[0]
+
+    @property
+    def summary(self) -> str:
+        """The computation clause of the first example ("Compute ...")."""
+        return self.examples[0].description.split("; ", 1)[0]
+
+    @property
+    def outcomes(self) -> tuple[str, ...]:
+        """The `status` values the result can take, or ("value",) for a single-shape result."""
+        return _statuses(self.result) or ("value",)
+
+    @property
+    def deadline_ms(self) -> int:
+        return int(self.deadline * 1000)
+
+
+def _statuses(tp: Any) -> tuple[str, ...]:
+    """Collect the literal `status` values of a result type (a model or a union of models)."""
+    origin = get_origin(tp)
+    if origin is Annotated:
+        return _statuses(get_args(tp)[0])
+    if origin in (Union, UnionType):
+        out: list[str] = []
+        for arg in get_args(tp):
+            out.extend(s for s in _statuses(arg) if s not in out)
+        return tuple(out)
+    if isinstance(tp, type) and issubclass(tp, BaseModel) and "status" in tp.model_fields:
+        return tuple(get_args(tp.model_fields["status"].annotation))
+    return ()
