@@ -142,8 +142,9 @@ def _summary_fields(tool: MathTool) -> dict:
     return dict(
         identifier=tool.identifier, name=tool.identifier, domain=tool.domain,
         summary=tool.summary, outcomes=list(tool.outcomes),
-        describe=(f"{first.description} Outcomes: {', '.join(tool.outcomes)}. "
-                  f"Example arguments: {canonical_json(first.payload)}"),
+        describe=first.description + (
+            f" Outcomes (status): {', '.join(tool.outcomes)}." if tool.outcomes != ("value",)
+            else "") + f" Example arguments: {canonical_json(first.payload)}",
         params=[f"{name}: {kind}" if kind else name for name, kind, _ in fields],
         optional=[name for name, _, required in fields if not required])
 

@@ -1,0 +1,55 @@
+"""The bridge between the script module `math` and the Python API (MATH.md Decisions).
+
+The interpreter calls these functions with plain script values (int, float, Decimal, str,
+bool, None, list, dict with text keys) and gets plain values back: exact integers as ints,
+rationals as canonical text ("3/4"), maps and lists, booleans and None. Every failure is a
+`MathError` whose text is the deterministic message of MATH.md §7.2, which the interpreter
+turns into a language error that `recover` can catch.
+
+Importing this module is cheap; the catalog loads on the first call.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .errors import MathError
+
+
+def find(query: str = "", domain: str | None = None, detail: str = "summary",
+         limit: int = 10) -> list[dict]:
+    """Catalog entries as maps; each has name, describe, params and optional, so the list can
+    be handed to llm_step as a catalog."""
+    from . import api
+    return [entry.model_dump() for entry in api.find(query, domain, detail, limit)]
+
+
+def describe(identifier: str) -> dict:
+    """The full catalog entry of one operation as a map."""
+    from . import api
+    return api.describe(identifier).model_dump()
+
+
+def run(identifier: str, payload: dict) -> Any:
+    """Validate and run one operation; the typed result as plain values."""
+    from . import api
+    return api.run(identifier, payload).model_dump()
+
+
+def check(identifier: str, payload: Any) -> dict:
+    """{"valid": bool, "issues": [{"path", "code", "message"}]}; never raises."""
+    from . import api
+    return api.check(identifier, payload).model_dump()
+
+
+def tool_params(identifier: str) -> list[tuple[str, str | None, bool]]:
+    """The request's top-level fields as (name, type, required) for `math.tool(id)`: type is
+    number, text, bool, list or map, or None for fields that accept more than one kind of
+    value (an exact integer given as a number or as text)."""
+    from . import catalog
+    tool = catalog.get(identifier) if isinstance(identifier, str) else None
+    if tool is None:
+        from .api import _unknown_text
+        raise MathError.build("unknown_operation", str(identifier),
+                              ["- " + _unknown_text(identifier)], verb="math.tool")
+    return catalog.params(tool)
