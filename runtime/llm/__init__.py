@@ -1,0 +1,13 @@
+"""The LLM side of the interpreter: providers, tool calling and the expression forms.
+
+Nothing here is imported at start-up; the builtins in `stdlib.llm` and the evaluator's LLM
+expressions import what they need on first use. Layout, from the script inward:
+
+    step.py, expressions.py   llm_step and reason/decide/analyze/generate, in the script's terms
+    session.py                the one provider per process, token usage and the budget
+    exchange.py               Ask and Reply: a request and its answer, independent of any API
+    convert.py, names.py      model arguments → declared types; tool names an API cannot carry
+    openai_chat.py, anthropic_messages.py, api.py, http.py   the real APIs over HTTP
+    cassette.py               replay and record
+    config.py, status.py      settings with their sources, and `synsema llm status`
+"""

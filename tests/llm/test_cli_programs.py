@@ -13,7 +13,8 @@ from pathlib import Path
 import pytest
 
 from .conftest import LLM_VARIABLES, OPENAI_KEY
-from .fakes import FakeServer, openai_error, openai_text, openai_tool_call
+from .fakes import (FakeServer, anthropic_text, anthropic_tool_use, openai_error, openai_text,
+                    openai_tool_call)
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -196,6 +197,33 @@ def test_the_json_report_counts_llm_tokens(tmp_path):
         server.reply(openai_text("done", 30, 12))
         done = synsema(["run", "--format", "json", str(safe_loop(tmp_path))], openai_env(server))
     assert json.loads(done.stdout)["llm_tokens"] == 42
+
+
+def test_the_safe_loop_against_the_anthropic_messages_api(tmp_path):
+    with FakeServer() as server:
+        server.reply(anthropic_tool_use("get_weather", {"city": "Lima", "units": "C"}, text="Let me check."))
+        server.reply(anthropic_tool_use("get_weather", {"city": "Lima"}))
+        server.reply(anthropic_text("Sunny in Lima."))
+        env = {"SYNSEMA_LLM_PROVIDER": "anthropic", "SYNSEMA_LLM_BASE_URL": server.url, "ANTHROPIC_API_KEY": "test"}
+        done = synsema(["run", str(safe_loop(tmp_path))], env)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.splitlines() == ["Sunny in Lima.", "111"]
+    assert server.requests[0]["path"] == "/v1/messages"
+    assert "[get_weather => error: " in server.bodies()[1]["messages"][0]["content"]
+
+
+def test_math_catalog_entries_travel_under_wire_names_and_come_back_as_identifiers(tmp_path):
+    program = tmp_path / "math_step.syn"
+    program.write_text('let catalog be math.find("characteristic polynomial")\n'
+                       'let step be llm_step("charpoly of [[1,2],[3,4]]", catalog, "")\n'
+                       'print(step["name"], step["args"])\n')
+    with FakeServer() as server:
+        matrix = json.dumps({"nrows": 2, "ncols": 2, "rows": [[1, 2], [3, 4]]})
+        server.reply(openai_tool_call("linalg_charpoly", json.dumps({"matrix": matrix})))
+        done = synsema(["run", str(program)], openai_env(server))
+    assert done.returncode == 0, done.stderr
+    assert done.stdout == 'linalg.charpoly {matrix: {nrows: 2, ncols: 2, rows: [[1, 2], [3, 4]]}}\n'
+    assert "linalg_charpoly" in [tool["function"]["name"] for tool in server.bodies()[0]["tools"]]
 
 
 # ---------------------------------------------------------------- examples/agent_loop.syn
