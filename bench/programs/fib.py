@@ -1,0 +1,8 @@
+# fib(25), naively recursive: the CPython twin of fib.syn.
+def fib(n):
+    if n < 2:
+        return n
+    return fib(n - 1) + fib(n - 2)
+
+
+print(fib(25))
