@@ -9,7 +9,8 @@ module before acting, and a refusal names the party who can fix it: the program 
 API used by the evaluator and the command line
 ----------------------------------------------
 ``Ceiling.parse(text)``         the `--cap-set` list `"name,name=scope,…"`; `"none"` is empty.
-                                Unknown names raise a SynError with phase "Usage" (exit 2).
+                                Unknown names and malformed scopes raise a SynError with phase
+                                "Usage" (the CLI exits 2). Scopes cannot contain commas.
 ``Ceiling.sandbox()``           the `--sandbox` ceiling: `stdout,time`.
 ``ceiling.items_named(name)``   the scope texts of the ceiling's items called `name`, in order,
                                 including items that are not capabilities (`declassify=…`) and
@@ -18,7 +19,8 @@ API used by the evaluator and the command line
                                 listing the known ones; the evaluator calls it at load time.
 ``Capabilities(ceiling, auto_grants, audit, cwd=None)``
     ``grant(name, scope, span)``   a top-level `require`; scope text, or None for "any".
-    ``check(name, scope, span)``   returns the grant that allows the request or raises SynError.
+    ``check(name, scope, span)``   returns if the request is allowed, else raises SynError (phase
+                                "Runtime") whose message says who must act; audited either way.
     ``enter_tool(declared, task_name=None)`` / ``enter_sandbox(under)`` → token; ``leave(token)``.
     ``effective()``                display forms of the current set (the REPL's `:caps`).
     ``finish(exit_code)``          writes the audit summary line.
@@ -294,17 +296,16 @@ class Cap:
         self.origin = origin
 
     @classmethod
-    def parse(cls, name: str, scope, cwd: str, origin: str, span: Span | None = None,
-              phase: str = "Runtime") -> "Cap":
-        if name not in _KINDS:
-            raise SynError(_unknown_name_message(name, KNOWN_NAMES), span, phase)
+    def parse(cls, name: str, scope, cwd: str, origin: str, span: Span | None = None) -> "Cap":
+        """Read `name(scope)` as written in a require, a declaration or a ceiling item."""
+        validate_cap_name(name, span)
         if isinstance(scope, bool) or not isinstance(scope, (str, int, type(None))):
-            raise SynError(f"the scope of {name} must be text, got {type(scope).__name__}", span, phase)
+            raise SynError(f"the scope of {name} must be text, got {type(scope).__name__}", span)
         text = None if scope is None else str(scope)
         try:
             key = _KINDS[name].parse(name, text, cwd)
         except _ScopeError as bad:
-            raise SynError(str(bad), span, phase) from None
+            raise SynError(str(bad), span) from None
         return cls(name, text, key, origin)
 
     def covers(self, other: "Cap") -> bool:
@@ -377,7 +378,7 @@ class Ceiling:
                     raise SynError(f"--cap-set: {name} needs a value ({name}=principal)", None, "Usage")
             elif name in _KINDS:
                 try:
-                    caps.append(Cap.parse(name, scope, os.getcwd(), "ceiling", phase="Usage"))
+                    caps.append(Cap.parse(name, scope, os.getcwd(), "ceiling"))
                 except SynError as bad:
                     raise SynError(f"--cap-set: {bad.message}", None, "Usage") from None
             else:
@@ -405,6 +406,7 @@ class Audit:
 
     def __init__(self, path: str | None):
         self._file = None if path is None else open(path, "w", encoding="utf-8")
+        self._finished = False
         self.granted = 0
         self.denied = 0
 
@@ -426,11 +428,13 @@ class Audit:
 
     def summary(self, exit_code: int) -> None:
         self._write({"summary": {"granted": self.granted, "denied": self.denied, "exit": exit_code}})
+        self._finished = True
         if self._file is not None:
             self._file.close()
-            self._file = None
 
     def _write(self, record: dict) -> None:
+        if self._finished:  # the summary is the last line, whatever runs after it
+            return
         stream = self._file if self._file is not None else sys.stderr
         stream.write(json.dumps(record, ensure_ascii=False) + "\n")
         stream.flush()

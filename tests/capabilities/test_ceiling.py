@@ -306,3 +306,11 @@ def test_audit_records_the_real_path(tmp_path):
 def test_unwritable_audit_path_raises_oserror_for_the_cli(tmp_path):
     with pytest.raises(FileNotFoundError):
         Audit.open(str(tmp_path / "missing-dir" / "a.jsonl"))
+
+
+def test_the_summary_is_the_last_audit_line(tmp_path):
+    log = tmp_path / "a.jsonl"
+    caps = program(None, audit=Audit.open(str(log)))
+    caps.finish(0)
+    caps.check("time", None)  # e.g. a check from a finaliser after the run ended
+    assert read_lines(log) == [{"summary": {"granted": 0, "denied": 0, "exit": 0}}]
