@@ -61,12 +61,10 @@ Rules (SPEC §6, LANGUAGE §8), and the decisions taken where the documents are 
 
 from __future__ import annotations
 
-import difflib
 import json
 import os
 import re
 import sys
-from datetime import datetime, timezone
 from fnmatch import fnmatchcase
 
 from lang.errors import Span, SynError
@@ -90,6 +88,7 @@ def validate_cap_name(name: str, span: Span | None) -> None:
 
 
 def _unknown_name_message(name: str, known) -> str:
+    import difflib  # only on this error path: it is slow to import
     close = difflib.get_close_matches(name, known, n=1)
     hint = f" — did you mean '{close[0]}'?" if close else ""
     return f"Unknown capability '{name}'{hint} Known capabilities: {', '.join(known)}"
@@ -416,6 +415,7 @@ class Audit:
 
     def record(self, capability: str, scope: str | None, granted: bool, reason: str,
                span: Span | None) -> None:
+        from datetime import datetime, timezone
         if granted:
             self.granted += 1
         else:
