@@ -3,7 +3,7 @@
 A reviewer deciding whether to run a script (or which `--cap-set` to give it) needs three
 lists: what the program grants itself (top-level `require`), what each task declares for
 `call_tool` (the `require` lines at the top of its body), and which `require` lines can never
-grant anything (inside a sandbox, a loop body, a match arm, a `recover` block, a test, or a task
+grant anything (inside a sandbox, an `each` body, a match arm, a `recover` block, a test, or a task
 body below its leading lines) — those usually mean the author expected an effect they will not
 get. `sandbox` blocks are listed with the capabilities they keep. A scope written as a text
 literal is shown as written; any other expression is reported as dynamic (its value is only
