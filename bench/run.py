@@ -1,0 +1,369 @@
+"""`make bench`: time each benchmark in Synsema and in CPython and print a table of medians.
+
+Why it is built this way:
+
+* Every measurement is a fresh process (bench/harness.py), so no cache or register left over by
+  one repetition can flatter the next. Inside that process only the program is timed; start-up
+  is its own row, timed as a whole process against `python -c pass` with the same venv python.
+* Repetitions alternate Synsema and CPython (S, P, S, P, …) so that a burst of load from another
+  process on a shared machine hits both sides, and the table reports medians, which one outlier
+  cannot move. Each cell also has a CPU-time ratio (process CPU seconds, all threads): on a busy
+  machine wall time includes waiting for a core and CPU time does not, so when the two ratios
+  disagree the CPU one says what the interpreter itself costs.
+* Both sides print their result and the outputs must be identical; a mismatch or a crash is
+  shown in the table (and explained under it), never raised, so one broken program does not hide
+  the other measurements. Nothing here is pass/fail: the goal column is information.
+* Repetition counts keep `make bench` under 5 minutes on 2 cores: 5 by default, 3 for a program
+  whose first Synsema run takes over 4 s, 10 for the cheap start-up row.
+
+    .venv/bin/python bench/run.py [--reps N] [--only SUBSTRING] [--json FILE]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import platform
+import re
+import resource
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from dataclasses import dataclass, field
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(HERE)
+BIN = os.path.dirname(sys.executable)
+PYTHON = sys.executable
+SYNSEMA = os.path.join(BIN, "synsema")
+HARNESS = os.path.join(HERE, "harness.py")
+CASSETTE = os.path.join(HERE, "agent", "agent.cassette.jsonl")
+PARSE_LINES = 10_000
+SLOW_RUN = 4.0          # seconds: a program this slow gets fewer repetitions
+TIMEOUT = 180           # seconds for any one process
+
+
+@dataclass
+class Bench:
+    """One row: a Synsema program, its CPython twin, and the goal from SPEC.md §9 (a ratio)."""
+
+    name: str
+    syn: str
+    py: str
+    goal: float = 30.0
+    env: dict = field(default_factory=dict)
+
+
+REPLAY_ENV = {"SYNSEMA_LLM_PROVIDER": "replay", "SYNSEMA_LLM_CASSETTE": CASSETTE}
+
+PROGRAMS = [
+    Bench("fib(25) recursive", "programs/fib.syn", "programs/fib.py", goal=15),
+    Bench("while loop, 10^6 iterations", "programs/while_loop.syn", "programs/while_loop.py", goal=10),
+    Bench("each + append, 10^5 (in a task)", "programs/each_append.syn", "programs/each_append.py"),
+    Bench("each + append, 2x10^4 (top level)", "programs/each_append_global.syn",
+          "programs/each_append_global.py"),
+    Bench("text build + split, 20k lines", "programs/text_split.syn", "programs/text_split.py"),
+    Bench("word count, 2x10^5 words (map)", "programs/word_count.syn", "programs/word_count.py"),
+    Bench("sort 10^5 numbers", "programs/sort_numbers.syn", "programs/sort_numbers.py"),
+    Bench("closures: apply/where/reduce", "programs/closures.syn", "programs/closures.py"),
+    Bench("match-heavy interpreter loop", "programs/match_vm.syn", "programs/match_vm.py"),
+    Bench("agent loop, replay (80 steps)", "agent/agent_loop.syn", "agent/agent_loop.py", env=REPLAY_ENV),
+]
+
+LABEL_PROGRAMS = ["programs/fib.syn", "programs/word_count.syn"]
+
+
+# ---------------------------------------------------------------------- measuring
+@dataclass
+class Sample:
+    exit: int
+    wall: float
+    cpu: float
+    out: str
+    err: str
+
+
+def _env(extra: dict) -> dict:
+    env = dict(os.environ)
+    env.update(extra)
+    return env
+
+
+def harness(mode: str, path: str, *flags: str, env: dict | None = None) -> Sample:
+    """One fresh process running bench/harness.py; the program's own timing comes back in a file."""
+    with tempfile.NamedTemporaryFile("r", suffix=".json", delete=False) as handle:
+        timing = handle.name
+    try:
+        proc = subprocess.run([PYTHON, HARNESS, mode, path, *flags, "--timing", timing], cwd=ROOT,
+                              env=_env(env or {}), capture_output=True, text=True, timeout=TIMEOUT)
+        try:
+            with open(timing, encoding="utf-8") as handle:
+                data = json.load(handle)
+        except (OSError, ValueError):
+            data = {"exit": proc.returncode or 98, "wall": float("nan"), "cpu": float("nan")}
+    except subprocess.TimeoutExpired as late:
+        return Sample(97, float("nan"), float("nan"), "", f"timed out after {late.timeout} s")
+    finally:
+        os.unlink(timing)
+    code = data["exit"] if data["exit"] else proc.returncode
+    return Sample(code, data["wall"], data["cpu"], proc.stdout, proc.stderr)
+
+
+def whole_process(argv: list[str]) -> Sample:
+    """Wall and CPU time (from the kernel's accounting of children) of one complete process."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    start = time.perf_counter()
+    try:
+        proc = subprocess.run(argv, cwd=ROOT, capture_output=True, text=True, timeout=TIMEOUT)
+    except subprocess.TimeoutExpired as late:
+        return Sample(97, float("nan"), float("nan"), "", f"timed out after {late.timeout} s")
+    wall = time.perf_counter() - start
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+    return Sample(proc.returncode, wall, cpu, proc.stdout, proc.stderr)
+
+
+def alternate(first, second, reps: int) -> tuple[list[Sample], list[Sample]]:
+    """Run `first` and `second` in turn `reps` times; the first pair decides if reps shrink."""
+    a, b = [first()], [second()]
+    if a[0].wall > SLOW_RUN:
+        reps = min(reps, 3)
+    for _ in range(reps - 1):
+        a.append(first())
+        b.append(second())
+    return a, b
+
+
+# ---------------------------------------------------------------------- rows
+@dataclass
+class Row:
+    name: str
+    left: str            # what the Synsema column shows
+    right: str           # what the CPython (or baseline) column shows
+    ratio: str
+    cpu_ratio: str
+    goal: str
+    status: str
+    reps: int
+    notes: list = field(default_factory=list)
+    raw: dict = field(default_factory=dict)
+
+
+def _median(samples: list[Sample], attr: str) -> float:
+    return statistics.median(getattr(s, attr) for s in samples)
+
+
+def _ms(seconds: float) -> str:
+    return f"{seconds * 1000:,.0f} ms" if seconds >= 0.1 else f"{seconds * 1000:,.1f} ms"
+
+
+def _ratio(x: float) -> str:
+    return f"{x:.1f}x" if x < 100 else f"{x:,.0f}x"
+
+
+def _status(ratio: float, cpu_ratio: float, goal: float) -> str:
+    if ratio <= goal:
+        return "met"
+    return "missed (met on CPU time)" if cpu_ratio <= goal else "missed"
+
+
+def _failure(samples: list[Sample]) -> Sample | None:
+    return next((s for s in samples if s.exit != 0), None)
+
+
+def _explain(side: str, failed: Sample) -> str:
+    tail = (failed.err.strip().splitlines() or ["(no message)"])[-1]
+    return f"{side} exited {failed.exit}: {tail}"
+
+
+def _raw(samples: list[Sample]) -> list[dict]:
+    return [{"exit": s.exit, "wall": s.wall, "cpu": s.cpu} for s in samples]
+
+
+def program_row(bench: Bench, reps: int) -> Row:
+    syn_path = os.path.join(HERE, bench.syn)
+    py_path = os.path.join(HERE, bench.py)
+    syn, py = alternate(lambda: harness("syn", syn_path, env=bench.env),
+                        lambda: harness("py", py_path, env=bench.env), reps)
+    goal = f"<= {bench.goal:g}x"
+    raw = {"synsema": _raw(syn), "cpython": _raw(py)}
+    failed = _failure(syn) or _failure(py)
+    if failed is not None:
+        side = "Synsema" if any(failed is s for s in syn) else "CPython"
+        return Row(bench.name, "error", "error", "-", "-", goal, "error", len(syn),
+                   [_explain(side, failed)], raw)
+    s_wall, p_wall = _median(syn, "wall"), _median(py, "wall")
+    s_cpu, p_cpu = _median(syn, "cpu"), _median(py, "cpu")
+    notes = []
+    if any(s.out != py[0].out for s in syn + py):
+        notes.append(f"outputs differ: Synsema {syn[0].out.strip()[:120]!r} vs CPython {py[0].out.strip()[:120]!r}")
+    ratio, cpu_ratio = s_wall / p_wall, s_cpu / p_cpu
+    status = "OUTPUT MISMATCH" if notes else _status(ratio, cpu_ratio, bench.goal)
+    return Row(bench.name, _ms(s_wall), _ms(p_wall), _ratio(ratio), _ratio(cpu_ratio), goal, status,
+               len(syn), notes, raw)
+
+
+def startup_row(reps: int) -> Row:
+    hello = os.path.join(HERE, "programs", "hello.syn")
+    syn, py = alternate(lambda: whole_process([SYNSEMA, "run", hello]),
+                        lambda: whole_process([PYTHON, "-c", "pass"]), reps)
+    raw = {"synsema": _raw(syn), "cpython": _raw(py)}
+    name = "start-up: synsema run hello.syn vs python -c pass"
+    failed = _failure(syn)
+    if failed is not None:
+        return Row(name, "error", "-", "-", "-", "<= 8x", "error", len(syn), [_explain("Synsema", failed)], raw)
+    notes = []
+    expected = subprocess.run([PYTHON, os.path.join(HERE, "programs", "hello.py")], capture_output=True,
+                              text=True).stdout
+    if syn[0].out != expected:
+        notes.append(f"hello.syn printed {syn[0].out!r}, hello.py prints {expected!r}")
+    ratio = _median(syn, "wall") / _median(py, "wall")
+    cpu_ratio = _median(syn, "cpu") / _median(py, "cpu")
+    return Row(name, _ms(_median(syn, "wall")), _ms(_median(py, "wall")), _ratio(ratio), _ratio(cpu_ratio),
+               "<= 8x", "OUTPUT MISMATCH" if notes else _status(ratio, cpu_ratio, 8), len(syn), notes, raw)
+
+
+def _lines_per_second(seconds: float) -> str:
+    return f"{PARSE_LINES / seconds:,.0f} lines/s"
+
+
+def parse_rows(folder: str, reps: int) -> list[Row]:
+    """Two rows: lang.parser.parse in-process against ast.parse, and `synsema check` as a process."""
+    syn_file = os.path.join(folder, "parse_input.syn")
+    py_file = os.path.join(folder, "parse_input.py")
+    rows = []
+    syn, py = alternate(lambda: harness("parse-syn", syn_file), lambda: harness("parse-py", py_file), reps)
+    rows.append(_parse_row(f"parse {PARSE_LINES:,} lines: lang.parser.parse vs ast.parse (in-process)",
+                           syn, py, lambda s: s.out.split()[0] if s.out else ""))
+    check_py = "import ast, sys; print(len(ast.parse(open(sys.argv[1]).read()).body))"
+    syn, py = alternate(lambda: whole_process([SYNSEMA, "check", syn_file]),
+                        lambda: whole_process([PYTHON, "-c", check_py, py_file]), reps)
+    rows.append(_parse_row(f"parse {PARSE_LINES:,} lines: synsema check vs python ast.parse (whole process)",
+                           syn, py, lambda s: (re.findall(r"\d+", s.out) or [""])[0]))
+    return rows
+
+
+def _parse_row(name: str, syn: list[Sample], py: list[Sample], count) -> Row:
+    raw = {"synsema": _raw(syn), "cpython": _raw(py)}
+    failed = _failure(syn) or _failure(py)
+    goal = ">= 10,000 lines/s"
+    if failed is not None:
+        side = "Synsema" if any(failed is s for s in syn) else "CPython"
+        return Row(name, "error", "error", "-", "-", goal, "error", len(syn), [_explain(side, failed)], raw)
+    notes = []
+    if count(syn[0]) != count(py[0]):
+        notes.append(f"statement counts differ: Synsema {count(syn[0])}, CPython {count(py[0])}")
+    s_wall, p_wall = _median(syn, "wall"), _median(py, "wall")
+    s_cpu, p_cpu = _median(syn, "cpu"), _median(py, "cpu")
+    if notes:
+        status = "OUTPUT MISMATCH"
+    elif PARSE_LINES / s_wall >= 10_000:
+        status = "met"
+    else:
+        status = "missed (met on CPU time)" if PARSE_LINES / s_cpu >= 10_000 else "missed"
+    return Row(name, _lines_per_second(s_wall), _lines_per_second(p_wall), _ratio(s_wall / p_wall),
+               _ratio(s_cpu / p_cpu), goal, status, len(syn), notes, raw)
+
+
+def labels_row(program: str, reps: int) -> Row:
+    """The same program with `--labels` (left column) and without (right column)."""
+    path = os.path.join(HERE, program)
+    name = f"--labels on vs off: {os.path.basename(program)}"
+    on, off = alternate(lambda: harness("syn", path, "--labels"), lambda: harness("syn", path), reps)
+    raw = {"labels": _raw(on), "plain": _raw(off)}
+    if _failure(off) is not None:
+        return Row(name, "error", "error", "-", "-", "<= 1.5x", "error", len(on),
+                   [_explain("run without --labels", _failure(off))], raw)
+    if _failure(on) is not None:
+        return Row(name, "n/a (labels not implemented)", _ms(_median(off, "wall")), "n/a", "n/a", "<= 1.5x",
+                   "n/a", len(on), [_explain("run with --labels", _failure(on))], raw)
+    notes = [] if on[0].out == off[0].out else ["the output changes with --labels"]
+    ratio = _median(on, "wall") / _median(off, "wall")
+    cpu_ratio = _median(on, "cpu") / _median(off, "cpu")
+    return Row(name, _ms(_median(on, "wall")), _ms(_median(off, "wall")), _ratio(ratio), _ratio(cpu_ratio),
+               "<= 1.5x", "OUTPUT MISMATCH" if notes else _status(ratio, cpu_ratio, 1.5), len(on), notes, raw)
+
+
+# ---------------------------------------------------------------------- report
+def machine() -> str:
+    model = "unknown CPU"
+    try:
+        with open("/proc/cpuinfo", encoding="utf-8") as handle:
+            for line in handle:
+                if line.startswith("model name"):
+                    model = line.split(":", 1)[1].strip()
+                    break
+    except OSError:
+        pass
+    load = ", ".join(f"{x:.2f}" for x in os.getloadavg())
+    return (f"{model}, {os.cpu_count()} cores; Python {platform.python_version()} "
+            f"({platform.python_implementation()}) on {platform.system()} {platform.release()}; "
+            f"load average at start {load}")
+
+
+def table(rows: list[Row]) -> str:
+    head = ["benchmark", "Synsema", "CPython / baseline", "ratio (wall)", "ratio (CPU)", "goal", "status", "n"]
+    lines = ["| " + " | ".join(head) + " |", "|" + "|".join("---" for _ in head) + "|"]
+    for r in rows:
+        cells = [r.name, r.left, r.right, r.ratio, r.cpu_ratio, r.goal, r.status, str(r.reps)]
+        lines.append("| " + " | ".join(cells) + " |")
+    notes = [f"- {r.name}: {n}" for r in rows for n in r.notes]
+    if notes:
+        lines += ["", "Notes:", *notes]
+    return "\n".join(lines)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description="Synsema vs CPython benchmarks (medians).")
+    parser.add_argument("--reps", type=int, default=5, help="repetitions per side (default 5)")
+    parser.add_argument("--only", help="run only the rows whose name contains this text")
+    parser.add_argument("--json", help="also write every sample to this file")
+    args = parser.parse_args(argv)
+    began = time.perf_counter()
+    print(f"machine: {machine()}", flush=True)
+    print(f"repetitions: {args.reps} per side (3 when a Synsema run exceeds {SLOW_RUN:g} s; "
+          f"{max(args.reps, 10)} for start-up), alternating Synsema and CPython; medians.", flush=True)
+    # One untimed run first: it builds the Lark table cache if this machine never had it.
+    whole_process([SYNSEMA, "run", os.path.join(HERE, "programs", "hello.syn")])
+
+    wanted = (lambda name: args.only.lower() in name.lower()) if args.only else (lambda name: True)
+    rows: list[Row] = []
+
+    def add(row: Row) -> None:
+        rows.append(row)
+        print(f"  {row.name}: {row.left} vs {row.right} ({row.ratio} wall, {row.cpu_ratio} CPU) "
+              f"{row.status}", flush=True)
+
+    for bench in PROGRAMS:
+        if wanted(bench.name):
+            add(program_row(bench, args.reps))
+    if wanted("start-up"):
+        add(startup_row(max(args.reps, 10)))
+    if wanted("parse"):
+        sys.path.insert(0, HERE)
+        from gen_parse import generate
+        with tempfile.TemporaryDirectory() as folder:
+            syn_src, py_src, _ = generate(PARSE_LINES)
+            for name, text in (("parse_input.syn", syn_src), ("parse_input.py", py_src)):
+                with open(os.path.join(folder, name), "w", encoding="utf-8") as handle:
+                    handle.write(text)
+            for row in parse_rows(folder, args.reps):
+                add(row)
+    for program in LABEL_PROGRAMS:
+        if wanted(f"--labels on vs off: {os.path.basename(program)}"):
+            add(labels_row(program, args.reps))
+
+    print()
+    print(table(rows))
+    print(f"\ntotal time {time.perf_counter() - began:.0f} s")
+    if args.json:
+        with open(args.json, "w", encoding="utf-8") as handle:
+            json.dump({"machine": machine(), "rows": [r.__dict__ for r in rows]}, handle, indent=1)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
