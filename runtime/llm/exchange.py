@@ -13,6 +13,19 @@ import json
 from dataclasses import dataclass
 
 
+# How each kind of request is put to the model. Kept out of the Ask itself so that rewording
+# an instruction does not invalidate every recorded cassette.
+_INSTRUCTIONS = {
+    "step": ("You are one step of an agent loop run by a script. Call one of the tools if it helps "
+             "answer the request; the script runs it and asks you again with the result in the "
+             "context. When you can answer, reply with the final answer as plain text."),
+    "reason": "Reason about the subject you are given and state your conclusion in plain text.",
+    "analyze": "Analyze the subject you are given, in plain text.",
+    "generate": "Generate what the target you are given describes. Answer with the result only.",
+    "decide": "Choose exactly one of the options you are given, by calling the tool 'choose'.",
+}
+
+
 class InvalidReply(Exception):
     """A provider answered with something no step can be read from (the message says what)."""
 
@@ -63,15 +76,10 @@ class Ask:
         return text
 
     def system_text(self) -> str:
-        """The instructions a provider sends as its system prompt."""
-        if self.force is not None:
-            return (f"Answer by calling the tool '{self.force}'. "
-                    "Choose exactly one of the options you are given.")
-        if self.tools:
-            return ("You are one step of an agent loop run by a script. Call one of the tools if it "
-                    "helps answer the request; the script runs it and asks you again with the result "
-                    "in the context. When you can answer, reply with the final answer as plain text.")
-        return "Answer in plain text, without preamble."
+        """The instructions a provider sends as its system prompt (they are not part of the key)."""
+        if self.op == "step" and not self.tools:
+            return "Answer in plain text, without preamble."
+        return _INSTRUCTIONS[self.op]
 
     def user_text(self) -> str:
         """The user message: the prompt, then what the script reports has happened so far."""

@@ -23,12 +23,8 @@ from runtime.values import display, type_name
 DECISION_PENDING = "[decision pending]"
 PLACEHOLDERS = {"reason": "[reasoning about: {}]", "analyze": "[analysis of: {}]", "generate": "[generated: {}]"}
 
-# What each form asks for, and how its subject is introduced in the prompt.
-INSTRUCTIONS = {
-    "reason": ("Reason about the subject below and state your conclusion.", "Subject"),
-    "analyze": ("Analyze the subject below.", "Subject"),
-    "generate": ("Generate what the target below describes. Answer with the result only.", "Target"),
-}
+# How each form introduces its subject in the prompt (the instructions are in `exchange`).
+LABELS = {"reason": "Subject", "analyze": "Subject", "generate": "Target"}
 _QUOTES = "\"'`“”‘’"
 _NO_MATCH = object()
 
@@ -51,8 +47,7 @@ def evaluate(rt, kind: str, subject, given, objective, with_: dict):
     details = _details(given, objective, with_)
     if kind == "decide":
         return _decide(current, options, details)
-    instruction, label = INSTRUCTIONS[kind]
-    reply = current.ask(Ask(kind, f"{instruction}\n\n{label}: {display(subject)}{details}"))
+    reply = current.ask(Ask(kind, f"{LABELS[kind]}: {display(subject)}{details}"))
     if reply.kind == "text":
         return reply.text
     reason = reply.text if reply.kind == "invalid" else "a tool call where text was asked for"
@@ -82,7 +77,7 @@ def _decide(current: session.Session, options: list, details: str):
     choose = Tool("choose", "Choose one of the options.",
                   {"type": "object", "properties": {"choice": {"type": "string", "enum": list(dict.fromkeys(shown))}},
                    "required": ["choice"], "additionalProperties": False})
-    prompt = ("Choose exactly one of these options:\n" + "\n".join(f"- {text}" for text in shown) + details)
+    prompt = "Options:\n" + "\n".join(f"- {text}" for text in shown) + details
     answer = _answer(current.ask(Ask("decide", prompt, tools=(choose,), force="choose")))
     picked = _pick(answer, options, shown)
     if picked is not _NO_MATCH:
