@@ -235,11 +235,14 @@ class Session:
         from lang import ast
         from lang.errors import SynError
         from lang.parser import parse
-        from runtime.values import type_name
+        from runtime.labels import unwrap, wrap
+        from runtime.values import display, type_name
         body = parse(source, FILE).body
         if len(body) != 1 or type(body[0]) is not ast.ExprStmt:
             raise SynError(":type takes one expression, as in :type [1, 2]", None, "Usage")
-        self.rt.stdout(type_name(self._evaluate(source, FILE)) + "\n")
+        value, labels = unwrap(self._evaluate(source, FILE))
+        # Under --labels the answer is as private as the value, as with type_of.
+        self.rt.stdout(display(wrap(type_name(value), labels)) + "\n")
 
     # -- completion
     def completions(self, before: str) -> tuple[str, list[tuple[str, str]]]:

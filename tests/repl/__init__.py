@@ -1,0 +1,1 @@
+"""Tests of `synsema repl`: the session, its entries and commands, history, the prompt, the pipe."""
