@@ -32,6 +32,11 @@ class SynError(Exception):
     `span` may be None while the error travels up from a builtin; the evaluator fills in
     the call site before it leaves the call. `assertion` marks failures of the assert family
     so the test runner can tell a failed expectation from a crash.
+
+    Under `--labels` two more kinds exist, and neither can be caught by `recover`: a
+    `violation` (the label system refusing a flow) and an error whose very existence depends on
+    private data (`secret` holds its principals). A secret error leaves the process showing only
+    `redacted`, never its message or position.
     """
 
     def __init__(self, message: str, span: Span | None = None, phase: str = "Runtime",
@@ -41,6 +46,13 @@ class SynError(Exception):
         self.span = span
         self.phase = phase
         self.assertion = assertion
+        self.violation = False
+        self.secret: frozenset | None = None
+        self.redacted = ""
+
+    @property
+    def catchable(self) -> bool:
+        return not self.violation and not self.secret
 
     def at(self, span: Span | None) -> "SynError":
         """Give the error a position if it has none yet (the innermost node wins)."""
@@ -56,6 +68,8 @@ class SynError(Exception):
 
     def report(self) -> str:
         """The one-line form printed on stderr for an uncaught error."""
+        if self.secret:
+            return f"{self.phase} error: {self.redacted}"
         return f"{self.phase} error: {self.located()}"
 
 

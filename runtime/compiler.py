@@ -381,8 +381,14 @@ class Compiler:
             return STOP
         return run
 
+    def match_subject(self, node, scope):
+        """The value a `match` inspects (the labels compiler strips and records its labels)."""
+        return self.expr(node, scope)
+
+    pattern_value = match_subject
+
     def s_Match(self, node, scope, tail):
-        subject = self.expr(node.subject, scope)
+        subject = self.match_subject(node.subject, scope)
         arms = []
         for arm in node.arms:
             inner = Scope(scope, "block")
@@ -892,7 +898,29 @@ class Compiler:
             call = ast.Call(step, [node.value], [], span=node.span)
         return self.e_Call(call, scope)
 
+    def check_label_call(self, node) -> None:
+        """Load-time rules for the label builtins (names nobody may rebind to a callable):
+        principals are literals, so what a program can reveal is visible in its source."""
+        if type(node.func) is not ast.Name:
+            return
+        name = node.func.name
+        if name == "private":
+            if len(node.args) != 2 or node.named:
+                raise SynError("private: expects 2 arguments, private(value, \"principal\")", node.span)
+            principal = node.args[1]
+            if type(principal) is not ast.Str or not principal.value:
+                raise SynError("private: the principal must be a non-empty text literal, "
+                               "like private(v, \"app\")", principal.span or node.span)
+        elif name == "declassify" and len(node.args) == 3:
+            target = node.args[2]
+            literal = type(target) is ast.Str or (
+                type(target) is ast.ListLit and all(type(i) is ast.Str for i in target.items))
+            if not literal:
+                raise SynError("declassify: the principals to narrow to must be written as literals "
+                               "(\"bank\" or [\"bank\", \"app\"]), never computed", target.span or node.span)
+
     def e_Call(self, node, scope):
+        self.check_label_call(node)
         span = node.span
         rt = self.rt
         func = self._callee(node.func, scope)

@@ -15,6 +15,8 @@ from lang.errors import SynError
 from runtime.calls import REG, call_value
 from runtime.capabilities import Capabilities, validate_cap_name
 from runtime.compiler import Compiler
+from runtime.label_compiler import LabelCompiler
+from runtime.labels import LabelState, wrap
 from runtime.values import Builtin, ModuleValue, display
 from stdlib.registry import load_all
 
@@ -32,9 +34,12 @@ def builtin_globals() -> dict:
 class Runtime:
     """The host side of a run. `mode` is "run" or "test" (human prompts auto-pass in tests)."""
 
-    def __init__(self, *, mode: str = "run", argv=(), ceiling=None, audit=None,
+    def __init__(self, *, mode: str = "run", argv=(), ceiling=None, audit=None, labels: bool = False,
                  out=None, err=None, cwd: str | None = None, stdin=None):
         self.mode = mode
+        self.labels = LabelState(ceiling) if labels else None
+        self._compiler = LabelCompiler if labels else Compiler
+        self._principals: set[str] = set()
         self.argv = list(argv)
         self.cwd = cwd or os.getcwd()
         self.caps = Capabilities(ceiling, audit=audit, cwd=self.cwd)
@@ -54,7 +59,7 @@ class Runtime:
                 is_module: bool = False):
         """Parse and compile a file: (closure running its top level, names it exports)."""
         from lang.parser import parse
-        compiler = Compiler(self, globals_, file, is_module)
+        compiler = self._compiler(self, globals_, file, is_module)
         code = compiler.program(parse(source, file).body, tests)
         return code, compiler.exported
 
@@ -106,6 +111,8 @@ class Runtime:
         return call_value(self, fn, list(args), None, strict=False)
 
     def stdout(self, text: str) -> None:
+        if self.labels is not None:
+            self.labels.stdout("print")
         if self._checked_stdout:
             self.caps.check("stdout", None)
         self._out(text)
@@ -125,8 +132,27 @@ class Runtime:
             return None
         return line[:-1] if line.endswith("\n") else line
 
-    def steps(self) -> int:
+    def steps(self):
+        """Task calls so far — under labels as private as everything the run has touched."""
+        if self.labels is not None:
+            return wrap(REG.steps, self.labels.touched)
         return REG.steps
+
+    # ------------------------------------------------------------------ labels
+    def declare_principal(self, principal: str) -> None:
+        self._principals.add(principal)
+        self.labels.declare_principals(self._principals)
+
+    def llm_host(self) -> tuple[str, ...]:
+        """How the configured model's host may be named in a ceiling item `llm=<p>@<host>`."""
+        from urllib.parse import urlsplit
+        from runtime.llm.config import load_config
+        url = load_config(cwd=self.cwd).base_url.value
+        if not url:
+            return ()
+        parts = urlsplit(str(url))
+        names = (parts.hostname or "",)
+        return names + ((f"{parts.hostname}:{parts.port}",) if parts.port else ())
 
     # ------------------------------------------------------------------ evaluator hooks
     def validate_cap(self, name: str, span) -> None:

@@ -11,6 +11,7 @@ import math
 from decimal import Decimal, DivisionByZero, InvalidOperation, localcontext
 
 from lang.errors import SynError
+from runtime.labels import Labeled, make_secret, unwrap, wrap
 from runtime.values import EnumValue, ModuleValue, display, equal, map_key, type_name
 
 _MIX = "cannot mix decimal and float; convert with float(x) or decimal(...)"
@@ -21,6 +22,22 @@ _MAX_POW_BITS = 10_000_000
 
 def _unsupported(a, op: str, b) -> SynError:
     return SynError(f"Unsupported operation: {type_name(a)} {op} {type_name(b)}")
+
+
+def _labelled(fn, a, b):
+    """`fn` on the values inside labelled operands; the result (or error) carries their labels.
+
+    Only reached under `--labels`: every operator tries its ordinary cases first and comes
+    here instead of refusing, so a run without labels never pays for this check.
+    """
+    a, la = unwrap(a)
+    b, lb = unwrap(b)
+    try:
+        return wrap(fn(a, b), la | lb)
+    except SynError as error:
+        raise make_secret(error, la | lb)
+
+
 
 
 def _decimal_pair(a, b, op: str):
@@ -44,13 +61,19 @@ def add(a, b):
             return a + b
         if tb in _NUM or tb is bool or tb is Decimal:
             return a + display(b)
+        if tb is Labeled:
+            return _labelled(add, a, b)
         raise SynError(f"Cannot add text and {type_name(b)} — convert it on purpose: text(x), or interpolate it")
     if tb is str:
         if ta in _NUM or ta is bool or ta is Decimal:
             return display(a) + b
+        if ta is Labeled:
+            return _labelled(add, a, b)
         raise SynError(f"Cannot add {type_name(a)} and text — convert it on purpose: text(x), or interpolate it")
     if ta is list and tb is list:
         return a + b
+    if ta is Labeled or tb is Labeled:
+        return _labelled(add, a, b)
     if ta is Decimal or tb is Decimal:
         x, y = _decimal_pair(a, b, "+")
         return x + y
@@ -64,6 +87,8 @@ def sub(a, b):
     tb = type(b)
     if ta in _NUM and tb in _NUM:
         return a - b
+    if ta is Labeled or tb is Labeled:
+        return _labelled(sub, a, b)
     if ta is Decimal or tb is Decimal:
         x, y = _decimal_pair(a, b, "-")
         return x - y
@@ -75,6 +100,8 @@ def mul(a, b):
     tb = type(b)
     if ta in _NUM and tb in _NUM:
         return a * b
+    if ta is Labeled or tb is Labeled:
+        return _labelled(mul, a, b)
     if ta is Decimal or tb is Decimal:
         x, y = _decimal_pair(a, b, "*")
         return x * y
@@ -91,6 +118,8 @@ def div(a, b):
             return a / b
         except OverflowError:
             raise SynError("Division result too large for a float; use // for an exact integer quotient") from None
+    if ta is Labeled or tb is Labeled:
+        return _labelled(div, a, b)
     if ta is Decimal or tb is Decimal:
         x, y = _decimal_pair(a, b, "/")
         if y == 0:
@@ -111,6 +140,8 @@ def floordiv(a, b):
             return a // b
         except OverflowError:
             raise SynError("Division result too large for a float") from None
+    if ta is Labeled or tb is Labeled:
+        return _labelled(floordiv, a, b)
     if ta is Decimal or tb is Decimal:
         x, y = _decimal_pair(a, b, "//")
         if y == 0:
@@ -129,6 +160,8 @@ def mod(a, b):
         if b == 0:
             raise SynError("Modulo by zero")
         return a % b
+    if ta is Labeled or tb is Labeled:
+        return _labelled(mod, a, b)
     if ta is Decimal or tb is Decimal:
         x, y = _decimal_pair(a, b, "%")
         if y == 0:
@@ -157,6 +190,8 @@ def power(a, b):
             return math.inf
         except ValueError:
             return math.nan
+    if ta is Labeled or tb is Labeled:
+        return _labelled(power, a, b)
     if ta is Decimal or tb is Decimal:
         x, y = _decimal_pair(a, b, "**")
         try:
@@ -172,6 +207,8 @@ def negate(a):
     t = type(a)
     if t is int or t is float or t is Decimal:
         return -a
+    if t is Labeled:
+        return _labelled(lambda x, _: negate(x), a, None)
     raise SynError(f"Cannot negate {type_name(a)}")
 
 

@@ -56,13 +56,13 @@ def is_callable(value) -> bool:
 
 
 # ------------------------------------------------------------------ output
-@builtin("print", 0, None)
+@builtin("print", 0, None, flow="raw")
 def print_(rt, *values):
     """Display forms joined by one space, then a newline (stdout is capability-checked by rt)."""
     rt.stdout(" ".join([display(v) for v in values]) + "\n")
 
 
-@builtin("eprint", 0, None)
+@builtin("eprint", 0, None, flow="raw")
 def eprint(rt, *values):
     """Like print, to stderr: diagnostics that must not mix with a program's output."""
     rt.stderr(" ".join([display(v) for v in values]) + "\n")
@@ -75,7 +75,7 @@ def flush(rt):
     return None
 
 
-@builtin("read_line", 0, 1)
+@builtin("read_line", 0, 1, flow="sink")
 def read_line(rt, prompt=None):
     """One line of stdin without its newline; `nothing` at end of input."""
     return rt.read_line(None if prompt is None else display(prompt))
@@ -298,7 +298,7 @@ def raise_(rt, message):
     raise SynError(display(message))
 
 
-@builtin("exit", 0, 1)
+@builtin("exit", 0, 1, flow="sink")
 def exit_(rt, code=0):
     """End the program with an exit status; travels past `recover` as a BaseException."""
     if type(code) is not int or not 0 <= code <= 255:
@@ -351,6 +351,8 @@ def assert_error(rt, fn):
     try:
         rt.call(fn, [])
     except SynError as error:
+        if not error.catchable:
+            raise  # label verdicts and errors about private data are never absorbed
         return error.message
     except RecursionError:
         return "maximum recursion depth exceeded"

@@ -16,7 +16,7 @@ def llm_available(rt):
     return session.current().config.live
 
 
-@builtin("llm_step", 3, cap="llm")
+@builtin("llm_step", 3, cap="llm", flow="llm")
 def llm_step(rt, prompt, catalog, context):
     """One tool-aware model step: {kind: "final", text, tokens} or {kind: "tool", name, args, tokens}."""
     rt.check_cap("llm", None)

@@ -19,12 +19,13 @@ from typing import Callable
 
 
 class BuiltinSpec:
-    """How to call one builtin: its name, arity, accepted named arguments and capability."""
+    """How to call one builtin: its name, arity, accepted named arguments, capability, and
+    how it meets labelled values under `--labels` (`flow`, see `builtin`)."""
 
-    __slots__ = ("name", "fn", "min_args", "max_args", "named", "cap", "module")
+    __slots__ = ("name", "fn", "min_args", "max_args", "named", "cap", "module", "flow")
 
     def __init__(self, name: str, fn: Callable, min_args: int, max_args: int | None,
-                 named: tuple[str, ...], cap: str | None, module: str):
+                 named: tuple[str, ...], cap: str | None, module: str, flow: str):
         self.name = name
         self.fn = fn
         self.min_args = min_args
@@ -32,6 +33,7 @@ class BuiltinSpec:
         self.named = named
         self.cap = cap
         self.module = module
+        self.flow = flow
 
 
 BUILTINS: dict[str, BuiltinSpec] = {}
@@ -44,19 +46,29 @@ MODULES = (
 )
 
 
+# Capabilities whose builtins send data out of the program: under --labels they are sinks.
+_SINK_CAPS = ("file", "file.read", "file.write", "net", "env", "secret", "exec", "stdin")
+
+
 def builtin(name: str, min_args: int, max_args: int | None = -1, *, named: tuple[str, ...] = (),
-            cap: str | None = None):
+            cap: str | None = None, flow: str | None = None):
     """Register the decorated function as builtin `name`.
 
     `max_args` defaults to `min_args`; pass None for varargs. `named` lists the only named
     arguments the builtin accepts (`int(x, fallback = d, base = b)`); `cap` documents the
     capability the builtin asks for (it still calls `rt.check_cap` itself with the scope).
+    `flow` says what `--labels` does around a call: "propagate" (the default: arguments arrive
+    without labels, the result carries their union), "sink" (labelled arguments or a private
+    control flow are refused; the default for builtins behind a file/net/env/exec capability),
+    "raw" (the builtin sees labelled values and handles them itself: print, declassify, …) or
+    "llm" (labelled prompts only where the host ceiling lets that principal reach the model).
     """
     def register(fn: Callable) -> Callable:
         if name in BUILTINS:
             raise RuntimeError(f"builtin {name!r} declared twice")
         top = min_args if max_args == -1 else max_args
-        BUILTINS[name] = BuiltinSpec(name, fn, min_args, top, named, cap, fn.__module__)
+        kind = flow or ("sink" if cap in _SINK_CAPS else "propagate")
+        BUILTINS[name] = BuiltinSpec(name, fn, min_args, top, named, cap, fn.__module__, kind)
         return fn
     return register
 

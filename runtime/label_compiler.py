@@ -1,0 +1,577 @@
+"""The compiler used under `--labels`: the same closures, made to carry and check labels.
+
+`LabelCompiler` overrides exactly the constructs where labels flow or where control depends on
+data: operators and accesses take the union of their operands' labels; `when`, `while`, `each`,
+`match`, `and`/`or` and inline `when` raise the pc label for the code a private value decides; a
+`let` under a private pc is born private and a `set` of a public variable there is refused
+(no-sensitive-upgrade); builtins get their arguments without labels and give back a result
+carrying all of them, unless they are sinks. A `give` or `stop` that a private branch may take
+keeps the pc raised until the end of the task or loop, so what follows cannot reveal which way
+the branch went. Errors raised under a private pc, or by an operation on private data, become
+secret: uncatchable and shown without their message.
+"""
+
+from __future__ import annotations
+
+from lang import ast
+from lang.errors import SynError
+from runtime import operators as ops
+from runtime.calls import GIVE, REG, STOP, call_builtin, call_value
+from runtime.compiler import Compiler, _comparison, _list_position
+from runtime.control import StopLoop
+from runtime.labels import (EMPTY, Labeled, make_secret, shown, strip, unwrap, violation, wrap)
+from runtime.values import Builtin, EnumValue, ModuleValue, Task, display, map_key, type_name
+
+
+def _may_exit(branches) -> bool:
+    """Whether a `give` or `stop` can leave these statements early (nested tasks excluded)."""
+    todo = list(branches)
+    while todo:
+        node = todo.pop()
+        if type(node) in (ast.Give, ast.Stop):
+            return True
+        if type(node) in (ast.TaskDef, ast.Lambda):
+            continue
+        todo.extend(ast.children(node))
+    return False
+
+
+class LabelCompiler(Compiler):
+    """Compiles a module so that every closure respects the label rules of LANGUAGE.md §8."""
+
+    def __init__(self, rt, globals_, file, is_module=False):
+        super().__init__(rt, globals_, file, is_module)
+        self.st = rt.labels
+
+    # ------------------------------------------------------------------ helpers
+    def _under(self, labels: frozenset, fn, f):
+        """Run `fn(f)` with the pc raised by `labels`; errors born there become secret."""
+        st = self.st
+        old = st.pc
+        st.pc = old | labels
+        try:
+            return fn(f)
+        except SynError as error:
+            raise make_secret(error, st.pc)
+        finally:
+            st.pc = old
+
+    # ------------------------------------------------------------------ statements
+    def s_Let(self, node, scope, tail):
+        value = self.expr(node.value, scope)
+        store = self.binder(node.name, scope)
+        st = self.st
+
+        def run(f):
+            v = value(f)
+            if st.pc:
+                v = wrap(v, st.pc)
+            store(f, v)
+            return v
+        return run
+
+    def _check_upgrade(self, name: str, current, span) -> None:
+        pc = self.st.pc
+        if pc and not pc <= unwrap(current)[1]:
+            raise violation(f"cannot assign to '{name}' (public) under private control flow "
+                            f"(pc = {shown(pc)}); declare it private first (let {name} be "
+                            f"private(…)) or declassify(…) at this site", span)
+
+    def s_Set(self, node, scope, tail):
+        value = self.expr(node.value, scope)
+        target = node.target
+        path = []
+        while type(target) in (ast.Attr, ast.Index):
+            path.append((True, target.name) if type(target) is ast.Attr
+                        else (False, self.expr(target.index, scope)))
+            target = target.obj
+        if type(target) is not ast.Name:
+            return super().s_Set(node, scope, tail)  # reports the invalid target
+        path.reverse()
+        name = target.name
+        locate = self.locator(name, scope, node.span)
+        span = node.span
+        st = self.st
+
+        def run(f):
+            v = value(f)
+            keys = [k if is_attr else k(f) for is_attr, k in path]
+            holder, key = locate(f)
+            self._check_upgrade(name, holder[key], span)
+            v = wrap(v, st.pc)
+            if not keys:
+                holder[key] = v
+                return v
+            try:
+                holder[key] = _updated(holder[key], keys, v)
+            except SynError as error:
+                raise error.at(span)
+            return v
+        return run
+
+    def s_Give(self, node, scope, tail):
+        plain = super().s_Give(node, scope, tail)
+        st = self.st
+        if tail:
+            return lambda f: wrap(plain(f), st.pc)
+        reg = REG
+
+        def run(f):
+            plain(f)
+            reg.value = wrap(reg.value, st.pc)
+            return GIVE
+        return run
+
+    def s_When(self, node, scope, tail):
+        branches = tuple((self.expr(c, scope), self.block(b, scope, tail)) for c, b in node.branches)
+        otherwise = self.block(node.otherwise, scope, tail) if node.otherwise is not None else None
+        keeps_pc = _may_exit([s for _, b in node.branches for s in b] + list(node.otherwise or ()))
+        st = self.st
+
+        def run(f):
+            old = st.pc
+            try:
+                for cond, body in branches:
+                    c = cond(f)
+                    if type(c) is Labeled:
+                        st.pc = st.pc | c.labels
+                        c = c.value
+                    if c:
+                        return body(f)
+                return otherwise(f) if otherwise is not None else None
+            except SynError as error:
+                raise make_secret(error, st.pc)
+            finally:
+                if not keeps_pc:
+                    st.pc = old
+        return run
+
+    def s_While(self, node, scope, tail):
+        cond = self.expr(node.cond, scope)
+        self.loops += 1
+        body = self.block(node.body, scope, False)
+        self.loops -= 1
+        st = self.st
+
+        def run(f):
+            old = st.pc
+            try:
+                while True:
+                    c = cond(f)
+                    if type(c) is Labeled:
+                        st.pc = st.pc | c.labels
+                        c = c.value
+                    if not c:
+                        return None
+                    try:
+                        r = body(f)
+                    except StopLoop:
+                        return None
+                    if r is STOP:
+                        return None
+                    if r is GIVE:
+                        return r
+            except SynError as error:
+                raise make_secret(error, st.pc)
+            finally:
+                st.pc = old
+        return run
+
+    def s_Each(self, node, scope, tail):
+        iterable = self.expr(node.iterable, scope)
+        self.loops += 1
+        body, template = self.frame_block(node.body, scope, False, preset=[node.var])
+        self.loops -= 1
+        span = node.iterable.span
+        st = self.st
+
+        def run(f):
+            coll, labels = unwrap(iterable(f))
+            t = type(coll)
+            if t is dict:
+                coll = list(coll)
+            elif t is not list and t is not str and t is not bytes:
+                raise make_secret(SynError(f"Cannot iterate over {type_name(coll)}", span), labels)
+            old = st.pc
+            st.pc = old | labels
+            try:
+                for item in coll:
+                    try:
+                        r = body([f, wrap(item, labels), *template])
+                    except StopLoop:
+                        break
+                    if r is STOP:
+                        break
+                    if r is GIVE:
+                        return r
+                return None
+            except SynError as error:
+                raise make_secret(error, st.pc)
+            finally:
+                st.pc = old
+        return run
+
+    def s_Stop(self, node, scope, tail):
+        plain = super().s_Stop(node, scope, tail)
+        if self.loops or not scope.in_task():
+            return plain
+        st = self.st
+        span = node.span
+
+        def leaving(f):
+            if st.pc:
+                raise violation(f"stop would leave its task under private control flow "
+                                f"(pc = {shown(st.pc)}): the caller's loop would learn the secret", span)
+            return plain(f)
+        return leaving
+
+    def s_Match(self, node, scope, tail):
+        inner = super().s_Match(node, scope, tail)  # its subject and patterns raise the pc
+        keeps_pc = _may_exit([s for arm in node.arms for s in arm.body] + list(node.otherwise or ()))
+        st = self.st
+
+        def run(f):
+            old = st.pc
+            try:
+                return inner(f)
+            except SynError as error:
+                raise make_secret(error, st.pc)
+            finally:
+                if not keeps_pc:
+                    st.pc = old
+        return run
+
+    def match_subject(self, node, scope):
+        """The subject of a `match`: matched without labels, which raise the pc instead."""
+        subject = self.expr(node, scope)
+        st = self.st
+
+        def run(f):
+            raw, labels = strip(subject(f))
+            if labels:
+                st.pc = st.pc | labels
+            return raw
+        return run
+
+    def pattern_value(self, node, scope):
+        """A value a pattern compares with: a private one raises the pc like the subject."""
+        return self.match_subject(node, scope)
+
+    def s_Try(self, node, scope, tail):
+        body = self.block(node.body, scope, tail)
+        recover, template = self.frame_block(node.recover, scope, tail, preset=[node.err_name or "error"])
+        reg = REG
+
+        def run(f):
+            depth = reg.depth
+            try:
+                return body(f)
+            except SynError as error:
+                if not error.catchable:
+                    raise
+                reg.depth = depth
+                return recover([f, error.message, *template])
+            except RecursionError:
+                reg.depth = depth
+                return recover([f, "maximum recursion depth exceeded", *template])
+        return run
+
+    def s_Raise(self, node, scope, tail):
+        value = self.expr(node.value, scope)
+        span = node.span
+        st = self.st
+
+        def run(f):
+            raw, labels = strip(value(f))
+            raise make_secret(SynError(display(raw), span), labels | st.pc)
+        return run
+
+    def s_Invariant(self, node, scope, tail):
+        cond = self.expr(node.cond, scope)
+        label = node.label
+        span = node.span
+
+        def run(f):
+            c, labels = unwrap(cond(f))
+            if not c:
+                message = f"Invariant violation: {label}" if label else "Invariant violation"
+                raise make_secret(SynError(message, span), labels)
+            return None
+        return run
+
+    def s_Log(self, node, scope, tail):
+        value = self.expr(node.value, scope)
+        rt = self.rt
+        st = self.st
+
+        def run(f):
+            st.stdout("log")
+            rt.stderr("[LOG] " + display(value(f)) + "\n")
+            return None
+        return run
+
+    # ------------------------------------------------------------------ expressions
+    def e_Template(self, node, scope):
+        parts = [(p, None) if type(p) is str else (None, self.expr(p, scope)) for p in node.parts]
+
+        def run(f):
+            out = []
+            labels = EMPTY
+            for text, hole in parts:
+                if hole is None:
+                    out.append(text)
+                else:
+                    raw, found = strip(hole(f))
+                    labels = labels | found
+                    out.append(display(raw))
+            return wrap("".join(out), labels)
+        return run
+
+    def e_MapLit(self, node, scope):
+        entries = [(self.expr(k, scope), self.expr(v, scope)) for k, v in node.entries]
+
+        def run(f):
+            out = {}
+            labels = EMPTY
+            for k, v in entries:
+                key, found = strip(k(f))
+                labels = labels | found
+                out[key if type(key) is str else map_key(key)] = v(f)
+            return wrap(out, labels)
+        return run
+
+    def e_Compare(self, node, scope):
+        first = self.expr(node.first, scope)
+        rest = [self.expr(r, scope) for r in node.rest]
+        tests = [_comparison(op) for op in node.ops]
+        pairs = tuple(zip(tests, rest))
+        span = node.span
+
+        def run(f):
+            a, labels = strip(first(f))
+            result = True
+            try:
+                for test, right in pairs:
+                    b, found = strip(right(f))
+                    labels = labels | found
+                    if not test(a, b):
+                        result = False
+                        break
+                    a = b
+            except SynError as error:
+                raise make_secret(error.at(span), labels)
+            return wrap(result, labels)
+        return run
+
+    def _logic(self, node, scope, is_and: bool):
+        left = self.expr(node.left, scope)
+        right = self.expr(node.right, scope)
+
+        def run(f):
+            a, labels = unwrap(left(f))
+            if bool(a) != is_and:
+                return wrap(bool(a), labels)
+            b = self._under(labels, right, f) if labels else right(f)
+            b, found = unwrap(b)
+            return wrap(bool(b), labels | found)
+        return run
+
+    def e_And(self, node, scope):
+        return self._logic(node, scope, True)
+
+    def e_Or(self, node, scope):
+        return self._logic(node, scope, False)
+
+    def e_InlineWhen(self, node, scope):
+        cond = self.expr(node.cond, scope)
+        then = self.expr(node.then, scope)
+        otherwise = self.expr(node.otherwise, scope) if node.otherwise is not None else (lambda f: None)
+
+        def run(f):
+            c, labels = unwrap(cond(f))
+            branch = then if c else otherwise
+            if not labels:
+                return branch(f)
+            return wrap(self._under(labels, branch, f), labels)
+        return run
+
+    def e_Index(self, node, scope):
+        obj = self.expr(node.obj, scope)
+        index = self.expr(node.index, scope)
+        span = node.span
+
+        def run(f):
+            o, lo = unwrap(obj(f))
+            i, li = unwrap(index(f))
+            try:
+                return wrap(ops.index(o, i), lo | li)
+            except SynError as error:
+                raise make_secret(error.at(span), lo | li)
+        return run
+
+    def e_Attr(self, node, scope):
+        obj = self.expr(node.obj, scope)
+        name = node.name
+        span = node.span
+
+        def run(f):
+            o, labels = unwrap(obj(f))
+            try:
+                return wrap(ops.attribute(o, name), labels)
+            except SynError as error:
+                raise make_secret(error.at(span), labels)
+        return run
+
+    def _callee(self, node, scope):
+        if type(node) is not ast.Attr:
+            return self.expr(node, scope)
+        obj = self.expr(node.obj, scope)
+        name = node.name
+        span = node.span
+
+        def run(f):
+            o, labels = unwrap(obj(f))
+            if type(o) in (dict, ModuleValue, EnumValue):
+                try:
+                    return wrap(ops.attribute(o, name), labels)
+                except SynError as error:
+                    raise make_secret(error.at(span), labels)
+            hint = "set xs to append(xs, item)" if name == "append" else \
+                f"call {name}(value, …) with the value as the first argument"
+            raise SynError(f"Synsema has no methods: {hint}", span)
+        return run
+
+    def e_Call(self, node, scope):
+        self.check_label_call(node)
+        func = self._callee(node.func, scope)
+        args = [self.expr(a, scope) for a in node.args]
+        named = [(k, self.expr(v, scope)) for k, v in node.named]
+        span = node.span
+        rt = self.rt
+        st = self.st
+
+        def run(f):
+            fn, fn_labels = unwrap(func(f))
+            values = [a(f) for a in args]
+            pairs = [(k, v(f)) for k, v in named]
+            old = st.pc
+            try:
+                if fn_labels:
+                    st.pc = old | fn_labels
+                if type(fn) is Builtin:
+                    result = self._builtin(fn.spec, values, pairs)
+                else:
+                    result = call_value(rt, fn, values, pairs or None)
+                return wrap(result, fn_labels)
+            except SynError as error:
+                raise make_secret(error.at(span), st.pc)
+            finally:
+                st.pc = old
+        return run
+
+    def _builtin(self, spec, values, pairs):
+        rt = self.rt
+        st = self.st
+        flow = spec.flow
+        if flow == "raw":
+            return call_builtin(rt, spec, values, pairs or None)
+        if flow == "sink":
+            st.sink(f"{spec.name}()", values + [v for _, v in pairs])
+            return call_builtin(rt, spec, values, pairs or None)
+        labels = EMPTY
+        clean = []
+        for v in values:
+            raw, found = strip(v)
+            labels = labels | found
+            clean.append(raw)
+        clean_pairs = []
+        for k, v in pairs:
+            raw, found = strip(v)
+            labels = labels | found
+            clean_pairs.append((k, raw))
+        if flow == "llm" and (labels or st.pc):
+            if not st.llm_allows(labels | st.pc, rt.llm_host()):
+                raise violation(f"{spec.name}() would send data private to "
+                                f"{', '.join(sorted(labels | st.pc))} to a model the host ceiling does "
+                                f"not allow for it; the host must add llm=<principal>@<host> to --cap-set")
+            labels = labels | st.pc
+        if labels:
+            st.pc = st.pc | labels
+        try:
+            return wrap(call_builtin(rt, spec, clean, clean_pairs or None), labels)
+        except SynError as error:
+            raise make_secret(error, labels)
+
+    def e_LLMExpr(self, node, scope):
+        parts = [self.expr(e, scope) if e is not None else None
+                 for e in (node.subject, node.given, node.objective)]
+        with_ = [(k, self.expr(v, scope)) for k, v in node.with_]
+        kind = node.kind
+        st = self.st
+        rt = self.rt
+        span = node.span
+
+        def run(f):
+            labels = st.pc
+            subject, given, objective = [strip(p(f)) if p is not None else (None, EMPTY) for p in parts]
+            extras = {k: strip(v(f)) for k, v in with_}
+            for _, found in [subject, given, objective, *extras.values()]:
+                labels = labels | found
+            if labels and not st.llm_allows(labels, rt.llm_host()):
+                raise violation(f"{kind} would send data private to {', '.join(sorted(labels))} to a "
+                                "model the host ceiling does not allow for it; the host must add "
+                                "llm=<principal>@<host> to --cap-set", span)
+            try:
+                answer = rt.llm_expression(kind, subject[0], given[0], objective[0],
+                                           {k: v for k, (v, _) in extras.items()})
+            except SynError as error:
+                raise make_secret(error.at(span), labels)
+            return wrap(answer, labels)
+        return run
+
+    def e_HumanExpr(self, node, scope):
+        plain = super().e_HumanExpr(node, scope)
+        st = self.st
+        kind = node.kind
+
+        def run(f):
+            st.stdout(kind)
+            return plain(f)
+        return run
+
+    def check_label_call(self, node) -> None:
+        """Also note the principals a program declares: the redacted text names them."""
+        super().check_label_call(node)
+        if type(node.func) is ast.Name and node.func.name == "private":
+            self.rt.declare_principal(node.args[1].value)
+
+
+def _updated(container, keys: list, value):
+    """A copy of `container` with `value` stored at the path `keys`, labels kept and joined."""
+    c, labels = unwrap(container)
+    key, key_labels = unwrap(keys[0])
+    labels = labels | key_labels
+    t = type(c)
+    if t is ModuleValue:
+        if len(keys) != 1 or key not in c.exported or type(c.globals[key]) is Task:
+            raise SynError(f"cannot set {c.name}.{display(key)} here")
+        c.globals[key] = value
+        return container
+    if t is dict:
+        new = dict(c)
+        k = key if type(key) is str else map_key(key)
+        if len(keys) > 1:
+            if k not in new:
+                raise SynError(f"Map has no key '{k}'")
+            value = _updated(new[k], keys[1:], value)
+        new[k] = value
+    elif t is list:
+        new = list(c)
+        position = _list_position(new, key)
+        if len(keys) > 1:
+            value = _updated(new[position], keys[1:], value)
+        new[position] = value
+    else:
+        raise SynError(f"Cannot set a field or index inside {type_name(c)}")
+    return wrap(new, labels)
+
