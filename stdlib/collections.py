@@ -164,9 +164,9 @@ def range_(rt, *bounds):
     if len(bounds) == 3 and bounds[2] == 0:
         raise SynError("range: step cannot be 0")
     numbers = range(*bounds)
-    if len(numbers) > _MAX_RANGE:
-        raise SynError(f"range: {len(numbers)} numbers is too many for a list (limit {_MAX_RANGE}); "
-                       f"loop over it with each, which does not build the list")
+    if numbers[_MAX_RANGE:]:  # slicing a range is O(1) and, unlike len(), never overflows
+        raise SynError(f"range: more than {_MAX_RANGE} numbers is too many for a list; loop over "
+                       f"it with each, which does not build the list")
     return list(numbers)
 
 

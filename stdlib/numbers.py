@@ -64,6 +64,21 @@ def _float(fname: str, x) -> float:
     raise wrong_type(fname, "a number", x)
 
 
+def _float_result(fname: str):
+    """For statistics computed exactly and then rounded to a float: an int too large for a
+    float is reported, not leaked as Python's OverflowError."""
+    def wrap(fn):
+        def guarded(*args, **named):
+            try:
+                return fn(*args, **named)
+            except OverflowError:
+                raise SynError(f"{fname}: the numbers are too large for a float result") from None
+        guarded.__name__ = fn.__name__
+        guarded.__doc__ = fn.__doc__
+        return guarded
+    return wrap
+
+
 def _decimal_division(numerator: Decimal, denominator) -> Decimal:
     with localcontext() as ctx:
         ctx.prec = _DIVISION_DIGITS
@@ -108,12 +123,20 @@ def round_to(rt, x, digits):
     rounded by its real binary value, so round_to(2.675, 2) is 2.67."""
     x = _number("round_to", x)
     n = _integer("round_to", digits, "an integer number of digits")
-    if type(x) is Decimal:
-        if not x.is_finite():
+    if type(x) is float:
+        return round(x, n)
+    if type(x) is int:
+        if n >= 0:
             return x
-        with localcontext(_EXACT):
-            return round(x, n)
-    return round(x, n)
+        if -n > x.bit_length() * 0.302 + 1:  # more than its digits: skip computing 10 ** -n
+            return 0
+        return round(x, n)
+    if not x.is_finite() or n >= -x.as_tuple().exponent:  # already has at most n decimals
+        return x
+    if -n > x.adjusted() + 1:
+        return Decimal(0)
+    with localcontext(_EXACT):
+        return round(x, n)
 
 
 # ------------------------------------------------------------------ magnitude
@@ -388,21 +411,16 @@ def product(rt, xs):
         raise SynError("product: an integer in the list is too large to multiply with a float") from None
 
 
-def _mean(fname: str, data: _Data):
+@builtin("mean", 1)
+@_float_result("mean")
+def mean(rt, xs):
+    data = _Data("mean", xs)
     n = len(data.values)
     if data.decimals:
         return _decimal_division(_exact_sum(data.values), n)
     if data.floats:
         return _float_sum(data.values) / n
-    try:
-        return sum(data.values) / n  # int / int is correctly rounded
-    except OverflowError:
-        raise SynError(f"{fname}: the result is too large for a float") from None
-
-
-@builtin("mean", 1)
-def mean(rt, xs):
-    return _mean("mean", _Data("mean", xs))
+    return sum(data.values) / n  # int / int is correctly rounded
 
 
 def _midpoint(a, b):
@@ -415,6 +433,7 @@ def _midpoint(a, b):
 
 
 @builtin("median", 1)
+@_float_result("median")
 def median(rt, xs):
     """The middle value (the mean of the two middle values for an even count)."""
     data = _Data("median", xs)
@@ -454,12 +473,14 @@ def _fraction(fname: str, p, top: int) -> Fraction:
 
 
 @builtin("percentile", 2)
+@_float_result("percentile")
 def percentile(rt, xs, p):
     """The p-th percentile, p from 0 to 100, interpolating linearly."""
     return _interpolate("percentile", xs, _fraction("percentile", p, 100))
 
 
 @builtin("quantile", 2)
+@_float_result("quantile")
 def quantile(rt, xs, q):
     """The q-quantile, q from 0 to 1, interpolating linearly."""
     return _interpolate("quantile", xs, _fraction("quantile", q, 1))
@@ -483,18 +504,20 @@ def _variance(fname: str, xs, ddof):
         m = _float_sum(values) / n
         if not math.isfinite(m):
             return math.nan
-        return _float_sum([(v - m) ** 2 for v in values]) / (n - ddof)
+        return _float_sum([(v - m) * (v - m) for v in values]) / (n - ddof)
     m = Fraction(sum(values), n)
     return float(sum((v - m) ** 2 for v in values) / (n - ddof))
 
 
 @builtin("var", 1, named=("ddof",))
+@_float_result("var")
 def var(rt, xs, ddof=1):
     """Variance, of a sample by default (ddof = 1); ddof = 0 for a whole population."""
     return _variance("var", xs, ddof)
 
 
 @builtin("std", 1, named=("ddof",))
+@_float_result("std")
 def std(rt, xs, ddof=1):
     """Standard deviation, of a sample by default (ddof = 1)."""
     v = _variance("std", xs, ddof)
@@ -529,6 +552,7 @@ def mode(rt, xs):
 
 
 @builtin("histogram", 1, 2)
+@_float_result("histogram")
 def histogram(rt, xs, bins=10):
     """`{counts, edges}`: `bins` equal-width bins over the data's range (default 10), or the
     explicit ascending `edges` given as a list. Bins are [lo, hi) except the last, [lo, hi];

@@ -132,8 +132,10 @@ def _compile(fname: str, pattern) -> re.Pattern:
         raise wrong_type(fname, "a text pattern", pattern)
     try:
         return re.compile(pattern)
-    except re.error as error:
+    except (re.error, OverflowError) as error:
         raise SynError(f"invalid regex {short(pattern)}: {error}") from None
+    except RecursionError:
+        raise SynError(f"invalid regex {short(pattern)}: nested too deeply") from None
 
 
 @builtin("matches", 2)

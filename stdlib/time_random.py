@@ -64,7 +64,10 @@ def sleep(rt, seconds):
     t = type(seconds)
     if t not in (int, float, Decimal) or not 0 <= seconds < math.inf:
         raise SynError(f"sleep expects a non-negative number of seconds, got {short(seconds)}")
-    time.sleep(float(seconds))
+    try:
+        time.sleep(float(seconds))
+    except OverflowError:
+        raise SynError(f"sleep: {short(seconds)} seconds is longer than this system can wait") from None
 
 
 # ------------------------------------------------------------------ conversions
