@@ -270,7 +270,15 @@ def cmd_test(args: list[str]) -> int:
     options = host.runtime_options()
 
     def run_all():
-        results = [(f, testrunner.run_file(f, pattern, options)) for f in files]
+        try:
+            results = [(f, testrunner.run_file(f, pattern, options)) for f in files]
+        except testrunner.LabelViolation as stopped:
+            results = [(stopped.outcome.file, [stopped.outcome])]
+            testrunner.report(results, verbose, sys.stdout.write)
+            sys.stdout.write("the test run stopped: a label violation ends it (see above)\n")
+            if junit:
+                testrunner.write_junit(junit, results)
+            return 1
         _, failed = testrunner.report(results, verbose, sys.stdout.write)
         if junit:
             testrunner.write_junit(junit, results)

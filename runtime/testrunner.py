@@ -50,7 +50,17 @@ def expand_paths(paths: list[str]) -> list[str]:
     return found
 
 
+class LabelViolation(Exception):
+    """A label violation under `synsema test --labels`: the whole run ends with this outcome."""
+
+    def __init__(self, outcome: "Outcome"):
+        super().__init__(outcome.reason)
+        self.outcome = outcome
+
+
 def _failure_text(error: SynError) -> str:
+    if error.secret:
+        return error.redacted
     if error.assertion or error.span is None:
         return error.message
     return f"{error.message} (at {error.span})"
@@ -67,7 +77,10 @@ def run_file(path: str, pattern: str | None, host: dict) -> list[Outcome]:
             source = handle.read()
         rt.run_main(source, path, tests)
     except SynError as error:
-        return [Outcome(path, None, False, error.report(), time.perf_counter() - started, output)]
+        outcome = Outcome(path, None, False, error.report(), time.perf_counter() - started, output)
+        if error.violation:
+            raise LabelViolation(outcome) from None
+        return [outcome]
     except (StopLoop, ExitProgram) as stopped:
         reason = "stop used outside a loop" if isinstance(stopped, StopLoop) else "exit() called at load"
         return [Outcome(path, None, False, reason, time.perf_counter() - started, output)]
@@ -81,13 +94,17 @@ def run_file(path: str, pattern: str | None, host: dict) -> list[Outcome]:
         output.clear()
         started = time.perf_counter()
         passed, reason = True, ""
+        violated = False
         try:
             REG.depth = 0
+            if rt.labels is not None:
+                rt.labels.pc = frozenset()
             result = body([None, *template])
             if result is GIVE:
                 REG.value = None
         except SynError as error:
             passed, reason = False, _failure_text(error)
+            violated = error.violation
         except StopLoop:
             passed, reason = False, "stop used outside a loop"
         except ExitProgram as done:
@@ -97,7 +114,10 @@ def run_file(path: str, pattern: str | None, host: dict) -> list[Outcome]:
         finally:
             rt.globals.clear()
             rt.globals.update(snapshot)
-        outcomes.append(Outcome(path, name, passed, reason, time.perf_counter() - started, list(output)))
+        outcome = Outcome(path, name, passed, reason, time.perf_counter() - started, list(output))
+        if violated:
+            raise LabelViolation(outcome)
+        outcomes.append(outcome)
     return outcomes
 
 
