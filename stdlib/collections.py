@@ -276,6 +276,8 @@ def contains(rt, coll, item):
                        f"convert it with text(x)")
     if t is dict and type(item) is not str:
         item = map_key(item)
+    if t is bytes and type(item) is int and not 0 <= item <= 255:
+        return False  # no byte has that value
     return operators.contains(coll, item)
 
 

@@ -31,6 +31,7 @@ CONSTANTS = {"pi": math.pi, "tau": math.tau, "e": math.e, "inf": math.inf, "nan"
 _EXACT = Context(prec=MAX_PREC, Emax=MAX_EMAX, Emin=MIN_EMIN)
 _DIVISION_DIGITS = 28
 _MAX_FACTORIAL = 100_000
+_MAX_BINS = 100_000
 _MIX = "cannot mix decimal and float; convert with float(x) or decimal(...)"
 
 
@@ -211,7 +212,10 @@ def hypot(rt, *xs):
 @builtin("pow", 2)
 def pow_(rt, x, y):
     """The function form of `x ** y`, with exactly its rules."""
-    return operators.power(_number("pow", x), _number("pow", y))
+    try:
+        return operators.power(_number("pow", x), _number("pow", y))
+    except ArithmeticError:  # a decimal or int result beyond what can be represented
+        raise SynError(f"pow: {short(x)} ** {short(y)} is out of range") from None
 
 
 @builtin("exp", 1)
@@ -567,8 +571,8 @@ def histogram(rt, xs, bins=10):
         if len(edges) < 2 or any(not a < b for a, b in zip(edges, edges[1:])):
             raise SynError("histogram: edges must be at least two strictly ascending numbers")
     elif type(bins) is int:
-        if bins < 1:
-            raise SynError(f"histogram: the number of bins must be at least 1, got {bins}")
+        if not 1 <= bins <= _MAX_BINS:
+            raise SynError(f"histogram: the number of bins must be from 1 to {_MAX_BINS}, got {bins}")
         lo, hi = min(data.values), max(data.values)
         if not (math.isfinite(lo) and math.isfinite(hi)):
             raise SynError("histogram: infinite values need explicit edges")
