@@ -16,7 +16,7 @@ from __future__ import annotations
 from lang import ast
 from lang.errors import SynError
 from runtime import operators as ops
-from runtime.calls import GIVE, REG, STOP, call_builtin, call_value
+from runtime.calls import GIVE, REG, STOP, call_builtin, call_value, invoke
 from runtime.compiler import Compiler, _comparison, _list_position
 from runtime.control import StopLoop
 from runtime.labels import (EMPTY, Labeled, make_secret, shown, strip, unwrap, violation, wrap)
@@ -92,8 +92,11 @@ class LabelCompiler(Compiler):
         locate = self.locator(name, scope, node.span)
         span = node.span
         st = self.st
+        plain = super().s_Set(node, scope, tail) if not path else None
 
         def run(f):
+            if plain is not None and not st.pc:
+                return plain(f)  # public control flow: an ordinary assignment
             v = value(f)
             keys = [k if is_attr else k(f) for is_attr, k in path]
             holder, key = locate(f)
@@ -113,12 +116,16 @@ class LabelCompiler(Compiler):
         plain = super().s_Give(node, scope, tail)
         st = self.st
         if tail:
-            return lambda f: wrap(plain(f), st.pc)
+            def give_tail(f):
+                v = plain(f)
+                return wrap(v, st.pc) if st.pc else v
+            return give_tail
         reg = REG
 
         def run(f):
             plain(f)
-            reg.value = wrap(reg.value, st.pc)
+            if st.pc:
+                reg.value = wrap(reg.value, st.pc)
             return GIVE
         return run
 
@@ -261,18 +268,22 @@ class LabelCompiler(Compiler):
         body = self.block(node.body, scope, tail)
         recover, template = self.frame_block(node.recover, scope, tail, preset=[node.err_name or "error"])
         reg = REG
+        st = self.st
 
         def run(f):
             depth = reg.depth
+            pc = st.pc
             try:
                 return body(f)
             except SynError as error:
                 if not error.catchable:
                     raise
                 reg.depth = depth
+                st.pc = pc
                 return recover([f, error.message, *template])
             except RecursionError:
                 reg.depth = depth
+                st.pc = pc
                 return recover([f, "maximum recursion depth exceeded", *template])
         return run
 
@@ -347,8 +358,22 @@ class LabelCompiler(Compiler):
         pairs = tuple(zip(tests, rest))
         span = node.span
 
+        single = len(pairs) == 1 and node.ops[0] in ("<", ">", "<=", ">=", "==", "!=")
+        only_test, only_right = pairs[0]
+
         def run(f):
-            a, labels = strip(first(f))
+            a = first(f)
+            if single:
+                b = only_right(f)
+                if type(a) is int and type(b) is int:
+                    return only_test(a, b)
+                a, labels = strip(a)
+                b, found = strip(b)
+                try:
+                    return wrap(only_test(a, b), labels | found)
+                except SynError as error:
+                    raise make_secret(error.at(span), labels | found)
+            a, labels = strip(a)
             result = True
             try:
                 for test, right in pairs:
@@ -451,22 +476,26 @@ class LabelCompiler(Compiler):
         st = self.st
 
         def run(f):
-            fn, fn_labels = unwrap(func(f))
+            fn = func(f)
             values = [a(f) for a in args]
             pairs = [(k, v(f)) for k, v in named]
             old = st.pc
+            fn_labels = EMPTY
+            if type(fn) is Labeled:
+                fn_labels = fn.labels
+                fn = fn.value
+                st.pc = old | fn_labels
             try:
-                if fn_labels:
-                    st.pc = old | fn_labels
-                if type(fn) is Builtin:
+                if type(fn) is Task and not pairs:
+                    result = invoke(fn, values)
+                elif type(fn) is Builtin:
                     result = self._builtin(fn.spec, values, pairs)
                 else:
                     result = call_value(rt, fn, values, pairs or None)
-                return wrap(result, fn_labels)
             except SynError as error:
                 raise make_secret(error.at(span), st.pc)
-            finally:
-                st.pc = old
+            st.pc = old  # a callee's private `give` never taints its caller
+            return wrap(result, fn_labels) if fn_labels else result
         return run
 
     def _builtin(self, spec, values, pairs):
