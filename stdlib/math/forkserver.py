@@ -33,7 +33,8 @@ MEMORY_LIMIT = 2 * 1024**3
 PRELOAD = ("sympy", "z3", "pysat.solvers", "stdlib.math.catalog",
            "stdlib.math.adapters.sympy_ntheory", "stdlib.math.adapters.sympy_poly",
            "stdlib.math.adapters.sympy_matrix", "stdlib.math.adapters.sympy_calculus",
-           "stdlib.math.adapters.pysat_solver", "stdlib.math.adapters.z3_smt")
+           "stdlib.math.adapters.pysat_solver", "stdlib.math.adapters.z3_smt",
+           "stdlib.math.adapters.root_isolation")
 
 
 def serve(fd: int) -> None:

@@ -9,8 +9,7 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-import mpmath
-from sympy import CRootOf, Poly, QQ, ZZ, Symbol, gcdex as _gcdex
+from sympy import Poly, QQ, ZZ, Symbol, gcdex as _gcdex
 
 from ..errors import BackendFault
 
@@ -53,58 +52,6 @@ def factor_over_q(coefficients: list[Fraction]) -> tuple[Fraction, list[tuple[li
     if int(unit) not in (1, -1):
         raise BackendFault("factor_content_not_unit")
     return content * int(unit), out
-
-
-def isolate_roots(coefficients: list[int]) -> list[tuple[str, int, list[Fraction], str]]:
-    """Every root of an irreducible integer polynomial of degree >= 2, as (kind, index,
-    region, approx): kind "real" with an isolating interval [a, b], or "nonreal" with an
-    isolating box [re_low, re_high, im_low, im_high] that stays off the real axis. Indices are
-    1-based: real roots in increasing order, non-real roots by real part, then imaginary part
-    (the order of sympy's CRootOf).
-
-    The regions come from sympy's exact root isolation. The 20-digit `approx` comes from
-    mpmath's polyroots (CRootOf.evalf is far slower on complex roots) and is attached to the
-    region that contains it; each region must contain exactly one numerical root.
-    """
-    g = Poly.from_list(coefficients, X, domain=ZZ)
-    with mpmath.workdps(40):
-        numeric = [mpmath.mpc(z) for z in mpmath.polyroots(coefficients, maxsteps=200,
-                                                            extraprec=200)]
-        slack = mpmath.mpf(10) ** -30
-        out, reals = [], 0
-        for k in range(g.degree()):
-            root = CRootOf(g, k)
-            region = root._get_interval()
-            if root.is_real:
-                reals += 1
-                box = [_fraction(region.a), _fraction(region.b), Fraction(0), Fraction(0)]
-                if not box[0] < box[1]:
-                    raise BackendFault("degenerate_isolating_interval")
-            else:
-                box = [_fraction(v) for v in (region.ax, region.bx, region.ay, region.by)]
-                if not (box[0] <= box[1] and box[2] <= box[3] and (box[2] > 0 or box[3] < 0)):
-                    raise BackendFault("box_touches_real_axis")
-            inside = [z for z in numeric if
-                      _mp(box[0]) - slack <= z.real <= _mp(box[1]) + slack and
-                      _mp(box[2]) - slack <= z.imag <= _mp(box[3]) + slack]
-            if len(inside) != 1:
-                raise BackendFault("approximation_not_isolated")
-            z = inside[0]
-            if root.is_real:
-                out.append(("real", reals, box[:2], mpmath.nstr(z.real, 20)))
-            else:
-                sign = "-" if z.imag < 0 else "+"
-                out.append(("nonreal", k + 1 - reals, box,
-                            f"{mpmath.nstr(z.real, 20)} {sign} {mpmath.nstr(abs(z.imag), 20)}i"))
-    return out
-
-
-def _fraction(value) -> Fraction:
-    return Fraction(int(value.numerator), int(value.denominator))
-
-
-def _mp(q: Fraction):
-    return mpmath.mpf(q.numerator) / q.denominator
 
 
 def gcdex(f: list[Fraction], h: list[Fraction]) -> tuple[list[Fraction], list[Fraction],

@@ -371,6 +371,7 @@ class Eigenvalues(BaseModel):
 
 
 def eigenvalues(request: EigenvaluesRequest) -> Eigenvalues:
+    from ..adapters import root_isolation as isolation
     from ..adapters import sympy_matrix as matrices
     from ..adapters import sympy_poly as polys
     m = request.matrix
@@ -389,7 +390,7 @@ def eigenvalues(request: EigenvaluesRequest) -> Eigenvalues:
             roots = [AlgebraicNumber(minimal_polynomial=minimal, approx=approx, root=(
                 {"kind": kind, "index": index, "interval": region} if kind == "real" else
                 {"kind": kind, "index": index, "box": region}))
-                for kind, index, region, approx in polys.isolate_roots(g)]
+                for kind, index, region, approx in isolation.isolate(g)]
         groups.append(EigenGroup(minimal_polynomial=minimal, degree=len(g) - 1,
                                  algebraic_multiplicity=e, value=value,
                                  geometric_multiplicity=geometric, roots=roots))

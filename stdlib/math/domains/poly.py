@@ -143,6 +143,7 @@ class Roots(BaseModel):
 
 
 def polynomial_roots(request: RootsRequest) -> Roots:
+    from ..adapters import root_isolation as isolation
     from ..adapters import sympy_poly as backend
     p = request.polynomial
     _, factors = backend.factor_over_q(p.coefficients)
@@ -157,7 +158,7 @@ def polynomial_roots(request: RootsRequest) -> Roots:
             roots = [AlgebraicNumber(minimal_polynomial=minimal, approx=approx, root=(
                 {"kind": kind, "index": index, "interval": region} if kind == "real" else
                 {"kind": kind, "index": index, "box": region}))
-                for kind, index, region, approx in backend.isolate_roots(g)]
+                for kind, index, region, approx in isolation.isolate(g)]
         algebraic.append(AlgebraicRoots(minimal_polynomial=minimal, multiplicity=e, roots=roots))
     rational.sort(key=lambda r: r.value)
     total = sum(r.multiplicity for r in rational) + sum(

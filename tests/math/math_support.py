@@ -1,0 +1,229 @@
+"""Helpers for the math library tests, and the largest accepted input of every domain.
+
+Every test drives the public path (`stdlib.math.script.run` -> `stdlib.math.api.run` -> a
+forked worker), so what is asserted is what a script or a model would get back. The checks
+that establish invariants are written here independently of sympy where the seed asks for it
+(Miller-Rabin, fraction-exact elimination).
+"""
+
+from __future__ import annotations
+
+import random
+from fractions import Fraction
+
+import pytest
+
+from stdlib.math import script
+from stdlib.math.errors import MathError
+
+PSI13 = 3317044064679887385961981
+MR_BASES = (2, 3, 5, 7, 11, 13, 17, 19, 23, 29, 31, 37, 41)
+
+
+def run(identifier: str, payload: dict):
+    """The plain result of one operation, through the real worker path."""
+    return script.run(identifier, payload)
+
+
+def rejected(identifier: str, payload) -> list[str]:
+    """The issue codes with which the request model rejects `payload` (it must reject it)."""
+    report = script.check(identifier, payload)
+    assert not report["valid"], f"{identifier} accepted {payload!r}"
+    with pytest.raises(MathError) as info:
+        script.run(identifier, payload)
+    assert info.value.kind == "invalid_request"
+    codes = [issue["code"] for issue in info.value.issues]
+    assert codes == [issue["code"] for issue in report["issues"]]
+    return codes
+
+
+# --- independent arithmetic ----------------------------------------------------------------
+
+def strong_probable_prime(n: int, a: int) -> bool:
+    """Miller-Rabin round written for the tests, independent of the library and sympy."""
+    if n % 2 == 0:
+        return n == 2
+    d, s = n - 1, 0
+    while d % 2 == 0:
+        d //= 2
+        s += 1
+    x = pow(a, d, n)
+    if x == 1 or x == n - 1:
+        return True
+    for _ in range(s - 1):
+        x = pow(x, 2, n)
+        if x == n - 1:
+            return True
+    return False
+
+
+def q(value) -> Fraction:
+    """A rational result field ("3/4" or "-2") as a Fraction."""
+    return Fraction(value)
+
+
+def mat(rows) -> dict:
+    rows = [list(r) for r in rows]
+    return {"nrows": len(rows), "ncols": len(rows[0]) if rows else 0, "rows": rows}
+
+
+def det_fraction(rows: list[list[Fraction]]) -> Fraction:
+    """Determinant by Gaussian elimination over Fractions (test-side, no sympy)."""
+    a = [[Fraction(v) for v in row] for row in rows]
+    n, sign, result = len(a), 1, Fraction(1)
+    for col in range(n):
+        pivot = next((r for r in range(col, n) if a[r][col] != 0), None)
+        if pivot is None:
+            return Fraction(0)
+        if pivot != col:
+            a[col], a[pivot] = a[pivot], a[col]
+            sign = -sign
+        result *= a[col][col]
+        for r in range(col + 1, n):
+            factor = a[r][col] / a[col][col]
+            a[r] = [x - factor * y for x, y in zip(a[r], a[col])]
+    return sign * result
+
+
+def mat_mul(a, b):
+    return [[sum(Fraction(a[i][k]) * Fraction(b[k][j]) for k in range(len(b)))
+             for j in range(len(b[0]))] for i in range(len(a))]
+
+
+def poly_mul(f: list, g: list) -> list:
+    """Product of coefficient lists (highest degree first)."""
+    if not f or not g:
+        return []
+    out = [Fraction(0)] * (len(f) + len(g) - 1)
+    for i, a in enumerate(f):
+        for j, b in enumerate(g):
+            out[i + j] += Fraction(a) * Fraction(b)
+    return out
+
+
+def poly_strip(f: list) -> list:
+    f = [Fraction(c) for c in f]
+    while f and f[0] == 0:
+        f = f[1:]
+    return f
+
+
+def poly_add(f: list, g: list) -> list:
+    n = max(len(f), len(g))
+    f = [Fraction(0)] * (n - len(f)) + [Fraction(c) for c in f]
+    g = [Fraction(0)] * (n - len(g)) + [Fraction(c) for c in g]
+    return poly_strip([a + b for a, b in zip(f, g)])
+
+
+def poly_rem(f: list, g: list) -> list:
+    """Remainder of f modulo nonzero g over Q."""
+    f, g = poly_strip(f), poly_strip(g)
+    while len(f) >= len(g) and f:
+        factor = f[0] / g[0]
+        shifted = [factor * c for c in g] + [Fraction(0)] * (len(f) - len(g))
+        f = poly_strip([a - b for a, b in zip(f, shifted)])
+    return f
+
+
+def from_roots(*roots) -> list:
+    """The monic polynomial with the given roots."""
+    out = [Fraction(1)]
+    for r in roots:
+        out = poly_mul(out, [1, -Fraction(r)])
+    return out
+
+
+def wire(values) -> list:
+    """Fractions as the canonical text the library accepts."""
+    return [str(Fraction(v)) for v in values]
+
+
+# --- the largest accepted input of each domain (request-boundary tests and measurements) ----
+
+def pigeonhole(pigeons: int, holes: int) -> list[list[int]]:
+    var = lambda i, j: i * holes + j + 1  # noqa: E731
+    clauses = [[var(i, j) for j in range(holes)] for i in range(pigeons)]
+    for j in range(holes):
+        for a in range(pigeons):
+            for b in range(a + 1, pigeons):
+                clauses.append([-var(a, j), -var(b, j)])
+    return clauses
+
+
+def swinnerton_dyer(k: int) -> list[int]:
+    from sympy import Poly, Symbol, swinnerton_dyer_poly
+    x = Symbol("x")
+    return [int(c) for c in Poly(swinnerton_dyer_poly(k, x), x).all_coeffs()]
+
+
+def largest_inputs() -> list[tuple[str, str, dict]]:
+    """Per domain, the largest (hardest) accepted requests as (domain, identifier, payload)."""
+    from sympy import prevprime
+    rng = random.Random(20260101)
+    # A balanced 100-bit semiprime just below 10^30 whose factors are far apart (Fermat's
+    # method does not apply): the slowest kind of input for factorint at this size.
+    semiprime = prevprime(7 * 10**14) * prevprime(1428 * 10**12)
+    rat_poly = [rng.choice([-1, 1]) * rng.randrange(10**29, 10**30) for _ in range(33)]
+    isolate_poly = [rng.randrange(10**11, 10**12)] + [rng.randrange(-10**12 + 1, 10**12)
+                                                      for _ in range(12)]
+    matrix = [[rng.choice([-1, 1]) * 10**6 if (i + j) % 3 else rng.randrange(-10**6, 10**6)
+               for j in range(8)] for i in range(8)]
+    big_rational = [[str(Fraction(rng.randrange(-10**9 + 1, 10**9), rng.randrange(1, 10**4)))
+                     for _ in range(10)] for _ in range(10)]
+    num = [str(Fraction(rng.randrange(10**5, 10**6) * rng.choice([-1, 1]), rng.randrange(2, 1000)))
+           for _ in range(9)]
+    den = [rng.randrange(1, 10**6)] + [rng.randrange(-10**6 + 1, 10**6) for _ in range(8)]
+    cnf = []  # random 3-SAT at the threshold ratio 4.26: hard, so the budget is spent
+    for _ in range(85200):
+        vs = rng.sample(range(1, 20001), 3)
+        cnf.append([v if rng.random() < 0.5 else -v for v in vs])
+    wide = [[v if rng.random() < 0.5 else -v for v in rng.sample(range(1, 20001), 4)]
+            for _ in range(100000)]
+    canonical = run("sat.cnf.canonicalize", {"num_vars": 20000, "clauses": cnf})["cnf"]
+    smt_lines = ["(declare-const x%d Int)" % i for i in range(50)]
+    for i in range(49):
+        smt_lines.append(f"(assert (<= (+ (* 3 x{i}) (* (- 7) x{i + 1})) "
+                         f"{rng.randrange(1, 10**11)}))")
+    smt_lines.append("(assert (> (+ " + " ".join(f"x{i}" for i in range(50)) + ") 999999999999))")
+    php = ["(declare-const p%d_%d Int)" % (i, j) for i in range(7) for j in range(6)]
+    php += [f"(assert (and (>= p{i}_{j} 0) (<= p{i}_{j} 1)))" for i in range(7) for j in range(6)]
+    php += ["(assert (>= (+ " + " ".join(f"p{i}_{j}" for j in range(6)) + ") 1))"
+            for i in range(7)]
+    php += ["(assert (<= (+ " + " ".join(f"p{i}_{j}" for i in range(7)) + ") 1))"
+            for j in range(6)]
+    weights = [rng.randrange(10**10, 10**11) for _ in range(40)]
+    knapsack = ["(declare-const b%d Int)" % i for i in range(40)]
+    knapsack += [f"(assert (and (>= b{i} 0) (<= b{i} 1)))" for i in range(40)]
+    knapsack.append("(assert (= (+ " + " ".join(f"(* {w} b{i})" for i, w in enumerate(weights))
+                    + f") {sum(weights[::3]) + 1}))")
+    poly = lambda cs: {"variable": "x", "coefficients": cs}  # noqa: E731
+    return [
+        ("nt", "nt.integer.factor", {"n": str(semiprime)}),
+        ("nt", "nt.prime.test", {"n": str(prevprime(10**77))}),
+        ("nt", "nt.crt.solve", {"congruences": [
+            {"residue": i, "modulus": str(p)} for i, p in enumerate(
+                [prevprime(10**19 - k * 10**6) for k in range(16)])]}),
+        ("comb", "comb.binomial", {"n": 10000, "k": 5000}),
+        ("comb", "comb.partitions.count", {"n": 1000000}),
+        ("poly", "poly.factor", {"polynomial": poly(rat_poly)}),
+        ("poly", "poly.factor", {"polynomial": poly(swinnerton_dyer(5))}),
+        ("poly", "poly.roots", {"polynomial": poly(isolate_poly), "isolate": True}),
+        ("poly", "poly.gcd", {"f": poly([rng.randrange(1, 10**12) for _ in range(17)]),
+                              "h": poly([rng.randrange(1, 10**12) for _ in range(17)])}),
+        ("linalg", "linalg.eigenvalues", {"matrix": mat(matrix), "isolate": True}),
+        ("linalg", "linalg.det", {"matrix": mat(big_rational)}),
+        ("linalg", "linalg.solve", {"matrix": mat([[str(Fraction(rng.randrange(-10**6 + 1, 10**6),
+                                                                rng.randrange(1, 1000)))
+                                                    for _ in range(8)] for _ in range(8)]),
+                                    "rhs": [rng.randrange(-10**6 + 1, 10**6) for _ in range(8)]}),
+        ("calculus", "calculus.integrate.rational", {"numerator": poly(num),
+                                                      "denominator": poly(den)}),
+        ("sat", "sat.cnf.canonicalize", {"num_vars": 20000, "clauses": wide}),
+        ("sat", "sat.solve", {"cnf": canonical, "conflict_budget": 100000}),
+        ("smt", "smt.solve", {"logic": "QF_LIA", "script": "".join(smt_lines),
+                              "resource_limit": 5 * 10**7}),
+        ("smt", "smt.solve", {"logic": "QF_LIA", "script": "".join(php),
+                              "resource_limit": 5 * 10**7}),
+        ("smt", "smt.solve", {"logic": "QF_LIA", "script": "".join(knapsack),
+                              "resource_limit": 5 * 10**7}),
+    ]
