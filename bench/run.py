@@ -27,6 +27,7 @@ import os
 import platform
 import re
 import resource
+import shutil
 import statistics
 import subprocess
 import sys
@@ -86,8 +87,22 @@ class Sample:
     err: str
 
 
-def _env(extra: dict) -> dict:
+# Where the measured processes keep their bytecode (set by main). A user's installed interpreter
+# has its modules' .pyc files; an environment with PYTHONDONTWRITEBYTECODE=1 (this one has it)
+# would instead recompile every module of the interpreter at each start. A private
+# PYTHONPYCACHEPREFIX gives the measured processes a normal bytecode cache without writing
+# __pycache__ folders into the source tree.
+PYCACHE: dict = {}
+
+
+def _env(extra: dict, cached: bool = True) -> dict:
     env = dict(os.environ)
+    if cached and PYCACHE:
+        env.pop("PYTHONDONTWRITEBYTECODE", None)
+        env["PYTHONPYCACHEPREFIX"] = PYCACHE["dir"]
+    else:
+        env["PYTHONDONTWRITEBYTECODE"] = "1"
+        env.pop("PYTHONPYCACHEPREFIX", None)
     env.update(extra)
     return env
 
@@ -112,12 +127,13 @@ def harness(mode: str, path: str, *flags: str, env: dict | None = None) -> Sampl
     return Sample(code, data["wall"], data["cpu"], proc.stdout, proc.stderr)
 
 
-def whole_process(argv: list[str]) -> Sample:
+def whole_process(argv: list[str], cached: bool = True) -> Sample:
     """Wall and CPU time (from the kernel's accounting of children) of one complete process."""
+    env = _env({}, cached)
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     start = time.perf_counter()
     try:
-        proc = subprocess.run(argv, cwd=ROOT, capture_output=True, text=True, timeout=TIMEOUT)
+        proc = subprocess.run(argv, cwd=ROOT, env=env, capture_output=True, text=True, timeout=TIMEOUT)
     except subprocess.TimeoutExpired as late:
         return Sample(97, float("nan"), float("nan"), "", f"timed out after {late.timeout} s")
     wall = time.perf_counter() - start
@@ -206,12 +222,19 @@ def program_row(bench: Bench, reps: int) -> Row:
                len(syn), notes, raw)
 
 
-def startup_row(reps: int) -> Row:
+def startup_row(reps: int, cached: bool = True) -> Row:
+    """`synsema run hello.syn` against `python -c pass`, both as whole processes.
+
+    `cached=False` measures the interpreter's modules compiled from source at every start, which
+    is what PYTHONDONTWRITEBYTECODE=1 (or a read-only install without .pyc files) costs.
+    """
     hello = os.path.join(HERE, "programs", "hello.syn")
-    syn, py = alternate(lambda: whole_process([SYNSEMA, "run", hello]),
-                        lambda: whole_process([PYTHON, "-c", "pass"]), reps)
+    syn, py = alternate(lambda: whole_process([SYNSEMA, "run", hello], cached),
+                        lambda: whole_process([PYTHON, "-c", "pass"], cached), reps)
     raw = {"synsema": _raw(syn), "cpython": _raw(py)}
     name = "start-up: synsema run hello.syn vs python -c pass"
+    if not cached:
+        name += " (no .pyc cache)"
     failed = _failure(syn)
     if failed is not None:
         return Row(name, "error", "-", "-", "-", "<= 8x", "error", len(syn), [_explain("Synsema", failed)], raw)
@@ -323,11 +346,22 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--json", help="also write every sample to this file")
     args = parser.parse_args(argv)
     began = time.perf_counter()
+    PYCACHE["dir"] = tempfile.mkdtemp(prefix="synsema-bench-pycache-")
+    try:
+        return _run(args, began)
+    finally:
+        shutil.rmtree(PYCACHE.pop("dir"), ignore_errors=True)
+
+
+def _run(args, began: float) -> int:
     print(f"machine: {machine()}", flush=True)
     print(f"repetitions: {args.reps} per side (3 when a Synsema run exceeds {SLOW_RUN:g} s; "
           f"{max(args.reps, 10)} for start-up), alternating Synsema and CPython; medians.", flush=True)
-    # One untimed run first: it builds the Lark table cache if this machine never had it.
+    # Untimed runs first: they build the Lark table cache if this machine never had it, and fill
+    # the bytecode cache for the interpreter, the venv python and the harness.
     whole_process([SYNSEMA, "run", os.path.join(HERE, "programs", "hello.syn")])
+    whole_process([PYTHON, "-c", "pass"])
+    harness("syn", os.path.join(HERE, "programs", "hello.syn"))
 
     wanted = (lambda name: args.only.lower() in name.lower()) if args.only else (lambda name: True)
     rows: list[Row] = []
@@ -342,6 +376,7 @@ def main(argv: list[str] | None = None) -> int:
             add(program_row(bench, args.reps))
     if wanted("start-up"):
         add(startup_row(max(args.reps, 10)))
+        add(startup_row(max(args.reps, 10), cached=False))
     if wanted("parse"):
         sys.path.insert(0, HERE)
         from gen_parse import generate
