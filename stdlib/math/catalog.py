@@ -175,9 +175,10 @@ def _tokens(text: str) -> set[str]:
 
 
 def _overlap(query: set[str], words: set[str]) -> int:
-    """How many query tokens match a word (equal, or one a prefix of the other, >= 3 chars)."""
+    """How many query tokens match a word: equal, a prefix of it (3+ characters), or
+    extending it (a word of 5+ characters, so "factorization" finds "factor")."""
     return sum(1 for q in query if any(
-        q == w or (min(len(q), len(w)) >= 3 and (w.startswith(q) or q.startswith(w)))
+        q == w or (len(q) >= 3 and w.startswith(q)) or (len(w) >= 5 and q.startswith(w))
         for w in words))
 
 

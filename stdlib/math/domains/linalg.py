@@ -66,7 +66,7 @@ def _kernel_basis(reduced: list[list[Fraction]], pivots: list[int], ncols: int
 
 class SquareRequest10(BaseModel):
     model_config = CONFIG
-    matrix: Matrix10
+    matrix: Annotated[Matrix10, Field(description=RULE_SQUARE.text)]
 
     @model_validator(mode="after")
     def _square(self) -> "SquareRequest10":
@@ -297,7 +297,7 @@ SOLVE = MathTool(
 
 class SquareIntegerRequest(BaseModel):
     model_config = CONFIG
-    matrix: IntegerMatrix8
+    matrix: Annotated[IntegerMatrix8, Field(description=RULE_SQUARE.text)]
 
     @model_validator(mode="after")
     def _square(self) -> "SquareIntegerRequest":
@@ -337,7 +337,7 @@ CHARPOLY = MathTool(
 
 class EigenvaluesRequest(BaseModel):
     model_config = CONFIG
-    matrix: IntegerMatrix8
+    matrix: Annotated[IntegerMatrix8, Field(description=RULE_SQUARE.text)]
     isolate: bool = Field(False, description=(
         "Also return every irrational eigenvalue as an algebraic number with an exact "
         "isolating interval or box."))

@@ -204,7 +204,7 @@ RULE_SAME_VARIABLE = Rule("variable_mismatch",
 class GcdRequest(BaseModel):
     model_config = CONFIG
     f: Polynomial16
-    h: Polynomial16
+    h: Annotated[Polynomial16, Field(description=RULE_SAME_VARIABLE.text)]
 
     @model_validator(mode="after")
     def _same_variable(self) -> "GcdRequest":

@@ -1,0 +1,148 @@
+"""The composition catalog test (MATH.md §9.1): every declaration, every published example.
+
+Each example payload must validate, run through the real `run` path (a forked worker), and its
+result must re-validate against the declared result type. The exported request schemas must
+stay inside the JSON-Schema subset that model providers accept, and every validator-only rule
+a declaration lists must be stated in its schema.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+
+import jsonschema
+import pytest
+
+import stdlib.math as math_api
+from stdlib.math import catalog
+from stdlib.math.errors import MathError
+
+TOOLS = list(catalog.TOOLS.values())
+EXAMPLES = [(tool, i) for tool in TOOLS for i in range(len(tool.examples))]
+
+# The provider-safe subset of MATH.md §7.3 plus the structural keywords it implies.
+ALLOWED_KEYWORDS = {"type", "properties", "required", "additionalProperties", "items", "anyOf",
+                    "enum", "const", "minimum", "maximum", "minItems", "maxItems", "maxLength",
+                    "pattern", "description", "default"}
+TWO_PART = re.compile(r"^(Compute|Decide|Evaluate) [^;]+; \S.*[.]$")
+
+
+def test_the_first_version_exposes_the_23_tier_a_operations():
+    assert sorted(catalog.TOOLS) == sorted([
+        "nt.integer.factor", "nt.prime.test", "nt.integer.gcd", "nt.integer.lcm",
+        "nt.modular.inverse", "nt.crt.solve", "comb.binomial", "comb.partitions.count",
+        "poly.factor", "poly.roots", "poly.gcd", "linalg.det", "linalg.rank", "linalg.rref",
+        "linalg.nullspace", "linalg.solve", "linalg.charpoly", "linalg.eigenvalues",
+        "calculus.integrate.rational", "sat.cnf.canonicalize", "sat.assignment.check",
+        "sat.solve", "smt.solve"])
+
+
+def test_identifiers_and_tool_names_are_unique_and_well_formed():
+    names = [t.identifier.replace(".", "_") for t in TOOLS]
+    assert len(set(names)) == len(names)
+    for tool in TOOLS:
+        assert re.fullmatch(r"^[a-z]+(\.[a-z_]+)+$", tool.identifier)
+        assert re.fullmatch(r"[A-Za-z0-9_-]{1,64}", tool.identifier.replace(".", "_"))
+
+
+def test_domain_modules_export_immutable_tuples():
+    from stdlib.math.domains import calculus, linalg, nt, poly, sat, smt
+    for module in (nt, poly, linalg, calculus, sat, smt):
+        assert isinstance(module.TOOLS, tuple) and module.TOOLS
+    with pytest.raises(AttributeError):
+        TOOLS[0].deadline = 99  # frozen declarations
+
+
+@pytest.mark.parametrize("tool", TOOLS, ids=lambda t: t.identifier)
+def test_example_descriptions_state_the_computation_then_the_precondition(tool):
+    for example in tool.examples:
+        assert TWO_PART.match(example.description), example.description
+
+
+@pytest.mark.parametrize("tool,index", EXAMPLES,
+                         ids=lambda v: v.identifier if hasattr(v, "identifier") else str(v))
+def test_every_published_example_runs_and_its_result_revalidates(tool, index):
+    payload = tool.examples[index].payload
+    tool.request.model_validate(payload)
+    result = math_api.run(tool.identifier, payload)
+    again = tool.result_adapter.validate_json(tool.result_adapter.dump_json(result))
+    assert again == result
+
+
+def _keywords(node, found: set) -> None:
+    if isinstance(node, dict):
+        for key, value in node.items():
+            found.add(key)
+            if key == "properties":
+                for sub in value.values():
+                    _keywords(sub, found)
+            elif key not in ("enum", "const", "default", "description", "pattern"):
+                _keywords(value, found)
+    elif isinstance(node, list):
+        for item in node:
+            _keywords(item, found)
+
+
+def _descriptions(node) -> str:
+    if isinstance(node, dict):
+        own = node.get("description", "") if isinstance(node.get("description"), str) else ""
+        return own + " " + " ".join(_descriptions(v) for k, v in node.items()
+                                    if k != "description")
+    if isinstance(node, list):
+        return " ".join(_descriptions(v) for v in node)
+    return ""
+
+
+@pytest.mark.parametrize("tool", TOOLS, ids=lambda t: t.identifier)
+def test_request_schemas_stay_in_the_provider_subset_and_state_every_rule(tool):
+    schema = catalog.request_schema(tool)
+    found: set = set()
+    _keywords(schema, found)
+    assert found <= ALLOWED_KEYWORDS, found - ALLOWED_KEYWORDS
+    assert schema["type"] == "object" and schema["additionalProperties"] is False
+    jsonschema.Draft202012Validator.check_schema(schema)
+    for example in tool.examples:
+        jsonschema.validate(example.payload, schema)
+    text = _descriptions(schema)
+    assert "Example: " in schema["description"]
+    for rule in tool.rules:
+        assert rule.text in text, f"{tool.identifier}: rule {rule.code} is not in the schema"
+
+
+def test_find_ranks_exact_identifier_then_prefix_then_overlap():
+    ids = [e.identifier for e in math_api.find("linalg")]
+    assert ids == sorted(ids) and all(i.startswith("linalg.") for i in ids)
+    assert math_api.find("linalg.det")[0].identifier == "linalg.det"
+    assert math_api.find("eigenvalues")[0].identifier == "linalg.eigenvalues"
+    assert [e.identifier for e in math_api.find("", domain="sat")] == [
+        "sat.assignment.check", "sat.cnf.canonicalize", "sat.solve"]
+    assert len(math_api.find(limit=100)) == 23
+    assert math_api.find("zzzz-nothing") == []
+
+
+def test_find_full_detail_and_describe_carry_schemas_examples_and_bounds():
+    full = math_api.find("sat.solve", detail="full", limit=1)[0]
+    assert full == math_api.describe("sat.solve")
+    assert full.outcomes == ["sat", "unsat", "unknown"]
+    assert full.params == ["cnf: map", "assumptions: list", "conflict_budget: number",
+                           "solver: text"]
+    assert full.optional == ["assumptions", "conflict_budget", "solver"]
+    assert full.examples[0].payload == {"cnf": {"num_vars": 2, "clauses": [[-1, 2], [1, 2]]}}
+    assert full.bounds.computation and full.deadline_ms == 10000
+    assert "$defs" not in json.dumps(full.request_schema)
+
+
+def test_find_and_describe_reject_bad_arguments_with_a_message():
+    with pytest.raises(MathError) as info:
+        math_api.find(detail="everything")
+    assert info.value.kind == "invalid_argument" and "detail" in str(info.value)
+    with pytest.raises(MathError):
+        math_api.find(limit=0)
+    with pytest.raises(MathError) as info:
+        math_api.find(domain="topology")
+    assert "domains: calculus, comb, linalg, nt, poly, sat, smt" in str(info.value)
+    with pytest.raises(MathError) as info:
+        math_api.describe("linalg.determinant")
+    assert str(info.value).startswith("math.describe linalg.determinant: unknown_operation\n"
+                                      "- did you mean: linalg.det")
