@@ -44,9 +44,7 @@ def wrong_type(fname: str, expected: str, value) -> SynError:
 
 def short(value, limit: int = 40) -> str:
     """A value's display form cut to `limit` characters, for quoting it inside a message."""
-    shown = value if type(value) is str else display(value)
-    if type(value) is str:
-        shown = '"' + shown + '"'
+    shown = '"' + value + '"' if type(value) is str else display(value)
     return shown if len(shown) <= limit else shown[:limit - 1] + "…"
 
 
@@ -56,7 +54,7 @@ def is_callable(value) -> bool:
 
 
 # ------------------------------------------------------------------ output
-@builtin("print", 0, None, flow="raw")
+@builtin("print", 0, None, cap="stdout", flow="raw")
 def print_(rt, *values):
     """Display forms joined by one space, then a newline (stdout is capability-checked by rt)."""
     rt.stdout(" ".join([display(v) for v in values]) + "\n")
@@ -114,6 +112,13 @@ def _finite_float(fname: str, digits: str, original) -> float:
     return result
 
 
+def _beyond_float(digits: str) -> bool:
+    """Whether unsigned integer digits exceed 2^53 (by length first: int() of very long text
+    is refused by CPython)."""
+    significant = digits.lstrip("0")
+    return len(significant) > 16 or int(significant or "0") > _FLOAT_EXACT
+
+
 def _to_float(fname: str, value, exact_only: bool) -> float:
     """Text, int or decimal as a float; `exact_only` refuses integers a float cannot hold."""
     t = type(value)
@@ -133,7 +138,7 @@ def _to_float(fname: str, value, exact_only: bool) -> float:
         return _finite_float(fname, str(value), value)
     if t is str:
         digits = _number_text(fname, value)
-        if exact_only and _INTEGER_TEXT.fullmatch(digits) and abs(int(digits)) > _FLOAT_EXACT:
+        if exact_only and _INTEGER_TEXT.fullmatch(digits) and _beyond_float(digits.lstrip("+-")):
             raise SynError(f"{fname}: {short(value)} is an integer beyond ±2^53, where a float loses "
                            f"digits — use int(x) to keep it exact")
         return _finite_float(fname, digits, value)
