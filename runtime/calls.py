@@ -162,8 +162,13 @@ def invoke(task: Task, args: list):
     return run_body(code, frame)
 
 
-def call_builtin(rt, spec, args: list, named):
-    """Check a builtin's arity and named arguments against its declaration, then run it."""
+def call_builtin(rt, spec, args: list, named, span=None):
+    """Check a builtin's arity and named arguments against its declaration, then run it.
+
+    A builtin behind a capability learns its call site (`rt.site`) so audit lines can name it.
+    """
+    if spec.cap is not None:
+        rt.site = span
     given = len(args)
     if given < spec.min_args or (spec.max_args is not None and given > spec.max_args):
         raise SynError(_builtin_arity(spec, given))
@@ -190,7 +195,7 @@ def _builtin_arity(spec, given: int) -> str:
     return f"{spec.name}() takes at least {_plural(low)}, got {given}"
 
 
-def call_value(rt, fn, args: list, named=None, strict: bool = True):
+def call_value(rt, fn, args: list, named=None, strict: bool = True, span=None):
     """Call any callable value; `strict=False` is the permissive callback convention."""
     t = type(fn)
     if t is Task:
@@ -198,7 +203,7 @@ def call_value(rt, fn, args: list, named=None, strict: bool = True):
             return invoke(fn, args)
         return run_body(fn.code, bind(fn, args, named, strict))
     if t is Builtin:
-        return call_builtin(rt, fn.spec, args, named)
+        return call_builtin(rt, fn.spec, args, named, span)
     if t is Constructor:
         if named:
             raise SynError(f"{fn.name}() takes its fields by position")

@@ -195,13 +195,11 @@ def _run_program(source: str, path: str, argv: list[str], options: dict, fmt: st
             sys.stderr.write(line + "\n")
     else:
         from runtime.calls import REG
-        try:
-            from runtime.llm.usage import tokens_used
-            tokens = tokens_used()
-        except ImportError:
-            tokens = 0
+        from runtime.llm.session import used_tokens
+        touched = rt.labels is not None and rt.labels.touched
         report = {"ok": code == 0, "output": "".join(captured).splitlines(), "errors": errors,
-                  "audit": None, "exit": code, "llm_tokens": tokens, "steps": REG.steps}
+                  "audit": None, "exit": code, "llm_tokens": used_tokens(),
+                  "steps": None if touched else REG.steps}
         sys.stdout.write(json.dumps(report) + "\n")
     return code
 

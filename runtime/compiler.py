@@ -932,7 +932,7 @@ class Compiler:
                 values = [a(f) for a in args]
                 pairs = [(k, v(f)) for k, v in named]
                 try:
-                    return call_value(rt, fn, values, pairs)
+                    return call_value(rt, fn, values, pairs, True, span)
                 except SynError as e:
                     raise e.at(span)
             return call_named
@@ -946,7 +946,7 @@ class Compiler:
                     if type(fn) is Task:
                         return invoke(fn, [a])
                     if type(fn) is Builtin:
-                        return call_builtin(rt, fn.spec, [a], None)
+                        return call_builtin(rt, fn.spec, [a], None, span)
                     return call_value(rt, fn, [a])
                 except SynError as e:
                     raise e.at(span)
@@ -959,7 +959,7 @@ class Compiler:
                 if type(fn) is Task:
                     return invoke(fn, values)
                 if type(fn) is Builtin:
-                    return call_builtin(rt, fn.spec, values, None)
+                    return call_builtin(rt, fn.spec, values, None, span)
                 return call_value(rt, fn, values)
             except SynError as e:
                 raise e.at(span)
@@ -1011,6 +1011,7 @@ class Compiler:
         span = node.span
 
         def run(f):
+            rt.site = span
             try:
                 return rt.llm_expression(kind, subject(f), given(f) if given else None,
                                          objective(f) if objective else None,

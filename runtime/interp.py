@@ -48,6 +48,7 @@ class Runtime:
         self._stdin = stdin or sys.stdin
         self._checked_stdout = ceiling is not None
         self.intent = None
+        self.site = None          # the call site of the capability-gated builtin running now
         self.file = "<main>"
         self.root = self.cwd
         self.globals = builtin_globals()
@@ -114,17 +115,17 @@ class Runtime:
         if self.labels is not None:
             self.labels.stdout("print")
         if self._checked_stdout:
-            self.caps.check("stdout", None)
+            self.caps.check("stdout", None, self.site)
         self._out(text)
 
     def stderr(self, text: str) -> None:
         self._err(text)
 
     def check_cap(self, name: str, scope: str | None) -> None:
-        self.caps.check(name, scope)
+        self.caps.check(name, scope, self.site)
 
     def read_line(self, prompt: str | None = None) -> str | None:
-        self.caps.check("stdin", None)
+        self.caps.check("stdin", None, self.site)
         if prompt:
             self._out(prompt)
         line = self._stdin.readline()
@@ -176,7 +177,7 @@ class Runtime:
         self.intent = text
 
     def llm_expression(self, kind: str, subject, given, objective, with_: dict) -> str:
-        self.caps.check("llm", None)
+        self.caps.check("llm", None, self.site)
         from runtime.llm.expressions import evaluate
         return evaluate(self, kind, subject, given, objective, with_)
 

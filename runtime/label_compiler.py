@@ -489,24 +489,24 @@ class LabelCompiler(Compiler):
                 if type(fn) is Task and not pairs:
                     result = invoke(fn, values)
                 elif type(fn) is Builtin:
-                    result = self._builtin(fn.spec, values, pairs)
+                    result = self._builtin(fn.spec, values, pairs, span)
                 else:
-                    result = call_value(rt, fn, values, pairs or None)
+                    result = call_value(rt, fn, values, pairs or None, True, span)
             except SynError as error:
                 raise make_secret(error.at(span), st.pc)
             st.pc = old  # a callee's private `give` never taints its caller
             return wrap(result, fn_labels) if fn_labels else result
         return run
 
-    def _builtin(self, spec, values, pairs):
+    def _builtin(self, spec, values, pairs, span):
         rt = self.rt
         st = self.st
         flow = spec.flow
         if flow == "raw":
-            return call_builtin(rt, spec, values, pairs or None)
+            return call_builtin(rt, spec, values, pairs or None, span)
         if flow == "sink":
             st.sink(f"{spec.name}()", values + [v for _, v in pairs])
-            return call_builtin(rt, spec, values, pairs or None)
+            return call_builtin(rt, spec, values, pairs or None, span)
         labels = EMPTY
         clean = []
         for v in values:
@@ -527,7 +527,7 @@ class LabelCompiler(Compiler):
         if labels:
             st.pc = st.pc | labels
         try:
-            return wrap(call_builtin(rt, spec, clean, clean_pairs or None), labels)
+            return wrap(call_builtin(rt, spec, clean, clean_pairs or None, span), labels)
         except SynError as error:
             raise make_secret(error, labels)
 

@@ -119,6 +119,11 @@ def _beyond_float(digits: str) -> bool:
     return len(significant) > 16 or int(significant or "0") > _FLOAT_EXACT
 
 
+def _inexact(fname: str, value) -> SynError:
+    return SynError(f"{fname}: {short(value)} is an integer beyond ±2^53, where a float loses "
+                    f"digits — use int(x) to keep it exact")
+
+
 def _to_float(fname: str, value, exact_only: bool) -> float:
     """Text, int or decimal as a float; `exact_only` refuses integers a float cannot hold."""
     t = type(value)
@@ -126,8 +131,7 @@ def _to_float(fname: str, value, exact_only: bool) -> float:
         return value
     if t is int:
         if exact_only and abs(value) > _FLOAT_EXACT:
-            raise SynError(f"{fname}: {short(value)} is an integer beyond ±2^53, where a float loses "
-                           f"digits — use int(x) to keep it exact")
+            raise _inexact(fname, value)
         try:
             return float(value)
         except OverflowError:
@@ -139,8 +143,7 @@ def _to_float(fname: str, value, exact_only: bool) -> float:
     if t is str:
         digits = _number_text(fname, value)
         if exact_only and _INTEGER_TEXT.fullmatch(digits) and _beyond_float(digits.lstrip("+-")):
-            raise SynError(f"{fname}: {short(value)} is an integer beyond ±2^53, where a float loses "
-                           f"digits — use int(x) to keep it exact")
+            raise _inexact(fname, value)
         return _finite_float(fname, digits, value)
     raise SynError(f"Cannot convert {type_name(value)} to a number — {fname} takes text or a number")
 

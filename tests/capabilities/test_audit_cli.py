@@ -54,7 +54,6 @@ def test_unwritable_audit_path_is_a_usage_error(tmp_path):
     assert result.code == 2 and "--audit" in result.err and "Traceback" not in result.err
 
 
-@pytest.mark.xfail(strict=True, reason="Runtime.check_cap passes no call site to Capabilities.check yet")
 def test_audit_lines_name_the_call_site(tmp_path):
     run_program(PROGRAM, tmp_path, "--audit", "audit.jsonl")
     records = [json.loads(line) for line in (tmp_path / "audit.jsonl").read_text().splitlines()]

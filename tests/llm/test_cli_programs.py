@@ -190,8 +190,6 @@ def test_a_program_that_never_asks_a_model_never_imports_httpx(tmp_path):
     assert "runtime.llm.http" not in imported
 
 
-@pytest.mark.xfail(strict=True, reason="runtime/cli.py reads runtime.llm.usage.tokens_used; the count is "
-                                       "runtime.llm.session.used_tokens()")
 def test_the_json_report_counts_llm_tokens(tmp_path):
     with FakeServer() as server:
         server.reply(openai_text("done", 30, 12))
