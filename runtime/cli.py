@@ -224,6 +224,9 @@ def execute(rt, source: str, path: str, errors: list[str]) -> int:
     except KeyboardInterrupt:
         errors.append("Interrupted")
         return 130
+    except Exception as bug:  # never show a user a Python traceback, even for our own bugs
+        errors.append(f"Internal error: {type(bug).__name__}: {bug} — this is a bug in synsema, "
+                      "not in your program; please report it with the program that caused it")
     return 1
 
 

@@ -66,6 +66,10 @@ def _failure_text(error: SynError) -> str:
     return f"{error.message} (at {error.span})"
 
 
+def _internal(bug: Exception) -> str:
+    return f"Internal error: {type(bug).__name__}: {bug} — a bug in synsema, not in the test"
+
+
 def run_file(path: str, pattern: str | None, host: dict) -> list[Outcome]:
     """Every selected test of one file; a file that fails to load is one failed outcome."""
     output: list[str] = []
@@ -86,6 +90,8 @@ def run_file(path: str, pattern: str | None, host: dict) -> list[Outcome]:
         return [Outcome(path, None, False, reason, time.perf_counter() - started, output)]
     except RecursionError:
         return [Outcome(path, None, False, "maximum recursion depth exceeded", 0.0, output)]
+    except Exception as bug:  # our bug, reported as one failure rather than a traceback
+        return [Outcome(path, None, False, _internal(bug), 0.0, output)]
     outcomes = []
     snapshot = dict(rt.globals)
     for name, body, template, span in tests:
@@ -111,6 +117,8 @@ def run_file(path: str, pattern: str | None, host: dict) -> list[Outcome]:
             passed, reason = False, f"exit({done.code}) called inside a test"
         except RecursionError:
             passed, reason = False, "maximum recursion depth exceeded"
+        except Exception as bug:
+            passed, reason = False, _internal(bug)
         finally:
             rt.globals.clear()
             rt.globals.update(snapshot)

@@ -41,8 +41,8 @@ BUILTINS: dict[str, BuiltinSpec] = {}
 # Modules that register builtins when imported; `load_all` imports them in this order.
 MODULES = (
     "stdlib.core", "stdlib.text", "stdlib.collections", "stdlib.numbers", "stdlib.formats",
-    "stdlib.time_random", "stdlib.files_env", "stdlib.net", "stdlib.tools", "stdlib.llm", "stdlib.script_math", "stdlib.labels",
-    "stdlib.unsupported",
+    "stdlib.time_random", "stdlib.files_env", "stdlib.net", "stdlib.tools", "stdlib.llm",
+    "stdlib.script_math", "stdlib.labels", "stdlib.unsupported",
 )
 
 
@@ -77,9 +77,5 @@ def load_all() -> dict[str, BuiltinSpec]:
     """Import every builtin module (cheap ones only: heavy backends load on first use)."""
     import importlib
     for module in MODULES:
-        try:
-            importlib.import_module(module)
-        except ModuleNotFoundError as missing:
-            if missing.name != module:
-                raise
+        importlib.import_module(module)
     return BUILTINS
