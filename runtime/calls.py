@@ -86,11 +86,13 @@ def nearest(name: str, candidates) -> str | None:
     return best
 
 
-def unknown_parameter(label: str, name: str, names) -> SynError:
+def unknown_parameter(label: str, name: str, names, listing: bool = False) -> SynError:
+    """`task 'f' has no parameter 'x' — did you mean 'y'?`, listing the parameters when a map
+    of arguments (from a model, say) named it, so the list can go back to whoever wrote it."""
     guess = nearest(name, names)
     hint = f" — did you mean '{guess}'?" if guess is not None else " — it takes no parameters"
-    listed = ", ".join(names) if names else "none"
-    return SynError(f"{label} has no parameter '{name}'{hint} (parameters: {listed})")
+    listed = f" (parameters: {', '.join(names)})" if listing and names else ""
+    return SynError(f"{label} has no parameter '{name}'{hint}{listed}")
 
 
 def bind(task: Task, args: list, named, strict: bool) -> list:

@@ -1073,7 +1073,7 @@ def _step_into(holder, key, k):
         return container, _list_position(container, k)
     if t is ModuleValue:
         if k not in container.exported:
-            raise SynError(f"Map has no key '{k}' (module {container.name} does not export it)")
+            raise SynError(f"Map has no key '{k}'")
         return container.globals, k
     raise SynError(f"Cannot set a field or index inside {type_name(container)}")
 
@@ -1101,7 +1101,7 @@ def _store(holder, key, k, value) -> None:
         container[_list_position(container, k)] = value
     elif t is ModuleValue:
         if k not in container.exported:
-            raise SynError(f"Map has no key '{k}' (module {container.name} does not export it)")
+            raise SynError(f"Map has no key '{k}'")
         if type(container.globals[k]) in (Task, Constructor):
             raise SynError(f"cannot replace {container.name}.{k}: a module's tasks are fixed; "
                            "export a variable with `export let` to share a value")

@@ -284,7 +284,7 @@ def attribute(obj, name: str):
             raise SynError(f"Map has no key '{name}'") from None
     if t is ModuleValue:
         if name not in obj.exported:
-            raise SynError(f"Map has no key '{name}' (module {obj.name} does not export it)")
+            raise SynError(f"Map has no key '{name}'")
         return obj.globals[name]
     if t is EnumValue and name in obj.names:
         return obj.fields[obj.names.index(name)]

@@ -40,7 +40,7 @@ def _checked_args(task: Task, args, who: str) -> list[tuple[str, object]]:
     label = f"{who}({task.name})"
     for key in args:
         if key not in names:
-            raise unknown_parameter(f"task '{task.name}'", key, names)
+            raise unknown_parameter(f"task '{task.name}'", key, names, listing=True)
     for param in task.params:
         if param.type is None:
             continue
