@@ -187,13 +187,12 @@ def call_builtin(rt, spec, args: list, named, span=None):
 
 
 def _builtin_arity(spec, given: int) -> str:
+    """`append() takes at most 2 arguments, got 3` (LANGUAGE.md §5) and its mirror images."""
     low, high = spec.min_args, spec.max_args
-    if high is None:
-        return f"{spec.name}() takes at least {_plural(low)}, got {given}"
+    if high is not None and given > high:
+        return f"{spec.name}() takes at most {_plural(high)}, got {given}"
     if low == high:
         return f"{spec.name}() takes {_plural(low)}, got {given}"
-    if given > high:
-        return f"{spec.name}() takes at most {_plural(high)}, got {given}"
     return f"{spec.name}() takes at least {_plural(low)}, got {given}"
 
 

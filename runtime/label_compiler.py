@@ -44,7 +44,7 @@ class LabelCompiler(Compiler):
         self.st = rt.labels
 
     # ------------------------------------------------------------------ helpers
-    def _under(self, labels: frozenset, fn, f):
+    def _raised(self, labels: frozenset, fn, f):
         """Run `fn(f)` with the pc raised by `labels`; errors born there become secret."""
         st = self.st
         old = st.pc
@@ -396,7 +396,7 @@ class LabelCompiler(Compiler):
             a, labels = unwrap(left(f))
             if bool(a) != is_and:
                 return wrap(bool(a), labels)
-            b = self._under(labels, right, f) if labels else right(f)
+            b = self._raised(labels, right, f) if labels else right(f)
             b, found = unwrap(b)
             return wrap(bool(b), labels | found)
         return run
@@ -417,7 +417,7 @@ class LabelCompiler(Compiler):
             branch = then if c else otherwise
             if not labels:
                 return branch(f)
-            return wrap(self._under(labels, branch, f), labels)
+            return wrap(self._raised(labels, branch, f), labels)
         return run
 
     def e_Index(self, node, scope):

@@ -8,7 +8,7 @@ floats. The evaluator inlines the int∘int fast paths; everything else comes he
 from __future__ import annotations
 
 import math
-from decimal import Decimal, DivisionByZero, InvalidOperation, localcontext
+from decimal import Decimal, DivisionByZero, InvalidOperation, Overflow, localcontext
 
 from lang.errors import SynError
 from runtime.labels import Labeled, make_secret, unwrap, wrap
@@ -180,7 +180,10 @@ def power(a, b):
             return a ** b
         if a == 0:
             raise SynError("Zero cannot be raised to a negative power")
-        return float(a) ** b
+        try:
+            return float(a) ** b
+        except OverflowError:  # |a| is beyond floats, so |a ** b| underflows to zero
+            return -0.0 if a < 0 and b % 2 else 0.0
     if ta in _NUM and tb in _NUM:
         if a == 0 and b < 0:
             raise SynError("Zero cannot be raised to a negative power")
@@ -198,6 +201,8 @@ def power(a, b):
             with localcontext() as ctx:
                 ctx.prec = 28
                 return x ** y
+        except Overflow:
+            raise SynError(f"{display(a)} ** {display(b)} is too large for a decimal") from None
         except (InvalidOperation, DivisionByZero):
             raise SynError(f"{display(a)} ** {display(b)} has no decimal value") from None
     raise _unsupported(a, "**", b)
@@ -231,7 +236,7 @@ def contains(coll, item) -> bool:
         return item in coll
     if t is bytes:
         if type(item) is int:
-            return item in coll
+            return 0 <= item <= 255 and item in coll
         if type(item) is bytes:
             return item in coll
     if t is ModuleValue:
