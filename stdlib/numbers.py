@@ -211,11 +211,8 @@ def hypot(rt, *xs):
 
 @builtin("pow", 2)
 def pow_(rt, x, y):
-    """The function form of `x ** y`, with exactly its rules."""
-    try:
-        return operators.power(_number("pow", x), _number("pow", y))
-    except ArithmeticError:  # a decimal or int result beyond what can be represented
-        raise SynError(f"pow: {short(x)} ** {short(y)} is out of range") from None
+    """The function form of `x ** y`, with exactly its rules (and its range errors)."""
+    return operators.power(_number("pow", x), _number("pow", y))
 
 
 @builtin("exp", 1)
