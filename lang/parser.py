@@ -20,7 +20,7 @@ from lark.exceptions import UnexpectedInput
 from lark.lexer import Lexer
 
 from lang import ast, checks
-from lang.errors import Span, SynError, parse_error
+from lang.errors import Span, parse_error
 from lang.lexer import tokenize
 from lang.transform import Builder
 

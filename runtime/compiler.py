@@ -33,6 +33,10 @@ PYTHON_NAMES = {
 
 
 def undefined(name: str) -> SynError:
+    from stdlib.unsupported import tier_c_family, unsupported_error
+    family = tier_c_family(name)
+    if family is not None:
+        return unsupported_error(name, family)
     hint = PYTHON_NAMES.get(name)
     suffix = f" — in Synsema: {hint}" if hint else ""
     return SynError(f"Undefined variable: '{name}'{suffix}")
