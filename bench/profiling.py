@@ -16,6 +16,7 @@ the thread that enabled it. Reports go to bench/profiles/NAME.{cprofile,pyspy}.t
     .venv/bin/python bench/profiling.py cprofile fib while_loop word_count each_append
     .venv/bin/python bench/profiling.py pyspy fib while_loop word_count each_append
     .venv/bin/python bench/profiling.py startup
+    .venv/bin/python bench/profiling.py parse
 """
 
 from __future__ import annotations
@@ -141,9 +142,9 @@ def pyspy(name: str, rate: int = 1000) -> str:
 _FRAME = re.compile(r"^(?P<func>.*) \((?P<file>[^()]*):(?P<line>\d+)\)$")
 
 
-def summarize_samples(name: str, lines: list[str], rate: int) -> str:
+def summarize_samples(name: str, lines: list[str], rate: int, anchor: str = "run_main") -> str:
     """Self time by function (with the hottest line inside it) and inclusive time, from
-    py-spy's collapsed stacks, keeping only samples taken inside the program's run."""
+    py-spy's collapsed stacks, keeping only samples taken inside `anchor` (the program's run)."""
     by_function = collections.Counter()
     by_line = collections.Counter()
     inclusive = collections.Counter()
@@ -151,7 +152,7 @@ def summarize_samples(name: str, lines: list[str], rate: int) -> str:
     for line in lines:
         stack, _, count = line.rpartition(" ")
         frames = stack.split(";")
-        if not any("run_main (" in f for f in frames):
+        if not any(f.split(" (")[0].endswith(anchor) for f in frames):
             continue
         n = int(count)
         kept += n
@@ -162,22 +163,22 @@ def summarize_samples(name: str, lines: list[str], rate: int) -> str:
         func, file, lineno = parsed[-1]
         by_function[(func, file)] += n
         by_line[(func, file, lineno)] += n
-        below = next(i for i, (f, _, _) in enumerate(parsed) if f.endswith("run_main"))
+        below = next(i for i, (f, _, _) in enumerate(parsed) if f.endswith(anchor))
         for func, file in {(f, fl) for f, fl, _ in parsed[below + 1:]}:
             inclusive[(func, file)] += n
     if not kept:
-        return f"py-spy: no samples inside run_main for {name}\n"
+        return f"py-spy: no samples inside {anchor} for {name}\n"
     hottest = {}
     for (func, file, lineno), n in by_line.most_common():
         hottest.setdefault((func, file), (lineno, n))
     out = io.StringIO()
-    out.write(f"py-spy of {name}.syn at {rate} Hz: {kept} samples inside run_main "
+    out.write(f"py-spy of {name} at {rate} Hz: {kept} samples inside {anchor} "
               f"(~{kept / rate:.2f} s); {source_version()}\n\nself time (leaf frame); 'hot line' is the line with most samples\n")
     out.write(f"{'self %':>7} {'samples':>8}  function (file:hot line)\n")
     for (func, file), n in by_function.most_common(TOP):
         lineno, at = hottest[(func, file)]
         out.write(f"{100 * n / kept:6.1f}% {n:8d}  {func} ({file}:{lineno}, {100 * at / kept:.1f}% on that line)\n")
-    out.write(f"\ninclusive time (function anywhere on the stack below run_main)\n{'incl %':>7}  function (file)\n")
+    out.write(f"\ninclusive time (function anywhere on the stack below {anchor})\n{'incl %':>7}  function (file)\n")
     for (func, file), n in inclusive.most_common(TOP):
         out.write(f"{100 * n / kept:6.1f}%  {func} ({file})\n")
     return out.getvalue()
@@ -192,6 +193,53 @@ def target(name: str) -> None:
     while runs < 1 or (time.perf_counter() < deadline and runs < 20):
         _run_quietly(path)
         runs += 1
+
+
+# ---------------------------------------------------------------------- parsing
+def _parse_input() -> str:
+    sys.path.insert(0, HERE)
+    from gen_parse import generate
+    return generate(10_000)[0]
+
+
+def parse_profile() -> str:
+    """cProfile and py-spy of `lang.parser.parse` on the generated 10,000-line program."""
+    _warm_up()
+    from lang.parser import parse
+    source = _parse_input()
+    profiler = cProfile.Profile()
+    start = time.perf_counter()
+    profiler.enable()
+    parse(source, "parse_input.syn")
+    profiler.disable()
+    elapsed = time.perf_counter() - start
+    stats = pstats.Stats(profiler)
+    rows = sorted(((tt, ct, nc, f"{_short(file)}:{line}({func})")
+                   for (file, line, func), (cc, nc, tt, ct, _) in stats.stats.items()), reverse=True)
+    total = sum(r[0] for r in rows)
+    out = io.StringIO()
+    out.write(f"cProfile of lang.parser.parse on 10,000 generated lines: {elapsed:.3f} s under the profiler; "
+              f"{source_version()}\n\n{'self s':>8} {'self %':>7} {'cum s':>8} {'calls':>10}  function\n")
+    for tt, ct, nc, where in rows[:TOP]:
+        out.write(f"{tt:8.3f} {100 * tt / total:6.1f}% {ct:8.3f} {nc:10d}  {where}\n")
+    spy = os.path.join(BIN, "py-spy")
+    if os.path.exists(spy):
+        with tempfile.TemporaryDirectory() as folder:
+            raw = os.path.join(folder, "samples.txt")
+            subprocess.run([spy, "record", "--format", "raw", "--rate", "1000", "--output", raw, "--",
+                            sys.executable, __file__, "parse-target"], check=True, capture_output=True)
+            with open(raw, encoding="utf-8") as handle:
+                out.write("\n" + summarize_samples("lang.parser.parse (10,000 lines)", handle.read().splitlines(),
+                                                    1000, anchor="parse"))
+    return out.getvalue()
+
+
+def parse_target() -> None:
+    _warm_up()
+    from lang.parser import parse
+    source = _parse_input()
+    for _ in range(3):
+        parse(source, "parse_input.syn")
 
 
 # ---------------------------------------------------------------------- start-up
@@ -271,13 +319,18 @@ def main(argv: list[str]) -> int:
     if tool == "target":
         target(names[0])
         return 0
+    if tool == "parse-target":
+        parse_target()
+        return 0
     os.makedirs(OUT, exist_ok=True)
     if tool == "startup":
         jobs = [("startup", "importtime", startup)]
+    elif tool == "parse":
+        jobs = [("parse", "profile", parse_profile)]
     elif tool in ("cprofile", "pyspy"):
         jobs = [(name, tool, (lambda n=name: cprofile(n) if tool == "cprofile" else pyspy(n))) for name in names]
     else:
-        print(f"profile: unknown tool {tool} (cprofile, pyspy, startup)")
+        print(f"profile: unknown tool {tool} (cprofile, pyspy, startup, parse)")
         return 2
     for name, kind, job in jobs:
         text = job()
