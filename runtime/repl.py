@@ -593,6 +593,8 @@ def main(options: dict) -> int:
             session.out(f"Synsema {VERSION} — :help lists the commands, Ctrl-D leaves\n")
             code = run_interactive(session, HistoryFile(history_path()))
         else:
+            # Bytes that are not UTF-8 become U+FFFD (and then errors of the language), not a crash.
+            sys.stdin.reconfigure(errors="replace")
             code = run_piped(session, sys.stdin, session.err if sys.stdin.isatty() else None)
     session.finish(code)
     return code

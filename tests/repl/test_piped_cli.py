@@ -52,6 +52,14 @@ def test_windows_line_ends_are_accepted(piped_repl):
     assert (result.code, result.out, result.err) == (0, "5\n", ""), result
 
 
+def test_bytes_that_are_not_utf8_are_replaced_not_a_crash(tmp_path):
+    env = {**repl_env(tmp_path / "data"), "PYTHONIOENCODING": "utf-8:strict"}
+    proc = subprocess.run([sys.executable, "-m", "runtime.cli", "repl"], input=b'let x be 1 \xff\nprint(2)\n',
+                          capture_output=True, timeout=60, cwd=tmp_path, env=env)
+    assert (proc.returncode, proc.stdout) == (0, b"2\n")
+    assert proc.stderr.decode() == "Lexer error: <repl>:1:12: Unexpected character: '\ufffd'\n"
+
+
 def test_exit_ends_the_session_with_its_status(piped_repl):
     result = piped_repl('print("before")\nexit(3)\nprint("after")\n')
     assert (result.code, result.out) == (3, "before\n"), result

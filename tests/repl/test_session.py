@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import io
+
 import pytest
 
 from runtime.capabilities import Ceiling
+from runtime.repl import run_piped
 from stdlib.registry import BUILTINS
 
 from .conftest import CapturedRepl
@@ -203,3 +206,14 @@ def test_completion_leaves_out_tier_c_refusals(repl):
 def test_completion_of_commands(repl):
     assert repl.session.completions(":re") == (":re", [(":reset", "command")])
     assert names(repl, "") == {}
+
+
+# ------------------------------------------------------------------ the plain line loop
+def test_the_line_loop_prompts_only_when_asked(repl):
+    """With a person typing but no terminal for output, prompts go to stderr (as `prompt_to`)."""
+    prompts = []
+    code = run_piped(repl.session, io.StringIO("task f()\n    give 7\n\nf()\n"), prompts.append)
+    assert code == 0 and "".join(repl.out) == "7\n"
+    assert prompts == ["syn> ", "...  ", "...  ", "syn> ", "syn> "]
+    assert run_piped(repl.session, io.StringIO("\n\n   \nf() + 1\n")) == 0
+    assert "".join(repl.out) == "7\n8\n"
