@@ -222,11 +222,11 @@ def _model(builder: _Builder, script: Script, model: z3.ModelRef, assertions: li
             entries.append({"name": d.name, "arguments": [], "sort": sort_text(d.sort),
                             "value": value})
             continue
-        table: dict[str, dict] = {}
+        table: dict[tuple, dict] = {}
         for app in applications[d.name]:
             args = [_scalar(model.eval(a, model_completion=True), s)
                     for a, s in zip(app.children(), d.domain)]
-            key = repr(args)
+            key = tuple((a["kind"], a.get("value", a.get("label"))) for a in args)
             if key not in table:
                 table[key] = {"args": args, "value": _scalar(
                     model.eval(app, model_completion=True), d.sort)}

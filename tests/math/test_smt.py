@@ -1,0 +1,229 @@
+"""Preflight of smt.solve and its SMT-LIB reader (MATH.md §5.5, §9.2).
+
+The model witness is checked independently of the adapter: the returned JSON model is decoded,
+substituted into the assertions as z3's own parser reads the original script (in a fresh
+context), and every assertion must then be valid. Unsat cores are re-checked the same way.
+Thresholds that depend on z3's rlimit counting hold for z3-solver 5.4.1.0.
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+import pytest
+import z3
+
+from math_support import rejected, run
+
+
+def _z3_solver_version() -> str:
+    from importlib.metadata import version
+    return version("z3-solver")
+
+
+def smt(logic: str, script: str, **options) -> dict:
+    return run("smt.solve", {"logic": logic, "script": script, **options})
+
+
+def _value(v: dict, sort: z3.SortRef, elements: dict) -> z3.ExprRef:
+    ctx = sort.ctx
+    if v["kind"] == "bool":
+        return z3.BoolVal(v["value"], ctx)
+    if v["kind"] == "int":
+        return z3.IntVal(v["value"], ctx)
+    if v["kind"] == "real":
+        value = Fraction(v["value"])
+        return z3.RealVal(f"{value.numerator}/{value.denominator}", ctx)
+    if v["kind"] == "bitvec":
+        assert 0 <= v["value"] < 2 ** v["width"]
+        return z3.BitVecVal(v["value"], v["width"], ctx)
+    key = (v["sort"], v["label"])
+    if key not in elements:
+        elements[key] = z3.FreshConst(sort, prefix="element")
+    return elements[key]
+
+
+def check_model(script: str, model: list[dict]) -> None:
+    """Every assertion is valid once the model replaces the declared symbols."""
+    ctx = z3.Context()
+    assertions = list(z3.parse_smt2_string(script, ctx=ctx))
+    entries = {e["name"]: e for e in model}
+    decls, seen, stack = {}, set(), list(assertions)
+    while stack:
+        e = stack.pop()
+        if e.get_id() in seen:
+            continue
+        seen.add(e.get_id())
+        if z3.is_app(e) and e.decl().kind() == z3.Z3_OP_UNINTERPRETED:
+            decls[e.decl().name()] = e.decl()
+        stack.extend(e.children())
+    elements: dict = {}
+    constants, functions = [], []
+    for name, decl in decls.items():
+        entry = entries[name]
+        assert entry["sort"] == str(decl.range()) or entry["sort"].startswith("(_ BitVec")
+        if decl.arity() == 0:
+            constants.append((decl(), _value(entry["value"], decl.range(), elements)))
+            continue
+        table = entry["value"]
+        domain = [decl.domain(i) for i in range(decl.arity())]
+        body = _value(table["else_value"], decl.range(), elements)
+        for row in reversed(table["entries"]):
+            match = z3.And(*(z3.Var(i, s) == _value(a, s, elements)
+                             for i, (a, s) in enumerate(zip(row["args"], domain))))
+            body = z3.If(match, _value(row["value"], decl.range(), elements), body)
+        functions.append((decl, body))
+    by_sort: dict = {}
+    for (sort, _), const in elements.items():
+        by_sort.setdefault(sort, []).append(const)
+    for assertion in assertions:
+        substituted = z3.substitute_funs(z3.substitute(assertion, *constants), *functions) \
+            if functions else z3.substitute(assertion, *constants)
+        solver = z3.Solver(ctx=ctx)
+        for consts in by_sort.values():
+            if len(consts) > 1:
+                solver.add(z3.Distinct(*consts))
+        solver.add(z3.Not(substituted))
+        assert solver.check() == z3.unsat, f"assertion not satisfied: {assertion}"
+
+
+def test_known_answers():
+    script = "(declare-const x Int)(declare-const y Int)(assert (> x 2))(assert (< (+ x y) 10))"
+    result = smt("QF_LIA", script)
+    assert result["status"] == "sat" and [e["name"] for e in result["model"]] == ["x", "y"]
+    values = {e["name"]: e["value"]["value"] for e in result["model"]}
+    assert values["x"] > 2 and values["x"] + values["y"] < 10
+    check_model(script, result["model"])
+    assert smt("QF_LIA", "(declare-const x Int)(assert (> x 2))(assert (< x 1))") == {
+        "status": "unsat", "core": None}
+
+
+def test_boundaries_models_are_complete():
+    assert smt("QF_LIA", "") == {"status": "sat", "model": []}
+    result = smt("QF_LRA", "(declare-const a Real)(declare-const b Real)(declare-fun p () Bool)")
+    assert [(e["name"], e["sort"], e["value"]["kind"]) for e in result["model"]] == [
+        ("a", "Real", "real"), ("b", "Real", "real"), ("p", "Bool", "bool")]
+
+
+@pytest.mark.parametrize("logic,script", [
+    ("QF_LRA", "(declare-const x Real)(declare-const y Real)"
+               "(assert (= (+ (* 3 x) (/ y 2)) 1.5))(assert (> y (- x)))"),
+    ("QF_LIRA", "(declare-const n Int)(declare-const r Real)"
+                "(assert (= (to_real n) (* 2.0 r)))(assert (> r 0.75))(assert (not (is_int r)))"),
+    ("QF_UF", "(declare-sort U 0)(declare-fun f (U) U)(declare-const a U)(declare-const b U)"
+              "(assert (distinct a b))(assert (= (f a) b))(assert (= (f b) a))"
+              "(assert (not (= (f (f (f a))) a)))"),
+    ("QF_UFLIA", "(declare-fun g (Int Int) Int)(declare-const k Int)"
+                 "(define-fun twice ((z Int)) Int (+ z z))"
+                 "(assert (= (g k 1) (twice k)))(assert (> (g k 1) 7))"
+                 "(assert (let ((m (g 0 k))) (and (< m 0) (=> (> k 3) (< m (- 5))))))"),
+    ("QF_UFLRA", "(declare-fun h (Real) Bool)(declare-const x Real)"
+                 "(assert (xor (h x) (h (+ x 1))))(assert (ite (h x) (> x 1) (< x (- 1))))"),
+    ("QF_BV", "(declare-const a (_ BitVec 8))(declare-const b (_ BitVec 16))"
+              "(assert (= (bvmul a #x03) #x2d))(assert (= ((_ zero_extend 8) a) (bvand b #x00ff)))"
+              "(assert (bvult ((_ extract 15 8) b) (_ bv3 8)))(assert (= (concat a a) (bvor b #x0f00)))"),
+])
+def test_models_are_witnesses_in_every_logic(logic, script):
+    result = smt(logic, script)
+    assert result["status"] == "sat"
+    check_model(script, result["model"])
+
+
+def test_function_tables_cover_every_application():
+    script = ("(declare-fun f (Int) Int)(declare-const a Int)"
+              "(assert (= (f a) 3))(assert (= (f (+ a 1)) 4))(assert (> (f 10) (f a)))")
+    result = smt("QF_UFLIA", script)
+    table = result["model"][0]["value"]
+    assert table["kind"] == "function" and len(table["entries"]) == 3
+    check_model(script, result["model"])
+
+
+def test_unsat_core_names_labelled_assertions():
+    parts = {"low": "(> x 2)", "high": "(< x 1)", "pos": "(> x 0)"}
+    script = "(declare-const x Real)" + "".join(
+        f"(assert (! {body} :named {label}))" for label, body in parts.items())
+    result = smt("QF_LRA", script, unsat_core=True)
+    assert result["status"] == "unsat" and set(result["core"]) <= set(parts)
+    subset = "(declare-const x Real)" + "".join(f"(assert {parts[label]})"
+                                                for label in result["core"])
+    assert smt("QF_LRA", subset)["status"] == "unsat"
+    assert {"low", "high"} <= set(result["core"])
+
+
+def test_adversarial_poisoning_commands_and_quantifiers_are_rejected():
+    # (set-option :timeout 1) changed z3's global parameters for later requests in the probe
+    assert rejected("smt.solve", {"logic": "QF_LIA", "script": "(set-option :timeout 1)"}) == [
+        "smt_command_not_allowed"]
+    for command in ("(check-sat)", "(push 1)", "(get-model)", "(exit)", "(set-logic QF_LRA)"):
+        assert rejected("smt.solve", {"logic": "QF_LIA", "script": command}) == [
+            "smt_command_not_allowed"]
+    assert smt("QF_LIA", "(set-logic QF_LIA)(declare-const x Int)")["status"] == "sat"
+    # z3's parser accepts a forall under QF_LIA; the reader does not
+    assert rejected("smt.solve", {"logic": "QF_LIA", "script":
+                                  "(assert (forall ((x Int)) (> x 0)))"}) == ["smt_quantifier"]
+    assert rejected("smt.solve", {"logic": "QF_LIA", "script":
+                                  "(declare-const x Int)(declare-const y Int)"
+                                  "(assert (= (* x y) 6))"}) == ["smt_nonlinear"]
+
+
+@pytest.mark.skipif(_z3_solver_version() != "5.4.1.0",
+                    reason="the rlimit threshold is measured for z3-solver 5.4.1.0")
+def test_adversarial_resource_limit_gives_unknown_never_unsat():
+    import random
+    rng = random.Random(97)
+    weights = [rng.randrange(10**10, 10**11) for _ in range(40)]
+    script = "".join(f"(declare-const b{i} Int)(assert (and (>= b{i} 0) (<= b{i} 1)))"
+                     for i in range(40))
+    script += "(assert (= (+ " + " ".join(f"(* {w} b{i})" for i, w in enumerate(weights)) + \
+        f") {sum(weights[::3]) + 1}))"
+    result = smt("QF_LIA", script, resource_limit=100000)
+    assert result["status"] == "unknown" and result["reason_kind"] == "resource_limit"
+    assert result["resource_used"] >= 100000 and result["reason"] == "canceled"
+
+
+@pytest.mark.parametrize("script,code,where", [
+    ("(declare-const x Int)\n(assert (> x y))", "smt_unknown_symbol", "line 2, column 14"),
+    ("(declare-const x Int)(assert (+ x 1))", "smt_sort_mismatch", "line 1, column 30"),
+    ("(declare-const x Real)", "smt_not_in_logic", "line 1, column 18"),
+    ("(declare-fun f (Int) Int)", "smt_not_in_logic", "line 1, column 1"),
+    ("(declare-const x Int)(assert (> x 1234567890123))", "smt_limit", "line 1, column 35"),
+    ("(declare-const x Int)(assert (> x 2.5))", "smt_not_in_logic", "line 1, column 35"),
+    ("(declare-const x Int)(assert (> x (div x 0)))", "smt_nonlinear", "line 1, column 35"),
+    ("(declare-const x Int)(assert (> x 1)", "smt_syntax", "line 1, column 22"),
+    ("(declare-const and Int)", "smt_symbol_taken", "line 1, column 16"),
+    ('(assert "text")', "smt_syntax", "line 1, column 9"),
+])
+def test_reader_rejections_name_their_position(script, code, where):
+    report = rejected("smt.solve", {"logic": "QF_LIA", "script": script})
+    assert report == [code]
+    from stdlib.math import script as bridge
+    message = bridge.check("smt.solve", {"logic": "QF_LIA", "script": script})["issues"][0]
+    assert message["path"] == "script" and message["message"].startswith(where)
+
+
+def test_request_boundary():
+    declarations = "".join(f"(declare-const c{i} Bool)" for i in range(200))
+    assert smt("QF_LIA", declarations)["status"] == "sat"
+    assert rejected("smt.solve", {"logic": "QF_LIA",
+                                  "script": declarations + "(declare-const z Bool)"}) == [
+        "smt_limit"]
+    ints = "".join(f"(declare-const n{i} Int)" for i in range(51))
+    assert rejected("smt.solve", {"logic": "QF_LIA", "script": ints}) == ["smt_limit"]
+    wide = "(declare-const v (_ BitVec 256))(assert (bvult v (bvnot (_ bv0 256))))"
+    assert smt("QF_BV", wide)["status"] == "sat"
+    assert rejected("smt.solve", {"logic": "QF_BV",
+                                  "script": "(declare-const v (_ BitVec 257))"}) == ["smt_limit"]
+    deep = "(declare-const p Bool)(assert " + "(not " * 98 + "p" + ")" * 98 + ")"
+    assert smt("QF_LIA", deep)["status"] == "sat"
+    too_deep = "(declare-const p Bool)(assert " + "(not " * 100 + "p" + ")" * 100 + ")"
+    assert rejected("smt.solve", {"logic": "QF_LIA", "script": too_deep}) == ["smt_limit"]
+    filler = "(declare-const p Bool)(assert p)"
+    longest = filler + " " * (16384 - len(filler))
+    assert smt("QF_LIA", longest)["status"] == "sat"
+    assert rejected("smt.solve", {"logic": "QF_LIA", "script": longest + " "}) == [
+        "string_too_long"]
+    assert rejected("smt.solve", {"logic": "QF_LIA", "script": "",
+                                  "resource_limit": 5 * 10**7 + 1}) == ["less_than_equal"]
+    assert rejected("smt.solve", {"logic": "QF_NIA", "script": ""}) == ["literal_error"]
+    asserts = "(declare-const p Bool)" + "(assert p)" * 501
+    assert rejected("smt.solve", {"logic": "QF_LIA", "script": asserts}) == ["smt_limit"]
