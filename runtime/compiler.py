@@ -15,7 +15,7 @@ import sys
 from lang import ast
 from lang.errors import SynError
 from runtime import operators as ops
-from runtime.calls import GIVE, REG, STOP, TaskCode, call_builtin, call_value, invoke
+from runtime.calls import GIVE, REG, STOP, TaskCode, call_builtin, call_value, invoke, invoke1
 from runtime.control import StopLoop
 from runtime.patterns import compile_pattern
 from runtime.scope import UNBOUND, Scope, collect_declarations
@@ -237,6 +237,14 @@ class Compiler:
                 else:
                     raise SynError(f"Cannot set undefined variable: '{name}'. Use 'let' first.", span)
             return run_local
+        if not candidates:
+            def run_global(f):
+                v = value(f)
+                if name in g:
+                    g[name] = v
+                    return v
+                raise SynError(f"Cannot set undefined variable: '{name}'. Use 'let' first.", span)
+            return run_global
         locate = self.locator(name, scope, span)
 
         def run(f):
@@ -700,6 +708,20 @@ class Compiler:
             return read_outer
         return slow
 
+    def _global_name(self, node, scope) -> str | None:
+        """The name, when `node` reads a variable no enclosing frame binds (a global)."""
+        if type(node) is ast.Name and not scope.resolve(node.name):
+            return node.name
+        return None
+
+    def _param_slot(self, node, scope) -> int | None:
+        """The slot, when `node` reads a parameter of the innermost task (always bound)."""
+        if type(node) is ast.Name:
+            candidates = scope.resolve(node.name)
+            if candidates and candidates[0][0] == 0 and candidates[0][1] <= scope.params:
+                return candidates[0][1]
+        return None
+
     def e_ListLit(self, node, scope):
         items = [self.expr(i, scope) for i in node.items]
         return lambda f: [i(f) for i in items]
@@ -740,6 +762,29 @@ class Compiler:
         right_node = node.right
         if type(right_node) is ast.Num and type(right_node.value) is int and op in ("+", "-"):
             c = right_node.value
+            slot = self._param_slot(node.left, scope)
+            if slot is not None:
+                def slow_const(a):
+                    try:
+                        return fn(a, c)
+                    except SynError as e:
+                        raise e.at(span)
+                if op == "+":
+                    return lambda f: a + c if type(a := f[slot]) is int else slow_const(a)
+                return lambda f: a - c if type(a := f[slot]) is int else slow_const(a)
+            name = self._global_name(node.left, scope)
+            if name is not None:
+                g = self.globals
+
+                def global_const(f):
+                    a = g[name] if name in g else left(f)
+                    if type(a) is int:
+                        return a + c if op == "+" else a - c
+                    try:
+                        return fn(a, c)
+                    except SynError as e:
+                        raise e.at(span)
+                return global_const
             if op == "+":
                 def add_const(f):
                     a = left(f)
@@ -802,6 +847,8 @@ class Compiler:
             test = tests[0]
             right = rest[0]
             op = node.ops[0]
+            if op in ("<", "<=", ">", ">=") and type(node.rest[0]) is ast.Num and type(node.rest[0].value) is int:
+                return self._compare_constant(node.first, scope, first, op, node.rest[0].value, test, span)
             if op == "<":
                 def lt(f):
                     a = first(f)
@@ -834,6 +881,37 @@ class Compiler:
                 raise e.at(span)
             return True
         return chain
+
+    def _compare_constant(self, node, scope, first, op, c, test, span):
+        """`i < 10`-style tests against an integer literal: the loop-condition fast path, with a
+        parameter or global on the left read inline."""
+        def slow(a):
+            try:
+                return test(a, c)
+            except SynError as e:
+                raise e.at(span)
+        compare_int = {"<": int.__lt__, "<=": int.__le__, ">": int.__gt__, ">=": int.__ge__}[op]
+        slot = self._param_slot(node, scope)
+        if slot is not None:
+            if op == "<":
+                return lambda f: a < c if type(a := f[slot]) is int else slow(a)
+            return lambda f: compare_int(a, c) if type(a := f[slot]) is int else slow(a)
+        name = self._global_name(node, scope)
+        if name is not None:
+            g = self.globals
+            if op == "<":
+                def global_lt(f):
+                    a = g[name] if name in g else first(f)
+                    return a < c if type(a) is int else slow(a)
+                return global_lt
+
+            def global_compare(f):
+                a = g[name] if name in g else first(f)
+                return compare_int(a, c) if type(a) is int else slow(a)
+            return global_compare
+        if op == "<":
+            return lambda f: a < c if type(a := first(f)) is int else slow(a)
+        return lambda f: compare_int(a, c) if type(a := first(f)) is int else slow(a)
 
     def e_And(self, node, scope):
         left = self.expr(node.left, scope)
@@ -942,13 +1020,33 @@ class Compiler:
             return call_named
         if len(args) == 1:
             only = args[0]
+            callee = self._global_name(node.func, scope)
+            if callee is not None:
+                g = self.globals
+                fspan = node.func.span
+
+                def call_global1(f):
+                    try:
+                        fn = g[callee]
+                    except KeyError:
+                        raise undefined(callee).at(fspan) from None
+                    a = only(f)
+                    try:
+                        if type(fn) is Task:
+                            return invoke1(fn, a)
+                        if type(fn) is Builtin:
+                            return call_builtin(rt, fn.spec, [a], None, span)
+                        return call_value(rt, fn, [a])
+                    except SynError as e:
+                        raise e.at(span)
+                return call_global1
 
             def call1(f):
                 fn = func(f)
                 a = only(f)
                 try:
                     if type(fn) is Task:
-                        return invoke(fn, [a])
+                        return invoke1(fn, a)
                     if type(fn) is Builtin:
                         return call_builtin(rt, fn.spec, [a], None, span)
                     return call_value(rt, fn, [a])
