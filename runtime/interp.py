@@ -147,8 +147,8 @@ class Runtime:
     def llm_host(self) -> tuple[str, ...]:
         """How the configured model's host may be named in a ceiling item `llm=<p>@<host>`."""
         from urllib.parse import urlsplit
-        from runtime.llm.config import load_config
-        url = load_config(cwd=self.cwd).base_url.value
+        from runtime.llm.session import current
+        url = current().config.base_url.value
         if not url:
             return ()
         parts = urlsplit(str(url))
