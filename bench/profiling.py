@@ -15,6 +15,7 @@ the thread that enabled it. Reports go to bench/profiles/NAME.{cprofile,pyspy}.t
 
     .venv/bin/python bench/profiling.py cprofile fib while_loop word_count each_append
     .venv/bin/python bench/profiling.py pyspy fib while_loop word_count each_append
+    .venv/bin/python bench/profiling.py pyspy word_count:labels      (the same run with --labels)
     .venv/bin/python bench/profiling.py startup
     .venv/bin/python bench/profiling.py parse
 """
@@ -42,6 +43,7 @@ TOP = 25
 
 
 def program_path(name: str) -> str:
+    name = name.split(":")[0]
     for folder in ("programs", "agent"):
         path = os.path.join(HERE, folder, name + ".syn")
         if os.path.exists(path):
@@ -68,7 +70,20 @@ def _warm_up() -> None:
     parse("let warm_up be 1\n", "<warm-up>")
 
 
-def _run_quietly(path: str, around=None) -> None:
+def _program_env(name: str) -> dict:
+    """The agent loop answers from its cassette, as in bench/run.py."""
+    if name.split(":")[0] != "agent_loop":
+        return {}
+    return {"SYNSEMA_LLM_PROVIDER": "replay",
+            "SYNSEMA_LLM_CASSETTE": os.path.join(HERE, "agent", "agent.cassette.jsonl")}
+
+
+def _flags(name: str) -> list[str]:
+    """`word_count:labels` profiles `synsema run --labels word_count.syn`."""
+    return ["--labels"] if name.endswith(":labels") else []
+
+
+def _run_quietly(path: str, around=None, flags: list[str] = ()) -> None:
     """`synsema run PATH` in this process with stdout discarded; `around` wraps the worker's work."""
     from runtime import cli
     original = cli.on_big_stack
@@ -76,7 +91,7 @@ def _run_quietly(path: str, around=None) -> None:
         cli.on_big_stack = lambda fn: original(lambda: around(fn))
     saved, sys.stdout = sys.stdout, open(os.devnull, "w")
     try:
-        cli.main(["run", path])
+        cli.main(["run", *flags, path])
     finally:
         sys.stdout.close()
         sys.stdout = saved
@@ -94,6 +109,7 @@ def source_version() -> str:
 # ---------------------------------------------------------------------- cProfile
 def cprofile(name: str) -> str:
     _warm_up()
+    os.environ.update(_program_env(name))
     profiler = cProfile.Profile()
 
     def around(fn):
@@ -104,7 +120,7 @@ def cprofile(name: str) -> str:
             profiler.disable()
 
     start = time.perf_counter()
-    _run_quietly(program_path(name), around)
+    _run_quietly(program_path(name), around, _flags(name))
     elapsed = time.perf_counter() - start
     stats = pstats.Stats(profiler)
     rows = []
@@ -133,7 +149,8 @@ def pyspy(name: str, rate: int = 1000) -> str:
     with tempfile.TemporaryDirectory() as folder:
         raw = os.path.join(folder, "samples.txt")
         subprocess.run([spy, "record", "--format", "raw", "--rate", str(rate), "--output", raw, "--",
-                        sys.executable, __file__, "target", name], check=True, capture_output=True)
+                        sys.executable, __file__, "target", name], check=True, capture_output=True,
+                       env=dict(os.environ, **_program_env(name)))
         with open(raw, encoding="utf-8") as handle:
             lines = handle.read().splitlines()
     return summarize_samples(name, lines, rate)
@@ -191,7 +208,7 @@ def target(name: str) -> None:
     deadline = time.perf_counter() + 3.0
     runs = 0
     while runs < 1 or (time.perf_counter() < deadline and runs < 20):
-        _run_quietly(path)
+        _run_quietly(path, None, _flags(name))
         runs += 1
 
 
@@ -334,7 +351,7 @@ def main(argv: list[str]) -> int:
         return 2
     for name, kind, job in jobs:
         text = job()
-        with open(os.path.join(OUT, f"{name}.{kind}.txt"), "w", encoding="utf-8") as handle:
+        with open(os.path.join(OUT, f"{name.replace(':', '.')}.{kind}.txt"), "w", encoding="utf-8") as handle:
             handle.write(text)
         print(text)
     return 0
