@@ -23,6 +23,11 @@ demo: $(STAMP)
 	@echo "== examples/agent_loop.syn, replaying a recorded model"
 	SYNSEMA_LLM_PROVIDER=replay SYNSEMA_LLM_CASSETTE=examples/agent_loop.cassette.jsonl \
 		$(BIN)/synsema run examples/agent_loop.syn
+	@echo "== examples/math_tour.syn: exact operations composed"
+	$(BIN)/synsema run examples/math_tour.syn
+	@echo "== examples/math_agent.syn, replaying a recorded model that computes instead of guessing"
+	SYNSEMA_LLM_PROVIDER=replay SYNSEMA_LLM_CASSETTE=examples/math_agent.cassette.jsonl \
+		$(BIN)/synsema run examples/math_agent.syn
 
 test: $(STAMP)
 	$(BIN)/python -m pytest tests

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 import xml.etree.ElementTree as ElementTree
 
-from conftest import ROOT, run_synsema
+from conftest import ROOT, run_synsema, synsema_env
 
 SAMPLE = '''task double(x)
     give x * 2
@@ -146,3 +146,14 @@ def test_examples_pass_their_tests():
     for example in sorted((ROOT / "examples").glob("*.syn")):
         result = run_synsema("test", str(example), cwd=ROOT)
         assert result.returncode == 0, (example, result.stdout, result.stderr)
+
+
+def test_math_agent_replays_its_cassette():
+    env = synsema_env(SYNSEMA_LLM_PROVIDER="replay",
+                      SYNSEMA_LLM_CASSETTE=str(ROOT / "examples" / "math_agent.cassette.jsonl"))
+    result = run_synsema("run", "examples/math_agent.syn", cwd=ROOT, env=env)
+    assert result.returncode == 0, result.stderr
+    lines = result.stdout.splitlines()
+    assert lines[0] == 'step 1: math_find {query: "factor polynomial"}'
+    assert lines[2].startswith('step 3: math_run {id: "poly.factor", payload: {polynomial:')
+    assert lines[-1].startswith("Yes. x^4 - 1 factors exactly")
