@@ -112,6 +112,7 @@ LEAKS: dict[str, Leak] = {
     "41_exit_value": Leak(VIOLATION, "start\n", message="exit()"),
     "42_where_callback": Leak(REDACTED, "private(app)\n"),
     "43_show_under_pc": Leak(VIOLATION, hidden=("high score",), message="show"),
+    "44_chained_comparison": Leak(VIOLATION, message="cannot assign to 'calls'"),
 }
 
 TWINS: dict[str, Twin] = {
@@ -158,6 +159,7 @@ TWINS: dict[str, Twin] = {
     "41_exit_value": Twin("start\n"),
     "42_where_callback": Twin("[2, 3]\n"),
     "43_show_under_pc": Twin("private(app)\nchecked\ndone\n"),
+    "44_chained_comparison": Twin("1\nprivate(app)\n"),
 }
 
 
