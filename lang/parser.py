@@ -27,6 +27,8 @@ from lang.transform import Builder
 
 def parse(source: str, file: str) -> ast.Module:
     """Parse a whole source file; any bad input raises SynError (phase Lexer or Parse)."""
+    if source.startswith("\ufeff"):  # a UTF-8 byte-order mark some editors write
+        source = source[1:]
     tokens = tokenize(source, file)
     module = _feed(tokens, "module", file)
     checks.check_nesting(module)

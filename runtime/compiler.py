@@ -348,8 +348,29 @@ class Compiler:
             return None
         return run
 
+    def lazy_iterable(self, node, scope):
+        """`range(…)` as an `each` iterable walks its numbers without building the list."""
+        iterable = self.expr(node, scope)
+        if not (type(node) is ast.Call and type(node.func) is ast.Name and node.func.name == "range"
+                and not node.named and 1 <= len(node.args) <= 3):
+            return iterable
+        from stdlib.collections import range_numbers
+        func = self.expr(node.func, scope)
+        bounds = [self.expr(a, scope) for a in node.args]
+        span = node.span
+
+        def run(f):
+            fn = func(f)
+            if type(fn) is not Builtin or fn.spec.name != "range":
+                return iterable(f)  # `range` was rebound: an ordinary call
+            try:
+                return range_numbers(*[b(f) for b in bounds])
+            except SynError as e:
+                raise e.at(span)
+        return run
+
     def s_Each(self, node, scope, tail):
-        iterable = self.expr(node.iterable, scope)
+        iterable = self.lazy_iterable(node.iterable, scope)
         self.loops += 1
         body, template = self.frame_block(node.body, scope, False, preset=[node.var])
         self.loops -= 1
@@ -360,7 +381,7 @@ class Compiler:
             t = type(coll)
             if t is dict:
                 coll = list(coll)
-            elif t is not list and t is not str and t is not bytes:
+            elif t is not list and t is not range and t is not str and t is not bytes:
                 raise SynError(f"Cannot iterate over {type_name(coll)}", span)
             for item in coll:
                 frame = [f, item, *template] if template else [f, item]

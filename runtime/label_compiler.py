@@ -185,7 +185,7 @@ class LabelCompiler(Compiler):
         return run
 
     def s_Each(self, node, scope, tail):
-        iterable = self.expr(node.iterable, scope)
+        iterable = self.lazy_iterable(node.iterable, scope)
         self.loops += 1
         body, template = self.frame_block(node.body, scope, False, preset=[node.var])
         self.loops -= 1
@@ -197,7 +197,7 @@ class LabelCompiler(Compiler):
             t = type(coll)
             if t is dict:
                 coll = list(coll)
-            elif t is not list and t is not str and t is not bytes:
+            elif t is not list and t is not range and t is not str and t is not bytes:
                 raise make_secret(SynError(f"Cannot iterate over {type_name(coll)}", span), labels)
             old = st.pc
             st.pc = old | labels

@@ -154,16 +154,22 @@ def insert(rt, xs, index, item):
     return result
 
 
-@builtin("range", 1, 3)
-def range_(rt, *bounds):
-    """range(end), range(start, end) or range(start, end, step) as a list of integers."""
+def range_numbers(*bounds) -> range:
+    """The checked integers of range(end), range(start, end) or range(start, end, step), lazily:
+    `each i in range(…)` walks this without building a list."""
     for value in bounds:
         if type(value) is not int:
             raise SynError(f"range expects integers, got {type_name(value)} {short(value)} — "
                            f"convert with int(x)")
     if len(bounds) == 3 and bounds[2] == 0:
         raise SynError("range: step cannot be 0")
-    numbers = range(*bounds)
+    return range(*bounds)
+
+
+@builtin("range", 1, 3)
+def range_(rt, *bounds):
+    """range(end), range(start, end) or range(start, end, step) as a list of integers."""
+    numbers = range_numbers(*bounds)
     if numbers[_MAX_RANGE:]:  # slicing a range is O(1) and, unlike len(), never overflows
         raise SynError(f"range: more than {_MAX_RANGE} numbers is too many for a list; loop over "
                        f"it with each, which does not build the list")
