@@ -90,3 +90,33 @@ otherwise
 print(declassify(r, "test"))
 """)
     assert (proc.returncode, proc.stdout) == (0, "taken\n"), proc.stderr
+
+
+def test_each_over_a_range_of_private_length(tmp_path):
+    """`each i in range(n)` with a private n walks n numbers under private control flow."""
+    proc = _run(tmp_path, """\
+let n be private(3, "app")
+let total be private(0, "app")
+each i in range(n)
+    set total to total + i
+print(total)
+print(declassify(total, "test"))
+each i in range(1, n, 1)
+    set total to total + i
+print(declassify(total, "test"))
+""")
+    assert (proc.returncode, proc.stdout, proc.stderr) == (0, "private(app)\n3\n6\n", "")
+
+
+def test_printing_inside_each_over_a_range_of_private_length_is_a_violation(tmp_path):
+    proc = _run(tmp_path, """\
+let n be private(3, "app")
+try
+    each i in range(n)
+        print("line")
+recover err
+    print("caught: " + err)
+""")
+    assert proc.returncode == 1, proc.stdout
+    assert proc.stdout == ""
+    assert "label_violation: print called under private control flow" in proc.stderr
