@@ -114,10 +114,6 @@ class Script:
     def declarations(self) -> list[Declaration]:
         return [c for c in self.commands if isinstance(c, Declaration)]
 
-    @property
-    def assertions(self) -> list[Assertion]:
-        return [c for c in self.commands if isinstance(c, Assertion)]
-
 
 # --- tokens and s-expressions ---------------------------------------------------------------
 
