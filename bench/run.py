@@ -14,7 +14,11 @@ Why it is built this way:
   shown in the table (and explained under it), never raised, so one broken program does not hide
   the other measurements. Nothing here is pass/fail: the goal column is information.
 * Repetition counts keep `make bench` under 5 minutes on 2 cores: 5 by default, 3 for a program
-  whose first Synsema run takes over 4 s, 10 for the cheap start-up row.
+  whose first Synsema run takes over 4 s, 9 for one under 0.5 s (its short CPython twin is the
+  noisiest number in the table), and at least 10 for the cheap start-up rows.
+* Bytecode: the measured processes get a private PYTHONPYCACHEPREFIX so they start like an
+  installed interpreter with its .pyc files, even where PYTHONDONTWRITEBYTECODE=1 is set; one
+  extra start-up row shows the cost without a bytecode cache.
 
     .venv/bin/python bench/run.py [--reps N] [--only SUBSTRING] [--json FILE]
 """
@@ -44,6 +48,7 @@ HARNESS = os.path.join(HERE, "harness.py")
 CASSETTE = os.path.join(HERE, "agent", "agent.cassette.jsonl")
 PARSE_LINES = 10_000
 SLOW_RUN = 4.0          # seconds: a program this slow gets fewer repetitions
+FAST_RUN = 0.5          # seconds: a program this quick gets more
 TIMEOUT = 180           # seconds for any one process
 
 
@@ -143,10 +148,17 @@ def whole_process(argv: list[str], cached: bool = True) -> Sample:
 
 
 def alternate(first, second, reps: int) -> tuple[list[Sample], list[Sample]]:
-    """Run `first` and `second` in turn `reps` times; the first pair decides if reps shrink."""
+    """Run `first` and `second` in turn `reps` times; the first pair adjusts the count.
+
+    A slow program (over SLOW_RUN seconds) gets 3 pairs, which is enough for its median; a quick
+    one (under FAST_RUN) gets 2 * reps - 1, because a 10 ms CPython run is easily doubled by one
+    scheduling hiccup on a shared machine and a ratio of two such medians needs more samples.
+    """
     a, b = [first()], [second()]
     if a[0].wall > SLOW_RUN:
         reps = min(reps, 3)
+    elif a[0].wall < FAST_RUN:
+        reps = 2 * reps - 1
     for _ in range(reps - 1):
         a.append(first())
         b.append(second())
@@ -355,8 +367,9 @@ def main(argv: list[str] | None = None) -> int:
 
 def _run(args, began: float) -> int:
     print(f"machine: {machine()}", flush=True)
-    print(f"repetitions: {args.reps} per side (3 when a Synsema run exceeds {SLOW_RUN:g} s; "
-          f"{max(args.reps, 10)} for start-up), alternating Synsema and CPython; medians.", flush=True)
+    print(f"repetitions: {args.reps} per side (3 when a Synsema run exceeds {SLOW_RUN:g} s, "
+          f"{2 * args.reps - 1} when under {FAST_RUN:g} s; at least 10 for start-up), alternating "
+          f"Synsema and CPython; medians.", flush=True)
     # Untimed runs first: they build the Lark table cache if this machine never had it, and fill
     # the bytecode cache for the interpreter, the venv python and the harness.
     whole_process([SYNSEMA, "run", os.path.join(HERE, "programs", "hello.syn")])
