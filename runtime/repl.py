@@ -51,7 +51,8 @@ HELP = (
     "empty line; an open bracket or backtick template continues until it is closed.\n"
     + "".join(f"  {name:<8} {what}\n" for name, what in COMMANDS.items())
     + "Commands may be shortened (:q, :t EXPR). At a terminal: Tab completes names, Up and Down\n"
-    "recall earlier entries, Ctrl-R searches them, Ctrl-C cancels the entry being typed.\n"
+    "recall earlier entries, Ctrl-R searches them, Ctrl-C cancels the entry being typed or\n"
+    "stops the one running.\n"
 )
 
 
@@ -59,9 +60,9 @@ HELP = (
 def needs_more(text: str) -> bool:
     """Whether `text` is an unfinished entry that the next line should be added to.
 
-    It is, while a bracket or backtick template is open, and while it holds a block (a header
-    such as `task f()` or `when x`, or indented lines) that no empty line has ended yet. Any
-    other text is complete, including text with an error: the error is shown at once.
+    It is while a bracket or backtick template is open, and while it holds a block (a header
+    such as `task f()` or `when x`, or indented lines) that no empty line has ended yet. Other
+    text is complete, and so is text the lexer rejects: its error is better shown at once.
     """
     from lang.errors import SynError
     from lang.lexer import tokenize
