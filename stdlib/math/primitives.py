@@ -293,14 +293,15 @@ CnfLiteral = Annotated[int, Field(strict=True, ge=-MAX_VARS, le=MAX_VARS), WithJ
     "description": "A literal: v or -v for a variable 1 <= v <= num_vars."})]
 
 
-def literal_key(lit: int) -> tuple[int, int]:
-    """The order of literals inside a canonical clause: by variable, negative first."""
-    return (abs(lit), lit)
+def literal_code(lit: int) -> int:
+    """An integer with the order of literals inside a canonical clause: by variable, negative
+    first (-3 -> 6, 3 -> 7, -4 -> 8)."""
+    return 2 * abs(lit) + (lit > 0)
 
 
 def clause_key(clause: list[int]) -> tuple:
-    """The order of clauses in a canonical CNF: by length, then by literal keys."""
-    return (len(clause), [literal_key(lit) for lit in clause])
+    """The order of clauses in a canonical CNF: by length, then by literal codes."""
+    return (len(clause), [2 * abs(lit) + (lit > 0) for lit in clause])
 
 
 def _count_occurrences(data: Any) -> Any:
@@ -315,24 +316,32 @@ def _count_occurrences(data: Any) -> Any:
 
 
 def _literals_in_range(self: Any) -> Any:
-    for i, clause in enumerate(self.clauses):
-        for j, lit in enumerate(clause):
-            if lit == 0 or abs(lit) > self.num_vars:
-                reject(RULE_LITERAL.code, f"literal {lit} is not v or -v for 1 <= v <= "
-                       f"num_vars = {self.num_vars}", ("clauses", i, j))
+    n, clauses = self.num_vars, self.clauses
+    nonempty = [c for c in clauses if c]
+    if nonempty and (min(min(c) for c in nonempty) < -n or max(max(c) for c in nonempty) > n
+                     or any(0 in c for c in nonempty)):
+        for i, clause in enumerate(clauses):  # locate the first offending literal
+            for j, lit in enumerate(clause):
+                if lit == 0 or abs(lit) > n:
+                    reject(RULE_LITERAL.code, f"literal {lit} is not v or -v for 1 <= v <= "
+                           f"num_vars = {n}", ("clauses", i, j))
     return self
 
 
 def canonical_violation(clauses: list[list[int]]) -> tuple[tuple, str] | None:
     """Where and why `clauses` is not canonical, or None when it is."""
+    previous = None
     for i, clause in enumerate(clauses):
-        for j in range(1, len(clause)):
-            if abs(clause[j - 1]) >= abs(clause[j]):
-                return (("clauses", i, j), f"clause {i}: literal {clause[j]} does not follow "
-                        f"{clause[j - 1]} in strictly increasing variable order")
-        if i and clause_key(clauses[i - 1]) >= clause_key(clause):
+        variables = list(map(abs, clause))
+        if any(a >= b for a, b in zip(variables, variables[1:])):
+            j = next(j for j in range(1, len(clause)) if variables[j - 1] >= variables[j])
+            return (("clauses", i, j), f"clause {i}: literal {clause[j]} does not follow "
+                    f"{clause[j - 1]} in strictly increasing variable order")
+        key = clause_key(clause)
+        if previous is not None and previous >= key:
             return (("clauses", i), f"clause {i} is not after clause {i - 1} in canonical "
                     "order (by length, then literals) or repeats it")
+        previous = key
     return None
 
 

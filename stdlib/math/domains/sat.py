@@ -14,7 +14,7 @@ from pydantic import BaseModel, Field, model_validator
 
 from ..errors import BackendFault
 from ..primitives import (CNF, CONFIG, MAX_OCCURRENCES, MAX_VARS, CanonicalCNF, CnfLiteral,
-                          Count, Rule, RULE_CANONICAL, RULE_LITERAL, clause_key, literal_key,
+                          Count, Rule, RULE_CANONICAL, RULE_LITERAL, literal_code,
                           reject, tagged)
 from ..tool import Bounds, Example, MathTool
 
@@ -35,13 +35,15 @@ def canonicalize(request: CNF) -> Canonicalized:
     duplicates = tautologies = 0
     kept = set()
     for clause in request.clauses:
-        literals = sorted(set(clause), key=literal_key)
-        duplicates += len(clause) - len(literals)
-        if any(literals[i] == -literals[i + 1] for i in range(len(literals) - 1)):
+        # literal codes sort like canonical literals; v and -v get adjacent codes 2v, 2v+1
+        codes = sorted({literal_code(lit) for lit in clause})
+        duplicates += len(clause) - len(codes)
+        if any(b - a == 1 and a % 2 == 0 for a, b in zip(codes, codes[1:])):
             tautologies += 1
             continue
-        kept.add(tuple(literals))
-    clauses = sorted((list(c) for c in kept), key=clause_key)
+        kept.add(tuple(codes))
+    clauses = [[c >> 1 if c & 1 else -(c >> 1) for c in codes]
+               for codes in sorted(kept, key=lambda codes: (len(codes), codes))]
     removed_clauses = len(request.clauses) - tautologies - len(clauses)
     return Canonicalized(cnf={"num_vars": request.num_vars, "clauses": clauses},
                          removed_duplicate_literals=duplicates, removed_tautologies=tautologies,
@@ -229,7 +231,7 @@ def solve(request: SolveRequest):
     if verdict is False:
         if not set(core) <= set(request.assumptions):
             raise BackendFault("core_not_within_assumptions")
-        return Unsat(status="unsat", core=sorted(set(core), key=literal_key))
+        return Unsat(status="unsat", core=sorted(set(core), key=literal_code))
     occurring = {abs(lit) for clause in cnf.clauses for lit in clause}
     occurring.update(abs(lit) for lit in request.assumptions)
     value = {abs(lit): lit > 0 for lit in model}
