@@ -103,6 +103,12 @@ def test_boundaries_models_are_complete():
     result = smt("QF_LRA", "(declare-const a Real)(declare-const b Real)(declare-fun p () Bool)")
     assert [(e["name"], e["sort"], e["value"]["kind"]) for e in result["model"]] == [
         ("a", "Real", "real"), ("b", "Real", "real"), ("p", "Bool", "bool")]
+    unused = smt("QF_UF", "(declare-sort U 0)(declare-fun g (U U) Bool)(declare-const u U)"
+                          "(assert true)")
+    table = unused["model"][0]
+    assert table["arguments"] == ["U", "U"] and table["value"]["entries"] == []
+    assert table["value"]["else_value"]["kind"] == "bool"
+    assert unused["model"][1]["value"]["kind"] == "element"
 
 
 @pytest.mark.parametrize("logic,script", [
@@ -227,3 +233,58 @@ def test_request_boundary():
     assert rejected("smt.solve", {"logic": "QF_NIA", "script": ""}) == ["literal_error"]
     asserts = "(declare-const p Bool)" + "(assert p)" * 501
     assert rejected("smt.solve", {"logic": "QF_LIA", "script": asserts}) == ["smt_limit"]
+
+
+# --- random queries: every script is either rejected by the reader or decided -----------------
+
+_DECLARATIONS = {
+    "QF_LIA": "(declare-const x Int)(declare-const y Int)(declare-const p Bool)",
+    "QF_LIRA": "(declare-const x Int)(declare-const r Real)(declare-const p Bool)",
+    "QF_UF": "(declare-sort U 0)(declare-const u U)(declare-fun f (U) U)"
+             "(declare-fun g (U U) Bool)(declare-const p Bool)",
+    "QF_UFLRA": "(declare-const x Real)(declare-fun f (Real) Real)(declare-const p Bool)",
+    "QF_BV": "(declare-const b (_ BitVec 8))(declare-const e (_ BitVec 4))(declare-const p Bool)",
+}
+_LEAVES = ["x", "y", "r", "p", "b", "e", "u", "1", "0", "2.5", "#b1010", "#x0f", "(_ bv3 8)",
+           "true"]
+_OPERATORS = ["and", "or", "not", "=>", "=", "distinct", "ite", "+", "-", "*", "/", "div",
+              "mod", "abs", "<", ">=", "to_real", "to_int", "is_int", "xor", "f", "g", "bvadd",
+              "bvmul", "bvult", "concat", "bvnot", "bvsdiv", "bvashr", "(_ extract 3 0)",
+              "(_ zero_extend 4)", "(_ repeat 2)"]
+
+
+def _terms():
+    from hypothesis import strategies as st
+    return st.recursive(
+        st.sampled_from(_LEAVES),
+        lambda inner: st.builds(lambda op, args: f"({op} {' '.join(args)})",
+                                st.sampled_from(_OPERATORS),
+                                st.lists(inner, min_size=1, max_size=3)),
+        max_leaves=8)
+
+
+def test_random_queries_are_rejected_by_the_reader_or_decided():
+    from hypothesis import HealthCheck, given, settings
+    from hypothesis import strategies as st
+
+    from stdlib.math import script as bridge
+    from stdlib.math.errors import MathError
+
+    @settings(max_examples=40, deadline=None, database=None,
+              suppress_health_check=[HealthCheck.too_slow])
+    @given(logic=st.sampled_from(sorted(_DECLARATIONS)), terms=st.lists(_terms(), min_size=1,
+                                                                         max_size=2))
+    def decided_or_rejected(logic, terms):
+        text = _DECLARATIONS[logic] + "".join(f"(assert {t})" for t in terms)
+        payload = {"logic": logic, "script": text}
+        try:
+            result = bridge.run("smt.solve", payload)
+        except MathError as error:
+            assert error.kind == "invalid_request", str(error)
+            assert error.issues[0]["code"].startswith("smt_")
+            return
+        assert result["status"] in ("sat", "unsat", "unknown")
+        if result["status"] == "sat":
+            check_model(text, result["model"])
+
+    decided_or_rejected()

@@ -177,20 +177,6 @@ def _scalar(value: z3.ExprRef, sort: tuple) -> dict:
     raise BackendFault("model_value_not_literal")
 
 
-def _default(sort: tuple, universe: dict) -> dict:
-    kind = sort[0]
-    if kind == "Bool":
-        return {"kind": "bool", "value": False}
-    if kind == "Int":
-        return {"kind": "int", "value": 0}
-    if kind == "Real":
-        return {"kind": "real", "value": Fraction(0)}
-    if kind == "BitVec":
-        return {"kind": "bitvec", "width": sort[1], "value": 0}
-    labels = universe.get(sort[1]) or [f"{sort[1]}!val!0"]
-    return {"kind": "element", "sort": sort[1], "label": labels[0]}
-
-
 def _applications(assertions: list[z3.ExprRef], wanted: dict[int, str]) -> dict[str, list]:
     """For each declared function (by decl id), the distinct applications in the query."""
     found: dict[str, list] = {name: [] for name in wanted.values()}
@@ -209,8 +195,6 @@ def _applications(assertions: list[z3.ExprRef], wanted: dict[int, str]) -> dict[
 
 
 def _model(builder: _Builder, script: Script, model: z3.ModelRef, assertions: list) -> list:
-    universe = {name: [str(v) for v in model.get_universe(s) or []]
-                for name, s in builder.sorts.items()}
     functions = {builder.functions[d.name].get_id(): d.name
                  for d in script.declarations if d.domain}
     applications = _applications(assertions, functions)
@@ -231,11 +215,11 @@ def _model(builder: _Builder, script: Script, model: z3.ModelRef, assertions: li
                 table[key] = {"args": args, "value": _scalar(
                     model.eval(app, model_completion=True), d.sort)}
         rows = [table[k] for k in sorted(table)]
-        interpretation = model[decl]
-        try:
-            fallback = _scalar(interpretation.else_value(), d.sort)
-        except (BackendFault, AttributeError):
-            fallback = rows[0]["value"] if rows else _default(d.sort, universe)
+        if rows:
+            fallback = rows[0]["value"]
+        else:  # never applied: any value of the range sort will do; ask the completed model
+            probe = decl(*(z3.FreshConst(builder.sort(s)) for s in d.domain))
+            fallback = _scalar(model.eval(probe, model_completion=True), d.sort)
         entries.append({"name": d.name, "arguments": [sort_text(s) for s in d.domain],
                         "sort": sort_text(d.sort),
                         "value": {"kind": "function", "entries": rows, "else_value": fallback}})
