@@ -96,7 +96,8 @@ def check_nesting(module: ast.Module) -> None:
     """Reject trees deeper than MAX_NESTING, which the evaluator could not walk safely.
 
     Long operator chains (`a + b + c …`) and many prefix operators nest without brackets,
-    so the lexer's bracket limit is not enough on its own.
+    so the lexer's bracket limit is not enough on its own. The same walk applies the load-time
+    rules of the label builtins (`check_label_call`).
     """
     stack = [(stmt, 1) for stmt in module.body]
     children = ast.children
@@ -105,8 +106,35 @@ def check_nesting(module: ast.Module) -> None:
         if depth > MAX_NESTING:
             raise parse_error(f"expression nested too deeply (more than {MAX_NESTING} levels); "
                               "split it into smaller parts with let", node.span)
+        if type(node) is ast.Call:
+            check_label_call(node)
         depth += 1
         stack.extend((child, depth) for child in children(node))
+
+
+def check_label_call(node: ast.Call) -> None:
+    """Principals are literals, so what a program can reveal, and to whom, is in its source.
+
+    `private` and `declassify` are protected names (never rebound to a callable), so a call by
+    those names is always the builtin and these rules hold whatever the program does.
+    """
+    if type(node.func) is not ast.Name:
+        return
+    name = node.func.name
+    if name == "private":
+        if len(node.args) != 2 or node.named:
+            raise parse_error('private: expects 2 arguments, private(value, "principal")', node.span)
+        principal = node.args[1]
+        if type(principal) is not ast.Str or not principal.value:
+            raise parse_error('private: the principal must be a non-empty text literal, like '
+                              'private(v, "app")', principal.span or node.span)
+    elif name == "declassify" and len(node.args) == 3:
+        target = node.args[2]
+        literal = type(target) is ast.Str or (
+            type(target) is ast.ListLit and all(type(i) is ast.Str for i in target.items))
+        if not literal:
+            raise parse_error('declassify: the principals to narrow to must be written as literals '
+                              '("bank" or ["bank", "app"]), never computed', target.span or node.span)
 
 
 def explain_unexpected(tokens: list[Token], i: int, expected: set[str], file: str) -> SynError:

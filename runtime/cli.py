@@ -122,7 +122,7 @@ def on_big_stack(fn):
         except BaseException as problem:  # re-raised on the caller's thread
             failure.append(problem)
 
-    worker = threading.Thread(target=target, name="synsema")
+    worker = threading.Thread(target=target, name="synsema", daemon=True)
     worker.start()
     worker.join()
     if failure:
@@ -370,6 +370,9 @@ def main(argv: list[str] | None = None) -> int:
         return command(args[1:])
     except UsageError as problem:
         return _usage_error(str(problem))
+    except KeyboardInterrupt:  # Ctrl-C reaches the main thread while the program runs beside it
+        sys.stderr.write("Interrupted\n")
+        return 130
 
 
 if __name__ == "__main__":

@@ -364,10 +364,15 @@ class Compiler:
             if type(fn) is not Builtin or fn.spec.name != "range":
                 return iterable(f)  # `range` was rebound: an ordinary call
             try:
-                return range_numbers(*[b(f) for b in bounds])
+                return self.numbers(range_numbers, [b(f) for b in bounds])
             except SynError as e:
                 raise e.at(span)
         return run
+
+    @staticmethod
+    def numbers(range_numbers, bounds: list):
+        """The lazy numbers of `each i in range(…)` (the labels compiler labels them)."""
+        return range_numbers(*bounds)
 
     def s_Each(self, node, scope, tail):
         iterable = self.lazy_iterable(node.iterable, scope)
@@ -414,19 +419,18 @@ class Compiler:
             return STOP
         return run
 
-    def match_subject(self, node, scope):
-        """The value a `match` inspects (the labels compiler strips and records its labels)."""
+    def decider(self, node, scope):
+        """An expression whose value decides which arm of a `match` runs: its subject, a value a
+        pattern compares with, a guard. (The labels compiler lets a private one raise the pc.)"""
         return self.expr(node, scope)
 
-    pattern_value = match_subject
-
     def s_Match(self, node, scope, tail):
-        subject = self.match_subject(node.subject, scope)
+        subject = self.decider(node.subject, scope)
         arms = []
         for arm in node.arms:
             inner = Scope(scope, "block")
             matcher = compile_pattern(arm.pattern, inner, self, top=True)
-            guard = self.expr(arm.guard, inner) if arm.guard is not None else None
+            guard = self.decider(arm.guard, inner) if arm.guard is not None else None
             collect_declarations(arm.body, inner)
             body = self.block(arm.body, inner, tail)
             arms.append((matcher, guard, body, [UNBOUND] * (inner.size - 1)))
@@ -1001,29 +1005,7 @@ class Compiler:
             call = ast.Call(step, [node.value], [], span=node.span)
         return self.e_Call(call, scope)
 
-    def check_label_call(self, node) -> None:
-        """Load-time rules for the label builtins (names nobody may rebind to a callable):
-        principals are literals, so what a program can reveal is visible in its source."""
-        if type(node.func) is not ast.Name:
-            return
-        name = node.func.name
-        if name == "private":
-            if len(node.args) != 2 or node.named:
-                raise SynError("private: expects 2 arguments, private(value, \"principal\")", node.span)
-            principal = node.args[1]
-            if type(principal) is not ast.Str or not principal.value:
-                raise SynError("private: the principal must be a non-empty text literal, "
-                               "like private(v, \"app\")", principal.span or node.span)
-        elif name == "declassify" and len(node.args) == 3:
-            target = node.args[2]
-            literal = type(target) is ast.Str or (
-                type(target) is ast.ListLit and all(type(i) is ast.Str for i in target.items))
-            if not literal:
-                raise SynError("declassify: the principals to narrow to must be written as literals "
-                               "(\"bank\" or [\"bank\", \"app\"]), never computed", target.span or node.span)
-
     def e_Call(self, node, scope):
-        self.check_label_call(node)
         span = node.span
         rt = self.rt
         func = self._callee(node.func, scope)

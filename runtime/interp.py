@@ -16,7 +16,7 @@ from runtime.calls import REG, call_value
 from runtime.capabilities import Capabilities, validate_cap_name
 from runtime.compiler import Compiler
 from runtime.label_compiler import LabelCompiler
-from runtime.labels import LabelState, wrap
+from runtime.labels import EMPTY, LabelState, strip, unwrap, wrap
 from runtime.values import Builtin, ModuleValue, display
 from stdlib.registry import load_all
 
@@ -108,8 +108,24 @@ class Runtime:
 
     # ------------------------------------------------------------------ builtins' services
     def call(self, fn, args: list):
-        """A callback from a builtin: permissive arity."""
-        return call_value(self, fn, list(args), None, strict=False)
+        """A callback from a builtin: permissive arity.
+
+        Under labels the builtin gets the callback's answer without labels (it is ordinary
+        Python code); the labels go to the builtin's result instead (see LabelCompiler._builtin).
+        """
+        st = self.labels
+        if st is None:
+            return call_value(self, fn, list(args), None, strict=False)
+        fn, fn_labels = unwrap(fn)
+        pc, taint = st.pc, st.give_taint
+        st.pc = pc | fn_labels
+        st.give_taint = EMPTY
+        try:
+            result, found = strip(call_value(self, fn, list(args), None, strict=False))
+        finally:
+            st.pc, st.give_taint = pc, taint
+        st.callback_labels = st.callback_labels | found | fn_labels
+        return result
 
     def stdout(self, text: str) -> None:
         if self.labels is not None:
@@ -119,6 +135,8 @@ class Runtime:
         self._out(text)
 
     def stderr(self, text: str) -> None:
+        if self.labels is not None:
+            self.labels.stdout("eprint")  # stderr is as public as stdout
         self._err(text)
 
     def check_cap(self, name: str, scope: str | None) -> None:

@@ -20,7 +20,21 @@ from runtime.calls import GIVE, REG, STOP, call_builtin, call_value, invoke
 from runtime.compiler import Compiler, _comparison, _list_position
 from runtime.control import StopLoop
 from runtime.labels import (EMPTY, Labeled, make_secret, shown, strip, unwrap, violation, wrap)
+from runtime.scope import UNBOUND, Scope, collect_declarations
 from runtime.values import Builtin, EnumValue, ModuleValue, Task, display, map_key, type_name
+
+
+def _may_give(statements) -> bool:
+    """Whether a `give` can leave these statements (nested tasks excluded)."""
+    todo = list(statements)
+    while todo:
+        node = todo.pop()
+        if type(node) is ast.Give:
+            return True
+        if type(node) in (ast.TaskDef, ast.Lambda):
+            continue
+        todo.extend(ast.children(node))
+    return False
 
 
 def _may_exit(branches) -> bool:
@@ -57,18 +71,46 @@ class LabelCompiler(Compiler):
             st.pc = old
 
     # ------------------------------------------------------------------ statements
-    def s_Let(self, node, scope, tail):
-        value = self.expr(node.value, scope)
-        store = self.binder(node.name, scope)
+    def binder(self, name, scope):
+        """A `let` (or task, type, enum, use) under a private pc is born private, and may not
+        replace a public binding of the same frame: that would reveal the branch."""
+        plain = super().binder(name, scope)
+        current = self._current(name, scope)
         st = self.st
 
-        def run(f):
-            v = value(f)
+        def store(f, v):
             if st.pc:
+                existing = current(f)
+                if existing is not UNBOUND:
+                    self._check_upgrade(name, existing, None)
                 v = wrap(v, st.pc)
-            store(f, v)
-            return v
-        return run
+            plain(f, v)
+        return store
+
+    def _current(self, name, scope):
+        """A reader of what `name` holds in the scope's own frame (UNBOUND when nothing)."""
+        if scope.is_global:
+            g = self.globals
+            return lambda f: g.get(name, UNBOUND)
+        slot = scope.declare(name)
+        return lambda f: f[slot]
+
+    def _hide_absence(self, bodies, scope):
+        """Names a private branch might `let`: if the branch did not run they are bound to a
+        private `nothing`, so whether they exist cannot be learned by reading them later."""
+        probe = Scope(None, "block")
+        for body in bodies:
+            collect_declarations(body, probe)
+        names = list(probe.slots)
+        if not names:
+            return None
+        readers = [(self._current(n, scope), super(LabelCompiler, self).binder(n, scope)) for n in names]
+
+        def hide(f, labels):
+            for current, store in readers:
+                if current(f) is UNBOUND:
+                    store(f, Labeled(None, labels))
+        return hide
 
     def _check_upgrade(self, name: str, current, span) -> None:
         pc = self.st.pc
@@ -108,7 +150,10 @@ class LabelCompiler(Compiler):
             try:
                 holder[key] = _updated(holder[key], keys, v)
             except SynError as error:
-                raise error.at(span)
+                found = EMPTY
+                for k in keys:
+                    found = found | unwrap(k)[1]
+                raise make_secret(error.at(span), found | unwrap(holder[key])[1])
             return v
         return run
 
@@ -132,7 +177,10 @@ class LabelCompiler(Compiler):
     def s_When(self, node, scope, tail):
         branches = tuple((self.expr(c, scope), self.block(b, scope, tail)) for c, b in node.branches)
         otherwise = self.block(node.otherwise, scope, tail) if node.otherwise is not None else None
-        keeps_pc = _may_exit([s for _, b in node.branches for s in b] + list(node.otherwise or ()))
+        bodies = [b for _, b in node.branches] + ([node.otherwise] if node.otherwise else [])
+        keeps_pc = _may_exit([s for b in bodies for s in b])
+        gives = _may_give([s for b in bodies for s in b])
+        hide = self._hide_absence(bodies, scope)
         st = self.st
 
         def run(f):
@@ -142,6 +190,8 @@ class LabelCompiler(Compiler):
                     c = cond(f)
                     if type(c) is Labeled:
                         st.pc = st.pc | c.labels
+                        if gives:
+                            st.give_taint = st.give_taint | c.labels
                         c = c.value
                     if c:
                         return body(f)
@@ -149,6 +199,8 @@ class LabelCompiler(Compiler):
             except SynError as error:
                 raise make_secret(error, st.pc)
             finally:
+                if hide is not None and st.pc != old:
+                    hide(f, st.pc)
                 if not keeps_pc:
                     st.pc = old
         return run
@@ -158,6 +210,8 @@ class LabelCompiler(Compiler):
         self.loops += 1
         body = self.block(node.body, scope, False)
         self.loops -= 1
+        hide = self._hide_absence([node.body], scope)
+        gives = _may_give(node.body)
         st = self.st
 
         def run(f):
@@ -167,6 +221,10 @@ class LabelCompiler(Compiler):
                     c = cond(f)
                     if type(c) is Labeled:
                         st.pc = st.pc | c.labels
+                        if gives:
+                            st.give_taint = st.give_taint | c.labels
+                        if hide is not None:
+                            hide(f, st.pc)
                         c = c.value
                     if not c:
                         return None
@@ -181,11 +239,12 @@ class LabelCompiler(Compiler):
             except SynError as error:
                 raise make_secret(error, st.pc)
             finally:
-                st.pc = old
+                st.pc = old | st.give_taint  # a private `give` taints the task to its end
         return run
 
     def s_Each(self, node, scope, tail):
         iterable = self.lazy_iterable(node.iterable, scope)
+        _may_give_each = _may_give(node.body)
         self.loops += 1
         body, template = self.frame_block(node.body, scope, False, preset=[node.var])
         self.loops -= 1
@@ -201,6 +260,8 @@ class LabelCompiler(Compiler):
                 raise make_secret(SynError(f"Cannot iterate over {type_name(coll)}", span), labels)
             old = st.pc
             st.pc = old | labels
+            if labels and _may_give_each:
+                st.give_taint = st.give_taint | labels
             try:
                 for item in coll:
                     try:
@@ -215,7 +276,7 @@ class LabelCompiler(Compiler):
             except SynError as error:
                 raise make_secret(error, st.pc)
             finally:
-                st.pc = old
+                st.pc = old | st.give_taint
         return run
 
     def s_Stop(self, node, scope, tail):
@@ -248,8 +309,9 @@ class LabelCompiler(Compiler):
                     st.pc = old
         return run
 
-    def match_subject(self, node, scope):
-        """The subject of a `match`: matched without labels, which raise the pc instead."""
+    def decider(self, node, scope):
+        """What decides a `match` arm (subject, pattern value, guard): used without its labels,
+        which raise the pc for the rest of the `match` instead."""
         subject = self.expr(node, scope)
         st = self.st
 
@@ -260,9 +322,19 @@ class LabelCompiler(Compiler):
             return raw
         return run
 
-    def pattern_value(self, node, scope):
-        """A value a pattern compares with: a private one raises the pc like the subject."""
-        return self.match_subject(node, scope)
+    @staticmethod
+    def numbers(range_numbers, bounds: list):
+        """`each i in range(private n)`: the numbers, as private as the bounds."""
+        labels = EMPTY
+        clean = []
+        for bound in bounds:
+            raw, found = strip(bound)
+            labels = labels | found
+            clean.append(raw)
+        try:
+            return wrap(range_numbers(*clean), labels)
+        except SynError as error:
+            raise make_secret(error, labels)
 
     def s_Try(self, node, scope, tail):
         body = self.block(node.body, scope, tail)
@@ -315,8 +387,13 @@ class LabelCompiler(Compiler):
         rt = self.rt
         st = self.st
 
+        span = node.span
+
         def run(f):
-            st.stdout("log")
+            try:
+                st.stdout("log")
+            except SynError as error:
+                raise error.at(span)
             rt.stderr("[LOG] " + display(value(f)) + "\n")
             return None
         return run
@@ -351,6 +428,18 @@ class LabelCompiler(Compiler):
             return wrap(out, labels)
         return run
 
+    def e_Unary(self, node, scope):
+        if node.op != "not":
+            return super().e_Unary(node, scope)  # minus: the operator handles labels
+        operand = self.expr(node.operand, scope)
+
+        def negation(f):
+            v = operand(f)
+            if type(v) is Labeled:
+                return Labeled(not v.value, v.labels)
+            return not v
+        return negation
+
     def e_Compare(self, node, scope):
         first = self.expr(node.first, scope)
         rest = [self.expr(r, scope) for r in node.rest]
@@ -377,7 +466,7 @@ class LabelCompiler(Compiler):
             result = True
             try:
                 for test, right in pairs:
-                    b, found = strip(right(f))
+                    b, found = strip(self._raised(labels, right, f) if labels else right(f))
                     labels = labels | found
                     if not test(a, b):
                         result = False
@@ -467,7 +556,7 @@ class LabelCompiler(Compiler):
         return run
 
     def e_Call(self, node, scope):
-        self.check_label_call(node)
+        self._note_principal(node)
         func = self._callee(node.func, scope)
         args = [self.expr(a, scope) for a in node.args]
         named = [(k, self.expr(v, scope)) for k, v in node.named]
@@ -485,6 +574,8 @@ class LabelCompiler(Compiler):
                 fn_labels = fn.labels
                 fn = fn.value
                 st.pc = old | fn_labels
+            taint = st.give_taint
+            st.give_taint = EMPTY
             try:
                 if type(fn) is Task and not pairs:
                     result = invoke(fn, values)
@@ -494,6 +585,8 @@ class LabelCompiler(Compiler):
                     result = call_value(rt, fn, values, pairs or None, True, span)
             except SynError as error:
                 raise make_secret(error.at(span), st.pc)
+            finally:
+                st.give_taint = taint
             st.pc = old  # a callee's private `give` never taints its caller
             return wrap(result, fn_labels) if fn_labels else result
         return run
@@ -526,10 +619,15 @@ class LabelCompiler(Compiler):
             labels = labels | st.pc
         if labels:
             st.pc = st.pc | labels
+        outer = st.callback_labels
+        st.callback_labels = EMPTY
         try:
-            return wrap(call_builtin(rt, spec, clean, clean_pairs or None, span), labels)
+            result = call_builtin(rt, spec, clean, clean_pairs or None, span)
+            return wrap(result, labels | st.callback_labels)
         except SynError as error:
-            raise make_secret(error, labels)
+            raise make_secret(error, labels | st.callback_labels)
+        finally:
+            st.callback_labels = outer
 
     def e_LLMExpr(self, node, scope):
         parts = [self.expr(e, scope) if e is not None else None
@@ -563,14 +661,18 @@ class LabelCompiler(Compiler):
         st = self.st
         kind = node.kind
 
+        span = node.span
+
         def run(f):
-            st.stdout(kind)
+            try:
+                st.stdout(kind)
+            except SynError as error:
+                raise error.at(span)
             return plain(f)
         return run
 
-    def check_label_call(self, node) -> None:
-        """Also note the principals a program declares: the redacted text names them."""
-        super().check_label_call(node)
+    def _note_principal(self, node) -> None:
+        """Note the principals a program declares: the redacted text names them."""
         if type(node.func) is ast.Name and node.func.name == "private":
             self.rt.declare_principal(node.args[1].value)
 

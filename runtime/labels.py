@@ -131,6 +131,8 @@ class LabelState:
 
     def __init__(self, ceiling=None):
         self.pc: frozenset = EMPTY
+        self.give_taint: frozenset = EMPTY     # private branches that may `give`, in this task
+        self.callback_labels: frozenset = EMPTY  # what callbacks of the running builtin returned
         self.touched: frozenset = EMPTY
         self.ceiling = ceiling
 

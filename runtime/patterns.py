@@ -24,7 +24,7 @@ def compile_pattern(pattern, scope, compiler, top: bool = False):
             return True
         return bind
     if t is ast.PValue:
-        expected = compiler.pattern_value(pattern.expr, scope)
+        expected = compiler.decider(pattern.expr, scope)
         span = pattern.span
 
         def same(v, f):

@@ -54,8 +54,12 @@ def _count(fname: str, what: str, value) -> int | None:
 
 @builtin("read_file", 1, 3, cap="file.read")
 def read_file(rt, path, offset=None, limit=None):
-    """The file's text; with `offset`/`limit`, lines offset … offset+limit-1 (0-based), line ends kept."""
-    first = _count("read_file", "offset", offset) or 0
+    """The file's text; with `offset` (1-based line) and `limit` (at most that many lines), a line
+    range with its line ends kept: `read_file(f, 1, 100)` is lines 1–100."""
+    first = _count("read_file", "offset", offset)
+    if first is not None and first < 1:
+        raise SynError(f"read_file: offset is a line number starting at 1, got {first}")
+    first = (first or 1) - 1
     count = _count("read_file", "limit", limit)
     real = _path(rt, "read_file", path, "file.read")
     try:

@@ -25,11 +25,12 @@ def lines(tmp_path):
 
 @pytest.mark.parametrize("call, expected", [
     ('read_file("l.txt")', b"one\ntwo\r\nthree\nfour"),
-    ('read_file("l.txt", 1)', b"two\r\nthree\nfour"),
-    ('read_file("l.txt", 1, 2)', b"two\r\nthree\n"),
-    ('read_file("l.txt", 0, 0)', b""),
+    ('read_file("l.txt", 1)', b"one\ntwo\r\nthree\nfour"),
+    ('read_file("l.txt", 2)', b"two\r\nthree\nfour"),
+    ('read_file("l.txt", 2, 2)', b"two\r\nthree\n"),
+    ('read_file("l.txt", 1, 0)', b""),
     ('read_file("l.txt", 9)', b""),
-    ('read_file("l.txt", 3, 5)', b"four"),
+    ('read_file("l.txt", 4, 5)', b"four"),
     ('read_file("l.txt", nothing, 1)', b"one\n"),
 ])
 def test_read_file_offset_and_limit_count_lines_and_keep_line_ends(lines, call, expected):
@@ -43,7 +44,8 @@ def test_read_file_offset_and_limit_count_lines_and_keep_line_ends(lines, call, 
     ('read_file(".")', "read_file: cannot access {tmp}: it is a directory"),
     ('read_file("bin.dat")', "read_file: {tmp}/bin.dat is not UTF-8 text"),
     ('read_file("l.txt", -1)', "read_file: offset must be 0 or more, got -1"),
-    ('read_file("l.txt", 0, 1.5)', "read_file expects limit as a whole number, got number"),
+    ('read_file("l.txt", 0)', "read_file: offset is a line number starting at 1, got 0"),
+    ('read_file("l.txt", 1, 1.5)', "read_file expects limit as a whole number, got number"),
     ("read_file(3)", "read_file expects a path as text, got number"),
     ('read_file("")', "read_file: the path is empty"),
     ('list_dir("missing")', "list_dir: cannot access {tmp}/missing: no such file or directory"),
@@ -96,7 +98,7 @@ def test_append_file_creates_then_appends(tmp_path):
     result = run(tmp_path, """require file(".")
 append_file("log.txt", "a\\n")
 append_file("log.txt", "b\\n")
-print(read_file("log.txt", 1))
+print(read_file("log.txt", 2))
 """)
     assert (result.code, result.out) == (0, "b\n\n"), result
     assert (tmp_path / "log.txt").read_text() == "a\nb\n"
