@@ -346,7 +346,8 @@ def cmd_repl(args: list[str]) -> int:
         if nxt == i:
             raise UsageError(f"unknown flag for repl: {args[i]}")
         i = nxt
-    from runtime.repl import main as repl_main
+    from runtime.repl import INTERRUPTS, main as repl_main
+    INTERRUPTS.install()  # on the main thread, where Python delivers Ctrl-C
     options = host.runtime_options()
     return on_big_stack(lambda: repl_main(options))
 

@@ -464,7 +464,6 @@ class Interrupts:
 
 
 INTERRUPTS = Interrupts()
-INTERRUPTS.install()
 
 
 # ------------------------------------------------------------------ front ends
