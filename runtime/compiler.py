@@ -15,7 +15,8 @@ import sys
 from lang import ast
 from lang.errors import SynError
 from runtime import operators as ops
-from runtime.calls import GIVE, REG, STOP, TaskCode, call_builtin, call_value, invoke, invoke1
+from runtime.calls import (GIVE, RECURSION_LIMIT, REG, STOP, TaskCode, call_builtin, call_value, invoke,
+                           invoke1)
 from runtime.control import StopLoop
 from runtime.patterns import compile_pattern
 from runtime.scope import UNBOUND, Scope, collect_declarations
@@ -94,6 +95,8 @@ class Compiler:
 
     # ------------------------------------------------------------------ blocks
     def block(self, stmts: list, scope: Scope, tail: bool):
+        if tail:
+            stmts = _early_returns_as_branches(stmts)
         compiled = [self.stmt(s, scope, tail and i == len(stmts) - 1) for i, s in enumerate(stmts)]
         compiled = [c for c in compiled if c is not None]
         if not compiled:
@@ -107,17 +110,19 @@ class Compiler:
                 r = first(f)
                 if r is GIVE or r is STOP:
                     return r
+                r = None  # hold no value while the next statement runs (see values.unshared)
                 return second(f)
             return run2
-        items = tuple(compiled)
+        head = tuple(compiled[:-1])
+        last = compiled[-1]
 
         def run(f):
-            r = None
-            for s in items:
+            for s in head:
                 r = s(f)
                 if r is GIVE or r is STOP:
                     return r
-            return r
+                r = None
+            return last(f)
         return run
 
     def frame_block(self, stmts: list, scope: Scope, tail: bool, preset: list[str] = ()):
@@ -199,6 +204,27 @@ class Compiler:
         path.reverse()
         locate = self.locator(target.name, scope, node.span)
         span = node.span
+        candidates = scope.resolve(target.name)
+        if len(path) == 1 and not path[0][0] and len(candidates) == 1 and candidates[0][0] == 0:
+            slot = candidates[0][1]
+            key_of = path[0][1]
+
+            def set_key_local(f):
+                """`set m[k] to v` on this frame's own, unshared map: the word-count path."""
+                v = value(f)
+                k = key_of(f)
+                c = f[slot]
+                if c.__class__ is dict and k.__class__ is str and _refcount(c) <= 3:
+                    c[k] = v
+                    return v
+                c = None
+                holder, key = locate(f)
+                try:
+                    _store(holder, key, k, v)
+                except SynError as e:
+                    raise e.at(span)
+                return v
+            return set_key_local
 
         def run(f):
             v = value(f)
@@ -237,7 +263,7 @@ class Compiler:
                 else:
                     raise SynError(f"Cannot set undefined variable: '{name}'. Use 'let' first.", span)
             return run_local
-        if not candidates:
+        if not candidates and append_fast is None:
             def run_global(f):
                 v = value(f)
                 if name in g:
@@ -246,6 +272,8 @@ class Compiler:
                 raise SynError(f"Cannot set undefined variable: '{name}'. Use 'let' first.", span)
             return run_global
         locate = self.locator(name, scope, span)
+        if append_fast is not None:
+            return append_fast(None, locate)
 
         def run(f):
             v = value(f)
@@ -264,21 +292,42 @@ class Compiler:
         item = self.expr(call.args[1], scope)
         fn = self.expr(call.func, scope)
         general = self.expr(call, scope)
+        builtin_append = self.globals.get("append")
 
-        def make(slot):
-            def run(f):
-                if type(fn(f)) is Builtin and f[slot].__class__ is list:
+        def make(slot, locate=None):
+            """For a local of this frame (`slot`), or wherever `locate` finds the variable."""
+            if locate is None:
+                def run(f):
+                    if fn(f) is builtin_append and f[slot].__class__ is list:
+                        v = item(f)
+                        xs = f[slot]
+                        if _refcount(xs) > 3:
+                            xs = xs.copy()
+                            f[slot] = xs
+                        xs.append(v)
+                        return xs
+                    v = general(f)
+                    f[slot] = v
+                    return v
+                return run
+
+            def run_located(f):
+                if fn(f) is builtin_append:
                     v = item(f)
-                    xs = f[slot]
-                    if _refcount(xs) > 3:
-                        xs = xs.copy()
-                        f[slot] = xs
-                    xs.append(v)
-                    return xs
+                    holder, key = locate(f)
+                    xs = holder[key]
+                    if xs.__class__ is list:
+                        if _refcount(xs) > 3:
+                            xs = xs.copy()
+                            holder[key] = xs
+                        xs.append(v)
+                        return xs
+                    xs = None
                 v = general(f)
-                f[slot] = v
+                holder, key = locate(f)
+                holder[key] = v
                 return v
-            return run
+            return run_located
         return make
 
     def s_Give(self, node, scope, tail):
@@ -345,6 +394,7 @@ class Compiler:
                     break
                 if r is GIVE:
                     return r
+                r = None
             return None
         return run
 
@@ -398,6 +448,7 @@ class Compiler:
                     break
                 if r is GIVE:
                     return r
+                r = frame = None
             return None
         return run
 
@@ -831,6 +882,28 @@ class Compiler:
                     raise e.at(span)
             return sub_const
         right = self.expr(right_node, scope)
+        if op == "*":
+            def times(f):
+                a = left(f)
+                b = right(f)
+                if type(a) is int and type(b) is int:
+                    return a * b
+                try:
+                    return fn(a, b)
+                except SynError as e:
+                    raise e.at(span)
+            return times
+        if op == "%":
+            def modulo(f):
+                a = left(f)
+                b = right(f)
+                if type(a) is int and type(b) is int and b:
+                    return a % b
+                try:
+                    return fn(a, b)
+                except SynError as e:
+                    raise e.at(span)
+            return modulo
         if op == "+":
             def plus(f):
                 a = left(f)
@@ -874,6 +947,20 @@ class Compiler:
             op = node.ops[0]
             if op in ("<", "<=", ">", ">=") and type(node.rest[0]) is ast.Num and type(node.rest[0].value) is int:
                 return self._compare_constant(node.first, scope, first, op, node.rest[0].value, test, span)
+            if op in ("==", "!="):
+                negate = op == "!="
+
+                def equality(f):
+                    a = first(f)
+                    b = right(f)
+                    t = a.__class__
+                    if t is b.__class__ and (t is int or t is str):
+                        return (a != b) if negate else (a == b)
+                    try:
+                        return test(a, b)
+                    except SynError as e:
+                        raise e.at(span)
+                return equality
             if op == "<":
                 def lt(f):
                     a = first(f)
@@ -1036,12 +1123,29 @@ class Compiler:
                     a = only(f)
                     try:
                         if type(fn) is Task:
-                            return invoke1(fn, a)
+                            code = fn.code  # invoke1, written out: the hottest call path
+                            if len(code.names) != 1:
+                                return invoke1(fn, a)
+                            frame = [fn.env, a, *code.extra] if code.extra else [fn.env, a]
+                            reg.depth += 1
+                            reg.steps += 1
+                            if reg.depth > RECURSION_LIMIT:
+                                reg.depth = 0
+                                raise SynError("maximum recursion depth exceeded")
+                            result = code.body(frame)
+                            reg.depth -= 1
+                            if result is GIVE:
+                                result = reg.value
+                                reg.value = None
+                            elif result is STOP:
+                                raise StopLoop()
+                            return result
                         if type(fn) is Builtin:
                             return call_builtin(rt, fn.spec, [a], None, span)
                         return call_value(rt, fn, [a])
                     except SynError as e:
                         raise e.at(span)
+                reg = REG
                 return call_global1
 
             def call1(f):
@@ -1056,6 +1160,22 @@ class Compiler:
                 except SynError as e:
                     raise e.at(span)
             return call1
+
+        if len(args) == 2:
+            first_arg, second_arg = args
+
+            def call2(f):
+                fn = func(f)
+                values = [first_arg(f), second_arg(f)]
+                try:
+                    if type(fn) is Builtin:
+                        return call_builtin(rt, fn.spec, values, None, span)
+                    if type(fn) is Task:
+                        return invoke(fn, values)
+                    return call_value(rt, fn, values)
+                except SynError as e:
+                    raise e.at(span)
+            return call2
 
         def call(f):
             fn = func(f)
@@ -1138,6 +1258,17 @@ class Compiler:
             except SynError as e:
                 raise e.at(span)
         return run
+
+
+def _early_returns_as_branches(stmts: list) -> list:
+    """In tail position, `when c` + a block ending in `give`, followed by more statements, is
+    exactly `when c … otherwise <the rest>` (`when` opens no frame). Rewritten so, both branches
+    are tail code whose `give` is a plain value instead of a sentinel travelling up."""
+    for i, stmt in enumerate(stmts[:-1]):
+        if (type(stmt) is ast.When and len(stmt.branches) == 1 and stmt.otherwise is None
+                and stmt.branches[0][1] and type(stmt.branches[0][1][-1]) is ast.Give):
+            return stmts[:i] + [ast.When(stmt.branches, stmts[i + 1:], span=stmt.span)]
+    return stmts
 
 
 def _comparison(op: str):

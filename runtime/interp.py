@@ -12,12 +12,12 @@ import os
 import sys
 
 from lang.errors import SynError
-from runtime.calls import REG, call_value
+from runtime.calls import REG, call_value, invoke
 from runtime.capabilities import Capabilities, validate_cap_name
 from runtime.compiler import Compiler
 from runtime.label_compiler import LabelCompiler
 from runtime.labels import EMPTY, LabelState, strip, unwrap, wrap
-from runtime.values import Builtin, ModuleValue, display
+from runtime.values import Builtin, ModuleValue, Task, display
 from stdlib.registry import load_all
 
 
@@ -115,6 +115,8 @@ class Runtime:
         """
         st = self.labels
         if st is None:
+            if type(fn) is Task and len(args) == len(fn.code.names):
+                return invoke(fn, list(args))
             return call_value(self, fn, list(args), None, strict=False)
         fn, fn_labels = unwrap(fn)
         pc, taint = st.pc, st.give_taint

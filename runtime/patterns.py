@@ -23,6 +23,11 @@ def compile_pattern(pattern, scope, compiler, top: bool = False):
             f[slot] = v
             return True
         return bind
+    if t is ast.PValue and type(pattern.expr) in (ast.Str, ast.Num):
+        constant = pattern.expr.value
+        kind = type(constant)
+        if kind is str or kind is int:  # a literal: compared without evaluating anything
+            return lambda v, f: (v == constant) if v.__class__ is kind else equal(v, constant)
     if t is ast.PValue:
         expected = compiler.decider(pattern.expr, scope)
         span = pattern.span

@@ -441,7 +441,10 @@ def sort(rt, xs, desc=False):
     """Stable sort in the total order: numbers, text by code point, false < true, lists
     lexicographically; mixing kinds is an error rather than an arbitrary order."""
     xs = _list("sort", xs)
-    return [xs[i] for i in _sorted_positions(xs, _desc("sort", desc))]
+    desc = _desc("sort", desc)
+    if all(x.__class__ is int or (x.__class__ is float and x == x) for x in xs):
+        return sorted(xs, reverse=desc)  # plain numbers: Python's stable sort is the same order
+    return [xs[i] for i in _sorted_positions(xs, desc)]
 
 
 @builtin("sort_by", 2, named=("desc",))
