@@ -134,11 +134,11 @@ class LabelCompiler(Compiler):
         locate = self.locator(name, scope, node.span)
         span = node.span
         st = self.st
-        plain = super().s_Set(node, scope, tail) if not path else None
+        plain = super().s_Set(node, scope, tail)
 
         def run(f):
-            if plain is not None and not st.pc:
-                return plain(f)  # public control flow: an ordinary assignment
+            if not st.touched or (not path and not st.pc):
+                return plain(f)  # nothing private yet, or a public assignment: the ordinary one
             v = value(f)
             keys = [k if is_attr else k(f) for is_attr, k in path]
             holder, key = locate(f)
@@ -448,10 +448,24 @@ class LabelCompiler(Compiler):
         span = node.span
 
         single = len(pairs) == 1 and node.ops[0] in ("<", ">", "<=", ">=", "==", "!=")
+        st = self.st
+
+        def plain(f, a):
+            try:
+                for test, right in pairs:
+                    b = right(f)
+                    if not test(a, b):
+                        return False
+                    a = b
+            except SynError as error:
+                raise error.at(span)
+            return True
         only_test, only_right = pairs[0]
 
         def run(f):
             a = first(f)
+            if not st.touched:
+                return plain(f, a)
             if single:
                 b = only_right(f)
                 if type(a) is int and type(b) is int:
@@ -594,6 +608,8 @@ class LabelCompiler(Compiler):
     def _builtin(self, spec, values, pairs, span):
         rt = self.rt
         st = self.st
+        if not st.touched:  # no private value exists yet: nothing to strip, check or label
+            return call_builtin(rt, spec, values, pairs or None, span)
         flow = spec.flow
         if flow == "raw":
             return call_builtin(rt, spec, values, pairs or None, span)
