@@ -15,6 +15,7 @@ from lang.errors import SynError
 from runtime.calls import REG, call_value, invoke
 from runtime.capabilities import Capabilities, validate_cap_name
 from runtime.compiler import Compiler
+from runtime.control import ExitProgram
 from runtime.label_compiler import LabelCompiler
 from runtime.labels import EMPTY, LabelState, strip, unwrap, wrap
 from runtime.values import Builtin, ModuleValue, Task, display
@@ -229,5 +230,12 @@ class _StreamWriter:
         self.stream = stream
 
     def __call__(self, text: str) -> None:
-        self.stream.write(text)
-        self.stream.flush()
+        try:
+            self.stream.write(text)
+            self.stream.flush()
+        except BrokenPipeError:
+            # The reader went away (`synsema run p.syn | head -1`): stop quietly, as a Unix tool
+            # killed by SIGPIPE would, and keep Python from complaining at exit.
+            devnull = os.open(os.devnull, os.O_WRONLY)
+            os.dup2(devnull, self.stream.fileno())
+            raise ExitProgram(141) from None

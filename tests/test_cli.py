@@ -157,3 +157,17 @@ def test_math_agent_replays_its_cassette():
     assert lines[0] == 'step 1: math_find {query: "factor polynomial"}'
     assert lines[2].startswith('step 3: math_run {id: "poly.factor", payload: {polynomial:')
     assert lines[-1].startswith("Yes. x^4 - 1 factors exactly")
+
+
+def test_a_closed_pipe_ends_the_run_quietly(tmp_path):
+    (tmp_path / "many.syn").write_text("each i in range(100000)\n    print(i)\n", encoding="utf-8")
+    import subprocess
+    import sys
+    reader = subprocess.Popen([sys.executable, "-m", "runtime.cli", "run", "many.syn"], cwd=tmp_path,
+                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=synsema_env())
+    first = reader.stdout.readline()
+    reader.stdout.close()
+    code = reader.wait(timeout=60)
+    assert first == b"0\n"
+    assert code == 141
+    assert reader.stderr.read() == b""
