@@ -37,7 +37,23 @@ class Node:
 
 def _node(name: str, fields: str, doc: str, base: type = Node) -> type:
     names = tuple(fields.split()) if fields else ()
-    return type(name, (base,), {"__slots__": names, "_fields": names, "__doc__": doc})
+    cls = type(name, (base,), {"__slots__": names, "_fields": names, "__doc__": doc})
+    cls.__init__ = _initializer(names)
+    return cls
+
+
+def _initializer(names: tuple[str, ...]):
+    """A plain `__init__(self, <fields>, span=None)` for one node class.
+
+    The parser builds hundreds of thousands of nodes for a large file; a generated initializer
+    assigning each field directly is several times faster than the generic one in `Node`.
+    """
+    params = "".join(f"{n}, " for n in names)
+    body = "".join(f"    self.{n} = {n}\n" for n in names)
+    source = f"def __init__(self, {params}span=None):\n{body}    self.span = span\n"
+    namespace: dict = {}
+    exec(source, namespace)  # the field names are this module's own identifiers
+    return namespace["__init__"]
 
 
 class Expr(Node):
