@@ -47,6 +47,32 @@ def load_with_modules(path: str) -> tuple[ast.Module, int]:
     return root_module, len(seen) - 1
 
 
+def creates_private(module: ast.Module) -> bool:
+    """Whether a program, or a module it uses, calls `private` anywhere in its source.
+
+    Private data comes into being only through `private(…)`, so a program without the call can
+    never hold a labelled value, even under `--labels`. A module that cannot be read counts as
+    creating private data: the answer must never be a wrong "no".
+    """
+    seen: set[str] = set()
+    todo = [(module, module.file)]
+    while todo:
+        current, file = todo.pop()
+        for node in ast.walk(current):
+            if type(node) is ast.Call and type(node.func) is ast.Name and node.func.name == "private":
+                return True
+            if type(node) is ast.Use:
+                path = os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(file)), node.path))
+                if path in seen:
+                    continue
+                seen.add(path)
+                try:
+                    todo.append((_parse_file(path), path))
+                except SynError:
+                    return True
+    return False
+
+
 def check_files(paths: list[str], out, err) -> int:
     failed = False
     for path in paths:

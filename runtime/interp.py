@@ -58,11 +58,14 @@ class Runtime:
 
     # ------------------------------------------------------------------ running
     def compile(self, source: str, file: str, globals_: dict, tests: list | None = None,
-                is_module: bool = False):
-        """Parse and compile a file: (closure running its top level, names it exports)."""
-        from lang.parser import parse
+                is_module: bool = False, module=None):
+        """Parse (unless `module` is the parsed tree) and compile a file: (closure running its
+        top level, names it exports)."""
+        if module is None:
+            from lang.parser import parse
+            module = parse(source, file)
         compiler = self._compiler(self, globals_, file, is_module)
-        code = compiler.program(parse(source, file).body, tests)
+        code = compiler.program(module.body, tests)
         return code, compiler.exported
 
     def run_main(self, source: str, file: str, tests: list | None = None) -> None:
@@ -71,7 +74,13 @@ class Runtime:
         self.root = os.path.dirname(os.path.abspath(file)) if file != "-" else self.cwd
         if file != "-":
             self._loading.append(os.path.realpath(file))
-        code, _ = self.compile(source, file, self.globals, tests)
+        from lang.parser import parse
+        module = parse(source, file)
+        if self.labels is not None:
+            from lang.check import creates_private
+            if not creates_private(module):
+                self._compiler = Compiler  # nothing can ever be private: labels cost nothing
+        code, _ = self.compile(source, file, self.globals, tests, module=module)
         REG.depth = 0
         code(None)
 

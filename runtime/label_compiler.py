@@ -16,7 +16,7 @@ from __future__ import annotations
 from lang import ast
 from lang.errors import SynError
 from runtime import operators as ops
-from runtime.calls import GIVE, REG, STOP, call_builtin, call_value, invoke
+from runtime.calls import GIVE, REG, STOP, call_builtin, call_value, invoke, invoke1
 from runtime.compiler import Compiler, _comparison, _list_position
 from runtime.control import StopLoop
 from runtime.labels import (EMPTY, Labeled, make_secret, shown, strip, unwrap, violation, wrap)
@@ -161,8 +161,10 @@ class LabelCompiler(Compiler):
         plain = super().s_Give(node, scope, tail)
         st = self.st
         if tail:
+            value = self.expr(node.value, scope) if node.value is not None else (lambda f: None)
+
             def give_tail(f):
-                v = plain(f)
+                v = value(f)
                 return wrap(v, st.pc) if st.pc else v
             return give_tail
         reg = REG
@@ -184,10 +186,23 @@ class LabelCompiler(Compiler):
         st = self.st
 
         def run(f):
+            position = 0
+            for cond, body in branches:
+                c = cond(f)
+                if type(c) is Labeled:
+                    return private_from(f, position, c)
+                if c:
+                    return body(f)
+                position += 1
+            return otherwise(f) if otherwise is not None else None
+
+        def private_from(f, position, c):
+            """The rest of the `when` once a condition turned out private: under a raised pc."""
             old = st.pc
             try:
-                for cond, body in branches:
-                    c = cond(f)
+                for cond, body in branches[position:]:
+                    if c is None:
+                        c = cond(f)
                     if type(c) is Labeled:
                         st.pc = st.pc | c.labels
                         if gives:
@@ -195,6 +210,7 @@ class LabelCompiler(Compiler):
                         c = c.value
                     if c:
                         return body(f)
+                    c = None
                 return otherwise(f) if otherwise is not None else None
             except SynError as error:
                 raise make_secret(error, st.pc)
@@ -449,6 +465,18 @@ class LabelCompiler(Compiler):
 
         single = len(pairs) == 1 and node.ops[0] in ("<", ">", "<=", ">=", "==", "!=")
         st = self.st
+        slot = self._param_slot(node.first, scope) if single else None
+        if slot is not None and type(node.rest[0]) is ast.Num and type(node.rest[0].value) is int:
+            constant = node.rest[0].value
+            test_int = pairs[0][0]
+            labelled = self._labelled_compare(pairs, span)
+
+            def parameter_vs_constant(f):
+                a = f[slot]
+                if type(a) is int:
+                    return test_int(a, constant)
+                return labelled(f, a)
+            return parameter_vs_constant
 
         def plain(f, a):
             try:
@@ -464,18 +492,32 @@ class LabelCompiler(Compiler):
 
         def run(f):
             a = first(f)
-            if not st.touched:
-                return plain(f, a)
             if single:
                 b = only_right(f)
                 if type(a) is int and type(b) is int:
                     return only_test(a, b)
+                if not st.touched:
+                    try:
+                        return only_test(a, b)
+                    except SynError as error:
+                        raise error.at(span)
                 a, labels = strip(a)
                 b, found = strip(b)
                 try:
                     return wrap(only_test(a, b), labels | found)
                 except SynError as error:
                     raise make_secret(error.at(span), labels | found)
+            if not st.touched:
+                return plain(f, a)
+            return chain(f, a)
+        chain = self._labelled_compare(pairs, span)
+        return run
+
+    def _labelled_compare(self, pairs, span):
+        """The rest of a comparison chain after its first value `a`, with labels: operands
+        compared without them, the answer carrying them all, and an operand evaluated after a
+        private comparison evaluated under a raised pc (the chain short-circuits on it)."""
+        def chain(f, a):
             a, labels = strip(a)
             result = True
             try:
@@ -489,7 +531,7 @@ class LabelCompiler(Compiler):
             except SynError as error:
                 raise make_secret(error.at(span), labels)
             return wrap(result, labels)
-        return run
+        return chain
 
     def _logic(self, node, scope, is_and: bool):
         left = self.expr(node.left, scope)
@@ -577,11 +619,33 @@ class LabelCompiler(Compiler):
         span = node.span
         rt = self.rt
         st = self.st
+        if len(args) == 1 and not named:
+            only = args[0]
+
+            def call1(f):
+                """One positional argument: the common case, without building pairs."""
+                fn = func(f)
+                a = only(f)
+                if type(fn) is Task:
+                    old = st.pc
+                    taint = st.give_taint
+                    st.give_taint = EMPTY
+                    try:
+                        result = invoke1(fn, a)
+                    except SynError as error:
+                        raise make_secret(error.at(span), st.pc)
+                    finally:
+                        st.give_taint = taint
+                    st.pc = old
+                    return result
+                return general(f, fn, [a], [])
+        else:
+            call1 = None
 
         def run(f):
-            fn = func(f)
-            values = [a(f) for a in args]
-            pairs = [(k, v(f)) for k, v in named]
+            return general(f, func(f), [a(f) for a in args], [(k, v(f)) for k, v in named])
+
+        def general(f, fn, values, pairs):
             old = st.pc
             fn_labels = EMPTY
             if type(fn) is Labeled:
@@ -603,7 +667,7 @@ class LabelCompiler(Compiler):
                 st.give_taint = taint
             st.pc = old  # a callee's private `give` never taints its caller
             return wrap(result, fn_labels) if fn_labels else result
-        return run
+        return call1 or run
 
     def _builtin(self, spec, values, pairs, span):
         rt = self.rt
