@@ -18,7 +18,7 @@ from runtime import operators as ops
 from runtime.calls import (GIVE, RECURSION_LIMIT, REG, STOP, TaskCode, call_builtin, call_value, invoke,
                            invoke1)
 from runtime.control import StopLoop
-from runtime.patterns import compile_pattern
+from runtime.patterns import compile_pattern, quick_check
 from runtime.scope import UNBOUND, Scope, collect_declarations
 from runtime.values import (Builtin, Constructor, EnumValue, ModuleValue, Param, Task, display,
                             equal, less_than, map_key, compare, type_name)
@@ -175,6 +175,26 @@ class Compiler:
         """A function finding where `name` is currently bound: (holder, key) for item access."""
         candidates = scope.resolve(name)
         g = self.globals
+        if len(candidates) == 1 and candidates[0][0] <= 1:
+            depth, slot = candidates[0]
+            slow = self.locator_general(name, candidates, span)
+            if depth == 0:
+                return lambda f: (f, slot) if f[slot] is not UNBOUND else slow(f)
+
+            def locate_outer(f):
+                frame = f[0]
+                return (frame, slot) if frame[slot] is not UNBOUND else slow(f)
+            return locate_outer
+        if not candidates:
+            def locate_global(f):
+                if name in g:
+                    return g, name
+                raise SynError(f"Cannot set undefined variable: '{name}'. Use 'let' first.", span)
+            return locate_global
+        return self.locator_general(name, candidates, span)
+
+    def locator_general(self, name: str, candidates, span):
+        g = self.globals
 
         def locate(f):
             for depth, slot in candidates:
@@ -204,27 +224,25 @@ class Compiler:
         path.reverse()
         locate = self.locator(target.name, scope, node.span)
         span = node.span
-        candidates = scope.resolve(target.name)
-        if len(path) == 1 and not path[0][0] and len(candidates) == 1 and candidates[0][0] == 0:
-            slot = candidates[0][1]
+        if len(path) == 1 and not path[0][0]:
             key_of = path[0][1]
 
-            def set_key_local(f):
-                """`set m[k] to v` on this frame's own, unshared map: the word-count path."""
+            def set_key(f):
+                """`set m[k] to v` on an unshared map: the word-count path."""
                 v = value(f)
                 k = key_of(f)
-                c = f[slot]
+                holder, key = locate(f)
+                c = holder[key]
                 if c.__class__ is dict and k.__class__ is str and _refcount(c) <= 3:
                     c[k] = v
                     return v
                 c = None
-                holder, key = locate(f)
                 try:
                     _store(holder, key, k, v)
                 except SynError as e:
                     raise e.at(span)
                 return v
-            return set_key_local
+            return set_key
 
         def run(f):
             v = value(f)
@@ -484,13 +502,15 @@ class Compiler:
             guard = self.decider(arm.guard, inner) if arm.guard is not None else None
             collect_declarations(arm.body, inner)
             body = self.block(arm.body, inner, tail)
-            arms.append((matcher, guard, body, [UNBOUND] * (inner.size - 1)))
+            arms.append((quick_check(arm.pattern), matcher, guard, body, [UNBOUND] * (inner.size - 1)))
         otherwise = self.frame_block(node.otherwise, scope, tail) if node.otherwise is not None else None
         arms = tuple(arms)
 
         def run(f):
             v = subject(f)
-            for matcher, guard, body, template in arms:
+            for quick, matcher, guard, body, template in arms:
+                if quick is not None and not quick(v):
+                    continue
                 frame = [f, *template]
                 if matcher(v, frame) and (guard is None or guard(frame)):
                     return body(frame)

@@ -47,6 +47,36 @@ def compile_pattern(pattern, scope, compiler, top: bool = False):
     raise SynError(f"unknown pattern {t.__name__}", pattern.span)
 
 
+def quick_check(pattern):
+    """A cheap test a value must pass for `pattern` to match, run before the arm's frame is
+    built: the type and length of a list pattern and its literal elements. None when there is
+    nothing cheap to test."""
+    if type(pattern) is ast.PValue and type(pattern.expr) in (ast.Str, ast.Num):
+        constant = pattern.expr.value
+        kind = type(constant)
+        if kind is str or kind is int:
+            return lambda v: v == constant if v.__class__ is kind else equal(v, constant)
+        return None
+    if type(pattern) is not ast.PList:
+        return None
+    fixed = len(pattern.before) + len(pattern.after)
+    exact = pattern.rest is None
+    literals = [(i, p.expr.value) for i, p in enumerate(pattern.before)
+                if type(p) is ast.PValue and type(p.expr) is ast.Str]
+
+    def check(v):
+        if v.__class__ is not list:
+            return False
+        if (len(v) != fixed) if exact else (len(v) < fixed):
+            return False
+        for i, text in literals:
+            item = v[i]
+            if item.__class__ is not str or item != text:
+                return False
+        return True
+    return check
+
+
 def _list(pattern, scope, compiler):
     before = [compile_pattern(p, scope, compiler) for p in pattern.before]
     rest = pattern.rest
