@@ -153,11 +153,7 @@ def run_body(code: TaskCode, frame: list):
 
 
 def invoke(task: Task, args: list):
-    """A direct positional call: strict arity, the fast path of every `f(a, b)`.
-
-    `run_body` is written out here once more because this is the hottest function of the
-    interpreter: one Python call less per Synsema call is a tenth of fib's time.
-    """
+    """A direct positional call: strict arity, the fast path of every `f(a, b)`."""
     code = task.code
     if len(args) == len(code.names):
         frame = [task.env, *args]
@@ -165,46 +161,16 @@ def invoke(task: Task, args: list):
             frame += code.extra
     else:
         frame = bind(task, args, None, True)
-    reg = REG
-    reg.depth += 1
-    reg.steps += 1
-    if reg.depth > RECURSION_LIMIT:
-        reg.depth = 0
-        raise SynError("maximum recursion depth exceeded")
-    result = code.body(frame)
-    reg.depth -= 1
-    if result is GIVE:
-        result = reg.value
-        reg.value = None
-        return result
-    if result is STOP:
-        raise StopLoop()
-    return result
+    return run_body(code, frame)
 
 
 def invoke1(task: Task, arg):
-    """`invoke` for a call with exactly one argument, without building an argument list."""
+    """`invoke` for a call with exactly one argument, without building an argument list.
+    (The compiler's call of a global task writes this and `run_body` out inline.)"""
     code = task.code
     if len(code.names) != 1:
         return invoke(task, [arg])
-    frame = [task.env, arg]
-    if code.extra:
-        frame += code.extra
-    reg = REG
-    reg.depth += 1
-    reg.steps += 1
-    if reg.depth > RECURSION_LIMIT:
-        reg.depth = 0
-        raise SynError("maximum recursion depth exceeded")
-    result = code.body(frame)
-    reg.depth -= 1
-    if result is GIVE:
-        result = reg.value
-        reg.value = None
-        return result
-    if result is STOP:
-        raise StopLoop()
-    return result
+    return run_body(code, [task.env, arg, *code.extra] if code.extra else [task.env, arg])
 
 
 def call_builtin(rt, spec, args: list, named, span=None):

@@ -14,14 +14,16 @@ import sys
 
 from lang import ast
 from lang.errors import SynError
+from runtime import fastpaths
 from runtime import operators as ops
+from runtime.fastpaths import Operand
 from runtime.calls import (GIVE, RECURSION_LIMIT, REG, STOP, TaskCode, call_builtin, call_value, invoke,
                            invoke1)
 from runtime.control import StopLoop
 from runtime.patterns import compile_pattern, quick_check
 from runtime.scope import UNBOUND, Scope, collect_declarations
 from runtime.values import (Builtin, Constructor, EnumValue, ModuleValue, Param, Task, display,
-                            equal, less_than, map_key, compare, type_name)
+                            equal, map_key, compare, type_name)
 
 _refcount = sys.getrefcount
 
@@ -850,106 +852,32 @@ class Compiler:
                 raise e.at(span)
         return neg
 
+    def operand(self, node, scope) -> Operand:
+        """How the evaluator reads one operand of a hot operator (see runtime.fastpaths)."""
+        reader = self.expr(node, scope)
+        if type(node) is ast.Num and type(node.value) is int:
+            return Operand("const", reader, value=node.value)
+        slot = self._param_slot(node, scope)
+        if slot is not None:
+            return Operand("slot", reader, slot=slot)
+        name = self._global_name(node, scope)
+        if name is not None:
+            return Operand("global", reader, name=name)
+        return Operand("expr", reader)
+
     def e_Binary(self, node, scope):
         op = node.op
-        left = self.expr(node.left, scope)
-        span = node.span
         fn = ops.BINARY[op]
-        right_node = node.right
-        if type(right_node) is ast.Num and type(right_node.value) is int and op in ("+", "-"):
-            c = right_node.value
-            slot = self._param_slot(node.left, scope)
-            if slot is not None:
-                def slow_const(a):
-                    try:
-                        return fn(a, c)
-                    except SynError as e:
-                        raise e.at(span)
-                if op == "+":
-                    return lambda f: a + c if type(a := f[slot]) is int else slow_const(a)
-                return lambda f: a - c if type(a := f[slot]) is int else slow_const(a)
-            name = self._global_name(node.left, scope)
-            if name is not None:
-                g = self.globals
-
-                def global_const(f):
-                    a = g[name] if name in g else left(f)
-                    if type(a) is int:
-                        return a + c if op == "+" else a - c
-                    try:
-                        return fn(a, c)
-                    except SynError as e:
-                        raise e.at(span)
-                return global_const
-            if op == "+":
-                def add_const(f):
-                    a = left(f)
-                    if type(a) is int:
-                        return a + c
-                    try:
-                        return fn(a, c)
-                    except SynError as e:
-                        raise e.at(span)
-                return add_const
-
-            def sub_const(f):
-                a = left(f)
-                if type(a) is int:
-                    return a - c
-                try:
-                    return fn(a, c)
-                except SynError as e:
-                    raise e.at(span)
-            return sub_const
-        right = self.expr(right_node, scope)
-        if op == "*":
-            def times(f):
-                a = left(f)
-                b = right(f)
-                if type(a) is int and type(b) is int:
-                    return a * b
-                try:
-                    return fn(a, b)
-                except SynError as e:
-                    raise e.at(span)
-            return times
-        if op == "%":
-            def modulo(f):
-                a = left(f)
-                b = right(f)
-                if type(a) is int and type(b) is int and b:
-                    return a % b
-                try:
-                    return fn(a, b)
-                except SynError as e:
-                    raise e.at(span)
-            return modulo
-        if op == "+":
-            def plus(f):
-                a = left(f)
-                b = right(f)
-                if type(a) is int and type(b) is int:
-                    return a + b
-                try:
-                    return fn(a, b)
-                except SynError as e:
-                    raise e.at(span)
-            return plus
-        if op == "-":
-            def minus(f):
-                a = left(f)
-                b = right(f)
-                if type(a) is int and type(b) is int:
-                    return a - b
-                try:
-                    return fn(a, b)
-                except SynError as e:
-                    raise e.at(span)
-            return minus
+        span = node.span
+        left = self.operand(node.left, scope)
+        right = self.operand(node.right, scope)
+        if fastpaths.has_fast_path(op):
+            return fastpaths.operator(op, left, right, fn, span, self.globals)
+        first, second = left.reader, right.reader
 
         def general(f):
-            a = left(f)
-            b = right(f)
+            a = first(f)
+            b = second(f)
             try:
                 return fn(a, b)
             except SynError as e:
@@ -957,41 +885,17 @@ class Compiler:
         return general
 
     def e_Compare(self, node, scope):
+        span = node.span
+        if len(node.ops) == 1 and fastpaths.has_fast_path(node.ops[0]):
+            test = _comparison(node.ops[0])
+            return fastpaths.operator(node.ops[0], self.operand(node.first, scope),
+                                      self.operand(node.rest[0], scope), test, span, self.globals)
         first = self.expr(node.first, scope)
         rest = [self.expr(r, scope) for r in node.rest]
         tests = [_comparison(op) for op in node.ops]
-        span = node.span
         if len(tests) == 1:
             test = tests[0]
             right = rest[0]
-            op = node.ops[0]
-            if op in ("<", "<=", ">", ">=") and type(node.rest[0]) is ast.Num and type(node.rest[0].value) is int:
-                return self._compare_constant(node.first, scope, first, op, node.rest[0].value, test, span)
-            if op in ("==", "!="):
-                negate = op == "!="
-
-                def equality(f):
-                    a = first(f)
-                    b = right(f)
-                    t = a.__class__
-                    if t is b.__class__ and (t is int or t is str):
-                        return (a != b) if negate else (a == b)
-                    try:
-                        return test(a, b)
-                    except SynError as e:
-                        raise e.at(span)
-                return equality
-            if op == "<":
-                def lt(f):
-                    a = first(f)
-                    b = right(f)
-                    if type(a) is int and type(b) is int:
-                        return a < b
-                    try:
-                        return less_than(a, b)
-                    except SynError as e:
-                        raise e.at(span)
-                return lt
 
             def single(f):
                 try:
@@ -1013,37 +917,6 @@ class Compiler:
                 raise e.at(span)
             return True
         return chain
-
-    def _compare_constant(self, node, scope, first, op, c, test, span):
-        """`i < 10`-style tests against an integer literal: the loop-condition fast path, with a
-        parameter or global on the left read inline."""
-        def slow(a):
-            try:
-                return test(a, c)
-            except SynError as e:
-                raise e.at(span)
-        compare_int = {"<": int.__lt__, "<=": int.__le__, ">": int.__gt__, ">=": int.__ge__}[op]
-        slot = self._param_slot(node, scope)
-        if slot is not None:
-            if op == "<":
-                return lambda f: a < c if type(a := f[slot]) is int else slow(a)
-            return lambda f: compare_int(a, c) if type(a := f[slot]) is int else slow(a)
-        name = self._global_name(node, scope)
-        if name is not None:
-            g = self.globals
-            if op == "<":
-                def global_lt(f):
-                    a = g[name] if name in g else first(f)
-                    return a < c if type(a) is int else slow(a)
-                return global_lt
-
-            def global_compare(f):
-                a = g[name] if name in g else first(f)
-                return compare_int(a, c) if type(a) is int else slow(a)
-            return global_compare
-        if op == "<":
-            return lambda f: a < c if type(a := first(f)) is int else slow(a)
-        return lambda f: compare_int(a, c) if type(a := first(f)) is int else slow(a)
 
     def e_And(self, node, scope):
         left = self.expr(node.left, scope)

@@ -262,17 +262,6 @@ _IDENTITY_TYPES = (Task, Builtin, Constructor, ModuleValue)
 
 
 # ------------------------------------------------------------------ ordering
-def less_than(a, b) -> bool:
-    """`a < b` for the ordered types: numbers (exactly), text by code point, lists, bools."""
-    ta = type(a)
-    tb = type(b)
-    if (ta is int or ta is float) and (tb is int or tb is float):
-        return a < b
-    if ta is str and tb is str:
-        return a < b
-    return _order(a, b, "<") < 0
-
-
 def _order(a, b, op: str) -> int:
     """Three-way comparison for the general case; raises for unordered combinations."""
     ta = type(a)

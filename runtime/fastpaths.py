@@ -1,0 +1,89 @@
+"""Specialised closures for the hottest operators, generated from one template.
+
+Arithmetic and comparisons on two integers are most of what loops and recursion do. For each
+operator, and for how each operand is read — a parameter slot, a global, an integer literal or
+any expression — this module writes one small closure whose integer case is a single Python
+operation and whose other cases defer to the general operator. Writing the source once and
+filling it in keeps every variant identical in behaviour; `exec` of this module's own template
+(never of user text) is how the variants are made, as `collections.namedtuple` does.
+"""
+
+from __future__ import annotations
+
+from lang.errors import SynError
+
+# How an operand is read, as Python source over the names the template provides; `{side}` is
+# `left` or `right`, whose slot, global name and literal arrive as `<side>_slot` and so on.
+_READ = {
+    "slot": "f[{side}_slot]",
+    "global": "(g[{side}_name] if {side}_name in g else {side}(f))",
+    "const": "{side}_value",
+    "expr": "{side}(f)",
+}
+
+_TEMPLATE = """
+def make(left, right, general, span, g, left_slot, left_name, left_value,
+         right_slot, right_name, right_value):
+    def run(f):
+        a = {left}
+        b = {right}
+        if {fast_test}:
+            return {fast_result}
+        try:
+            return general(a, b)
+        except SynError as error:
+            raise error.at(span)
+    return run
+"""
+
+_INT_OPERATORS = {"+": "a + b", "-": "a - b", "*": "a * b", "%": "a % b", "//": "a // b",
+                  "<": "a < b", "<=": "a <= b", ">": "a > b", ">=": "a >= b"}
+_NONZERO = ("%", "//")
+_EQUALITY = {"==": "a == b", "!=": "a != b"}
+
+_cache: dict[str, object] = {}  # one generated maker per (operator, operand kinds)
+
+
+class Operand:
+    """How one side of an operator is read: `kind` in slot/global/const/expr."""
+
+    __slots__ = ("kind", "slot", "name", "value", "reader")
+
+    def __init__(self, kind: str, reader, slot: int | None = None, name: str | None = None, value=None):
+        self.kind = kind
+        self.reader = reader
+        self.slot = slot
+        self.name = name
+        self.value = value
+
+    def source(self, side: str) -> str:
+        return _READ[self.kind].format(side=side)
+
+
+def has_fast_path(op: str) -> bool:
+    return op in _INT_OPERATORS or op in _EQUALITY
+
+
+def operator(op: str, left: Operand, right: Operand, general, span, globals_: dict):
+    """The closure for `left op right`: inline when both are ints (or, for ==/!=, both ints or
+    both texts), `general(a, b)` otherwise, with errors located at `span`."""
+    if op in _EQUALITY:
+        fast_test = "a.__class__ is b.__class__ and (a.__class__ is int or a.__class__ is str)"
+        fast_result = _EQUALITY[op]
+    else:
+        checks = ["type(a) is int"]
+        if right.kind != "const":
+            checks.append("type(b) is int")
+        if op in _NONZERO:
+            checks.append("b")
+        fast_test = " and ".join(checks)
+        fast_result = _INT_OPERATORS[op]
+    source = _TEMPLATE.format(left=left.source("left"), right=right.source("right"),
+                              fast_test=fast_test, fast_result=fast_result)
+    make = _cache.get(source)
+    if make is None:
+        namespace = {"SynError": SynError}
+        exec(source, namespace)
+        make = _cache[source] = namespace["make"]
+    return make(left.reader, right.reader, general, span, globals_, left.slot, left.name, left.value,
+                right.slot, right.name, right.value)
