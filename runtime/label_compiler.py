@@ -15,8 +15,9 @@ from __future__ import annotations
 
 from lang import ast
 from lang.errors import SynError
+from runtime import fastpaths
 from runtime import operators as ops
-from runtime.calls import GIVE, REG, STOP, call_builtin, call_value, invoke, invoke1
+from runtime.calls import GIVE, REG, STOP, call_builtin, call_value, invoke, run_body
 from runtime.compiler import Compiler, _comparison, _list_position
 from runtime.control import StopLoop
 from runtime.labels import (EMPTY, Labeled, make_secret, shown, strip, unwrap, violation, wrap)
@@ -457,26 +458,24 @@ class LabelCompiler(Compiler):
         return negation
 
     def e_Compare(self, node, scope):
+        if len(node.ops) == 1 and fastpaths.has_fast_path(node.ops[0]):
+            test = _comparison(node.ops[0])
+
+            def labelled(a, b):
+                a, labels = strip(a)
+                b, found = strip(b)
+                try:
+                    return wrap(test(a, b), labels | found)
+                except SynError as error:
+                    raise make_secret(error, labels | found)
+            return fastpaths.operator(node.ops[0], self.operand(node.first, scope),
+                                      self.operand(node.rest[0], scope), labelled, node.span, self.globals)
         first = self.expr(node.first, scope)
         rest = [self.expr(r, scope) for r in node.rest]
         tests = [_comparison(op) for op in node.ops]
         pairs = tuple(zip(tests, rest))
         span = node.span
-
-        single = len(pairs) == 1 and node.ops[0] in ("<", ">", "<=", ">=", "==", "!=")
         st = self.st
-        slot = self._param_slot(node.first, scope) if single else None
-        if slot is not None and type(node.rest[0]) is ast.Num and type(node.rest[0].value) is int:
-            constant = node.rest[0].value
-            test_int = pairs[0][0]
-            labelled = self._labelled_compare(pairs, span)
-
-            def parameter_vs_constant(f):
-                a = f[slot]
-                if type(a) is int:
-                    return test_int(a, constant)
-                return labelled(f, a)
-            return parameter_vs_constant
 
         def plain(f, a):
             try:
@@ -488,25 +487,9 @@ class LabelCompiler(Compiler):
             except SynError as error:
                 raise error.at(span)
             return True
-        only_test, only_right = pairs[0]
 
         def run(f):
             a = first(f)
-            if single:
-                b = only_right(f)
-                if type(a) is int and type(b) is int:
-                    return only_test(a, b)
-                if not st.touched:
-                    try:
-                        return only_test(a, b)
-                    except SynError as error:
-                        raise error.at(span)
-                a, labels = strip(a)
-                b, found = strip(b)
-                try:
-                    return wrap(only_test(a, b), labels | found)
-                except SynError as error:
-                    raise make_secret(error.at(span), labels | found)
             if not st.touched:
                 return plain(f, a)
             return chain(f, a)
@@ -621,17 +604,20 @@ class LabelCompiler(Compiler):
         st = self.st
         if len(args) == 1 and not named:
             only = args[0]
+            callee = self._global_name(node.func, scope)
+            g = self.globals
 
             def call1(f):
                 """One positional argument: the common case, without building pairs."""
-                fn = func(f)
+                fn = g[callee] if callee is not None and callee in g else func(f)
                 a = only(f)
-                if type(fn) is Task:
+                if type(fn) is Task and len(fn.code.names) == 1:
+                    code = fn.code
                     old = st.pc
                     taint = st.give_taint
                     st.give_taint = EMPTY
                     try:
-                        result = invoke1(fn, a)
+                        result = run_body(code, [fn.env, a, *code.extra] if code.extra else [fn.env, a])
                     except SynError as error:
                         raise make_secret(error.at(span), st.pc)
                     finally:
