@@ -87,6 +87,14 @@ def check_files(paths: list[str], out, err) -> int:
     return 1 if failed else 0
 
 
+def _is_constant(node) -> bool:
+    """Written out in full in the source: literals, and lists and maps made only of them."""
+    return all(type(n) in _CONSTANT_NODES for n in ast.walk(node))
+
+
+_CONSTANT_NODES = (*_LITERALS, ast.ListLit, ast.MapLit)
+
+
 def _literal_text(node):
     return node.value if type(node) is ast.Str else None
 
@@ -111,7 +119,7 @@ def declassify_sites(module: ast.Module) -> list[dict]:
                 "file": module.file, "line": node.span.line,
                 "reason": _literal_text(args[1]) if len(args) > 1 else None,
                 "to": _principals(args[2] if len(args) > 2 else None),
-                "constant": type(value) in _LITERALS,
+                "constant": value is not None and _is_constant(value),
             })
     return sites
 

@@ -106,3 +106,12 @@ def test_code_check_reports_a_syntax_error_with_no_sites(tmp_path):
     report = json.loads(proc.stdout)
     assert proc.returncode == 1
     assert report["ok"] is False and report["errors"] and report["declassify"] == []
+
+
+def test_a_container_written_only_with_literals_is_a_constant(tmp_path):
+    (tmp_path / "prog.syn").write_text(
+        'let x be 1\nlet a be declassify([1, "a"], "lits")\nlet b be declassify({"k": [true]}, "map")\n'
+        'let c be declassify([x], "var")\n', encoding="utf-8")
+    result = run_synsema("code", "check", "--json", "prog.syn", cwd=tmp_path)
+    sites = json.loads(result.stdout)["declassify"]
+    assert [site["constant"] for site in sites] == [True, True, False]
