@@ -4,8 +4,6 @@ from __future__ import annotations
 
 import json
 
-import pytest
-
 from .cli import run_program
 
 PROGRAM = """require env("APP_*")

@@ -8,7 +8,7 @@ import subprocess
 import sys
 import time
 
-from .conftest import REPO, repl_env
+from .conftest import repl_env
 
 PROBE = """
 import json, sys

@@ -14,7 +14,7 @@ import time
 
 import pytest
 
-from .conftest import REPO, repl_env
+from .conftest import repl_env
 
 
 def _tmux() -> str | None:
