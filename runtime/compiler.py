@@ -45,6 +45,10 @@ def undefined(name: str) -> SynError:
     return SynError(f"Undefined variable: '{name}'{suffix}")
 
 
+def _not_declared(name: str, span) -> SynError:
+    return SynError(f"Cannot set undefined variable: '{name}'. Use 'let' first.", span)
+
+
 def _walk(frame, depth: int):
     for _ in range(depth):
         frame = frame[0]
@@ -191,7 +195,7 @@ class Compiler:
             def locate_global(f):
                 if name in g:
                     return g, name
-                raise SynError(f"Cannot set undefined variable: '{name}'. Use 'let' first.", span)
+                raise _not_declared(name, span)
             return locate_global
         return self.locator_general(name, candidates, span)
 
@@ -205,7 +209,7 @@ class Compiler:
                     return frame, slot
             if name in g:
                 return g, name
-            raise SynError(f"Cannot set undefined variable: '{name}'. Use 'let' first.", span)
+            raise _not_declared(name, span)
         return locate
 
     def s_Set(self, node, scope, tail):
@@ -281,7 +285,7 @@ class Compiler:
                 if name in g:
                     g[name] = v
                 else:
-                    raise SynError(f"Cannot set undefined variable: '{name}'. Use 'let' first.", span)
+                    raise _not_declared(name, span)
             return run_local
         if not candidates and append_fast is None:
             def run_global(f):
@@ -289,7 +293,7 @@ class Compiler:
                 if name in g:
                     g[name] = v
                     return v
-                raise SynError(f"Cannot set undefined variable: '{name}'. Use 'let' first.", span)
+                raise _not_declared(name, span)
             return run_global
         locate = self.locator(name, scope, span)
         if append_fast is not None:
