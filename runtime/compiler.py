@@ -27,6 +27,9 @@ from runtime.values import (Builtin, Constructor, EnumValue, ModuleValue, Param,
 
 _refcount = sys.getrefcount
 
+# The types a parameter may declare (seed 000); `call` and `call_tool` check them.
+PARAMETER_TYPES = ("number", "text", "bool", "list", "map")
+
 # Names Python programmers reach for, and what Synsema calls them.
 PYTHON_NAMES = {
     "True": "true", "False": "false", "None": "nothing", "null": "nothing", "nil": "nothing",
@@ -504,7 +507,7 @@ class Compiler:
         arms = []
         for arm in node.arms:
             inner = Scope(scope, "block")
-            matcher = compile_pattern(arm.pattern, inner, self, top=True)
+            matcher = compile_pattern(arm.pattern, inner, self)
             guard = self.decider(arm.guard, inner) if arm.guard is not None else None
             collect_declarations(arm.body, inner)
             body = self.block(arm.body, inner, tail)
@@ -553,14 +556,16 @@ class Compiler:
         for p in params:
             if p.name in seen:
                 raise SynError(f"parameter '{p.name}' appears twice", p.span or span)
+            if p.type is not None and p.type not in PARAMETER_TYPES:
+                raise SynError(f"unknown parameter type '{p.type}' — a parameter may be typed "
+                               f"{', '.join(PARAMETER_TYPES)}", p.span or span)
             seen.add(p.name)
             inner.declare(p.name)
         inner.params = len(params)
         defaults = [self.expr(p.default, inner) if p.default is not None else None for p in params]
         saved_loops, self.loops = self.loops, 0
         if is_lambda:
-            expr = self.expr(body, inner)
-            compiled = expr
+            compiled = self.expr(body, inner)
         else:
             collect_declarations(body, inner)
             compiled = self.block(body, inner, True)

@@ -12,7 +12,7 @@ from lang.errors import SynError
 from runtime.values import Constructor, EnumValue, equal
 
 
-def compile_pattern(pattern, scope, compiler, top: bool = False):
+def compile_pattern(pattern, scope, compiler):
     t = type(pattern)
     if t is ast.PWildcard:
         return lambda v, f: True
