@@ -156,7 +156,7 @@ class Compiler:
 
     def s_Let(self, node, scope, tail):
         value = self.expr(node.value, scope)
-        store = self.binder(node.name, scope)
+        store = self.binder(node.name, scope, node.span)
         if node.exported and not scope.is_global:
             raise SynError("export is only allowed at the top level of a module", node.span)
 
@@ -166,8 +166,9 @@ class Compiler:
             return v
         return run
 
-    def binder(self, name: str, scope: Scope):
-        """A function storing a value under `name` in the scope's own frame (a `let`)."""
+    def binder(self, name: str, scope: Scope, span=None):
+        """A function storing a value under `name` in the scope's own frame (a `let`); `span`
+        locates what the labels compiler may refuse there."""
         if scope.is_global:
             g = self.globals
 
@@ -540,7 +541,7 @@ class Compiler:
         for c in requires:
             self.rt.validate_cap(c.name, c.span)
         code, params = self.function(node.name, node.params, body, scope, False, node.span)
-        store = self.binder(node.name, scope)
+        store = self.binder(node.name, scope, node.span)
         name = node.name
 
         def run(f):
@@ -666,7 +667,7 @@ class Compiler:
     def s_TypeDef(self, node, scope, tail):
         name = node.name
         fields = tuple(field for field, _ in node.fields)
-        store = self.binder(name, scope)
+        store = self.binder(name, scope, node.span)
 
         def build(args):
             if len(args) != len(fields):
@@ -688,7 +689,7 @@ class Compiler:
                 variants[variant] = _variant_constructor(name, variant, tuple(fields))
             else:
                 variants[variant] = EnumValue(name, variant)
-        store = self.binder(name, scope)
+        store = self.binder(name, scope, node.span)
 
         def run(f):
             store(f, dict(variants))
@@ -696,7 +697,7 @@ class Compiler:
         return run
 
     def s_Use(self, node, scope, tail):
-        store = self.binder(node.alias, scope)
+        store = self.binder(node.alias, scope, node.span)
         rt = self.rt
         path = node.path
         origin = self.file

@@ -72,7 +72,7 @@ class LabelCompiler(Compiler):
             st.pc = old
 
     # ------------------------------------------------------------------ statements
-    def binder(self, name, scope):
+    def binder(self, name, scope, span=None):
         """A `let` (or task, type, enum, use) under a private pc is born private, and may not
         replace a public binding of the same frame: that would reveal the branch."""
         plain = super().binder(name, scope)
@@ -83,7 +83,7 @@ class LabelCompiler(Compiler):
             if st.pc:
                 existing = current(f)
                 if existing is not UNBOUND:
-                    self._check_upgrade(name, existing, None)
+                    self._check_upgrade(name, existing, span)
                 v = wrap(v, st.pc)
             plain(f, v)
         return store
