@@ -159,13 +159,11 @@ class LabelCompiler(Compiler):
         return run
 
     def s_Give(self, node, scope, tail):
-        plain = super().s_Give(node, scope, tail)
+        plain = super().s_Give(node, scope, tail)  # a tail give compiles to its value
         st = self.st
         if tail:
-            value = self.expr(node.value, scope) if node.value is not None else (lambda f: None)
-
             def give_tail(f):
-                v = value(f)
+                v = plain(f)
                 return wrap(v, st.pc) if st.pc else v
             return give_tail
         reg = REG
