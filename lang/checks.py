@@ -180,8 +180,8 @@ def explain_unexpected(tokens: list[Token], i: int, expected: set[str], file: st
     if "_INDENT" in expected and tok.type != "_INDENT":
         return parse_error("Expected indented block", span)
     if tok.type == "_INDENT":
-        return parse_error("Unexpected indentation: this line is indented more than the line "
-                           "before, which does not open a block", span)
+        return parse_error("Unexpected token: INDENT (this line is indented more than the line "
+                           "before, which does not open a block)", span)
     if tok.type == "ELLIPSIS":
         return parse_error("`...` (the spread) is only allowed in a list pattern after `is`", span)
     if tok.type in _OPEN_ENDED and _EXPRESSION_START <= expected:

@@ -153,7 +153,7 @@ def test_expected_indented_block():
 
 
 def test_unexpected_indentation():
-    check("x\n    y\n", "Parse", 2, 5, "Unexpected indentation")
+    check("x\n    y\n", "Parse", 2, 5, "Unexpected token: INDENT (")
 
 
 def test_invalid_set_target():
