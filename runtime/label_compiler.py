@@ -468,30 +468,17 @@ class LabelCompiler(Compiler):
                     raise make_secret(error, labels | found)
             return fastpaths.operator(node.ops[0], self.operand(node.first, scope),
                                       self.operand(node.rest[0], scope), labelled, node.span, self.globals)
+        plain = super().e_Compare(node, scope)  # the chain when nothing is private yet
         first = self.expr(node.first, scope)
         rest = [self.expr(r, scope) for r in node.rest]
-        tests = [_comparison(op) for op in node.ops]
-        pairs = tuple(zip(tests, rest))
-        span = node.span
+        pairs = tuple(zip([_comparison(op) for op in node.ops], rest))
+        chain = self._labelled_compare(pairs, node.span)
         st = self.st
 
-        def plain(f, a):
-            try:
-                for test, right in pairs:
-                    b = right(f)
-                    if not test(a, b):
-                        return False
-                    a = b
-            except SynError as error:
-                raise error.at(span)
-            return True
-
         def run(f):
-            a = first(f)
             if not st.touched:
-                return plain(f, a)
-            return chain(f, a)
-        chain = self._labelled_compare(pairs, span)
+                return plain(f)
+            return chain(f, first(f))
         return run
 
     def _labelled_compare(self, pairs, span):
