@@ -36,7 +36,7 @@ class UsageError(Exception):
 
 
 def _usage_error(message: str) -> int:
-    sys.stderr.write(f"synsema: {message}\n{USAGE}")
+    sys.stderr.write(f"synsema: {message}\n(synsema --help shows the commands and their options)\n")
     return 2
 
 
@@ -176,8 +176,10 @@ def _read_source(path: str) -> str:
     try:
         with open(path, encoding="utf-8") as handle:
             return handle.read()
-    except (OSError, UnicodeDecodeError) as problem:
-        raise UsageError(f"cannot read {path}: {getattr(problem, 'strerror', None) or problem}") from None
+    except UnicodeDecodeError:
+        raise UsageError(f"cannot read {path}: it is not UTF-8 text") from None
+    except OSError as problem:
+        raise UsageError(f"cannot read {path}: {problem.strerror}") from None
 
 
 def _run_program(source: str, path: str, argv: list[str], options: dict, fmt: str) -> int:
@@ -282,7 +284,11 @@ def cmd_test(args: list[str]) -> int:
             return 1
         _, failed = testrunner.report(results, verbose, sys.stdout.write)
         if junit:
-            testrunner.write_junit(junit, results)
+            try:
+                testrunner.write_junit(junit, results)
+            except OSError as problem:
+                sys.stderr.write(f"synsema: cannot write the JUnit report {junit}: {problem.strerror}\n")
+                return 2
         return 1 if failed else 0
     return on_big_stack(run_all)
 

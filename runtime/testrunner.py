@@ -79,6 +79,10 @@ def run_file(path: str, pattern: str | None, host: dict) -> list[Outcome]:
     try:
         with open(path, encoding="utf-8") as handle:
             source = handle.read()
+    except (OSError, UnicodeDecodeError) as problem:
+        reason = "it is not UTF-8 text" if isinstance(problem, UnicodeDecodeError) else problem.strerror
+        return [Outcome(path, None, False, f"cannot read {path}: {reason}", 0.0, output)]
+    try:
         rt.run_main(source, path, tests)
     except SynError as error:
         outcome = Outcome(path, None, False, error.report(), time.perf_counter() - started, output)
