@@ -373,6 +373,10 @@ def main(argv: list[str] | None = None) -> int:
     command = COMMANDS.get(args[0])
     if command is None:
         return _usage_error(f"unknown command: {args[0]}")
+    own = args[1:args.index("--")] if "--" in args else args[1:]
+    if "-h" in own or "--help" in own:
+        sys.stdout.write(USAGE)
+        return 0
     try:
         return command(args[1:])
     except UsageError as problem:
