@@ -403,15 +403,22 @@ class Ceiling:
 class Audit:
     """One JSON line per capability check, then a summary line when the run ends."""
 
-    def __init__(self, path: str | None):
+    def __init__(self, path: str | None, collect: bool = False):
         self._file = None if path is None else open(path, "w", encoding="utf-8")
         self._finished = False
         self.granted = 0
         self.denied = 0
+        self.records: list[dict] | None = [] if collect else None
+        self.to_stderr = path is None and not collect
 
     @classmethod
     def open(cls, spec: str) -> "Audit":
         return cls(None if spec == "json" else spec)
+
+    @classmethod
+    def collecting(cls) -> "Audit":
+        """An audit kept in memory: `run --format json --audit json` puts it in its report."""
+        return cls(None, collect=True)
 
     def record(self, capability: str, scope: str | None, granted: bool, reason: str,
                span: Span | None) -> None:
@@ -434,6 +441,9 @@ class Audit:
 
     def _write(self, record: dict) -> None:
         if self._finished:  # the summary is the last line, whatever runs after it
+            return
+        if self.records is not None:
+            self.records.append(record)
             return
         stream = self._file if self._file is not None else sys.stderr
         stream.write(json.dumps(record, ensure_ascii=False) + "\n")

@@ -189,6 +189,9 @@ def _run_program(source: str, path: str, argv: list[str], options: dict, fmt: st
     kwargs = dict(options)
     if captured is not None:
         kwargs["out"] = captured.append
+        if kwargs.get("audit") is not None and kwargs["audit"].to_stderr:
+            from runtime.capabilities import Audit
+            kwargs["audit"] = Audit.collecting()  # the report is the only output: audit goes in it
     rt = Runtime(mode="run", argv=argv, **kwargs)
     code = execute(rt, source, path, errors)
     rt.caps.finish(code)
@@ -199,8 +202,10 @@ def _run_program(source: str, path: str, argv: list[str], options: dict, fmt: st
         from runtime.calls import REG
         from runtime.llm.session import used_tokens
         touched = rt.labels is not None and rt.labels.touched
+        audit = kwargs.get("audit")
         report = {"ok": code == 0, "output": "".join(captured).splitlines(), "errors": errors,
-                  "audit": None, "exit": code, "llm_tokens": used_tokens(),
+                  "audit": audit.records if audit is not None else None, "exit": code,
+                  "llm_tokens": used_tokens(),
                   "steps": None if touched else REG.steps}
         sys.stdout.write(json.dumps(report) + "\n")
     return code

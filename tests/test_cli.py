@@ -171,3 +171,15 @@ def test_a_closed_pipe_ends_the_run_quietly(tmp_path):
     assert first == b"0\n"
     assert code == 141
     assert reader.stderr.read() == b""
+
+
+def test_json_report_carries_the_audit(tmp_path):
+    (tmp_path / "p.syn").write_text("print(now() > 0)\n", encoding="utf-8")
+    result = run_synsema("run", "--format", "json", "--audit", "json", "p.syn", cwd=tmp_path)
+    report = json.loads(result.stdout)
+    assert result.stderr == ""
+    check, summary = report["audit"]
+    assert (check["capability"], check["granted"], check["line"]) == ("time", True, 1)
+    assert summary == {"summary": {"granted": 1, "denied": 0, "exit": 0}}
+    plain = json.loads(run_synsema("run", "--format", "json", "p.syn", cwd=tmp_path).stdout)
+    assert plain["audit"] is None
