@@ -17,7 +17,7 @@ from lang import ast
 from lang.errors import SynError
 from runtime import fastpaths
 from runtime import operators as ops
-from runtime.calls import GIVE, REG, STOP, call_builtin, call_value, invoke, run_body
+from runtime.calls import GIVE, RECURSION_LIMIT, REG, STOP, call_builtin, call_value, invoke
 from runtime.compiler import Compiler, _comparison, _list_position
 from runtime.control import StopLoop
 from runtime.labels import (EMPTY, Labeled, make_secret, shown, strip, unwrap, violation, wrap)
@@ -591,6 +591,7 @@ class LabelCompiler(Compiler):
             only = args[0]
             callee = self._global_name(node.func, scope)
             g = self.globals
+            reg = REG
 
             def call1(f):
                 """One positional argument: the common case, without building pairs."""
@@ -601,8 +602,19 @@ class LabelCompiler(Compiler):
                     old = st.pc
                     taint = st.give_taint
                     st.give_taint = EMPTY
-                    try:
-                        result = run_body(code, [fn.env, a, *code.extra] if code.extra else [fn.env, a])
+                    try:  # run_body, written out as in the plain compiler's global calls
+                        reg.depth += 1
+                        reg.steps += 1
+                        if reg.depth > RECURSION_LIMIT:
+                            reg.depth = 0
+                            raise SynError("maximum recursion depth exceeded")
+                        result = code.body([fn.env, a, *code.extra] if code.extra else [fn.env, a])
+                        reg.depth -= 1
+                        if result is GIVE:
+                            result = reg.value
+                            reg.value = None
+                        elif result is STOP:
+                            raise StopLoop()
                     except SynError as error:
                         raise make_secret(error.at(span), st.pc)
                     finally:
