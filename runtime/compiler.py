@@ -59,7 +59,14 @@ def _walk(frame, depth: int):
 
 
 def _own(holder, key):
-    """The container at `holder[key]`, copied first if anyone else can see it."""
+    """The container at `holder[key]`, copied first if anyone else can see it.
+
+    Lists and maps are values; changing one in place is allowed only when no other variable,
+    container or closure can observe it. CPython's reference count answers that exactly: every
+    other holder adds a reference, so a count of 3 here (`holder`'s slot, the local `c`, and the
+    argument of getrefcount) proves the container is private. The test is conservative: an
+    unknown extra reference (a temporary, the last statement's value) only costs a copy.
+    """
     c = holder[key]
     if _refcount(c) > 3:
         t = type(c)
@@ -119,7 +126,7 @@ class Compiler:
                 r = first(f)
                 if r is GIVE or r is STOP:
                     return r
-                r = None  # hold no value while the next statement runs (see values.unshared)
+                r = None  # hold no value while the next statement runs (see _own)
                 return second(f)
             return run2
         head = tuple(compiled[:-1])

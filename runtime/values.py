@@ -7,8 +7,8 @@ The mapping is direct so that builtins and the math bridge need no conversions:
     task → Task | Builtin | Constructor     enum value → EnumValue    module → ModuleValue
 
 Lists and maps are *values* in Synsema. Builtins never mutate their arguments; the only
-in-place changes are the evaluator's `set` paths, which first ask `unshared()` whether anyone
-else can see the container (see there). This module holds display, equality, ordering and type
+in-place changes are the evaluator's `set` paths, which first make sure nobody else can see the
+container (see `runtime.compiler._own`). This module holds display, equality, ordering and type
 names; arithmetic lives in `runtime.operators`.
 """
 
@@ -140,12 +140,6 @@ def type_name(value) -> str:
     return labelled() if callable(labelled) else type(value).__name__
 
 
-def is_number(value) -> bool:
-    """int or float, never bool (a bool is not a number in arithmetic)."""
-    t = type(value)
-    return t is int or t is float
-
-
 # ------------------------------------------------------------------ display
 def display(value) -> str:
     """The display form: what `print`, `text()` and template holes show."""
@@ -164,10 +158,6 @@ def int_text(value: int) -> str:
     except ValueError:
         sys.set_int_max_str_digits(0)
         return str(value)
-
-
-def float_text(value: float) -> str:
-    return repr(value)
 
 
 def decimal_text(value: Decimal) -> str:
@@ -351,18 +341,6 @@ class SortKey:
 
 
 # ------------------------------------------------------------------ value semantics
-def unshared(container, holders: int) -> bool:
-    """True when nobody but the evaluator's known `holders` references `container`.
-
-    Lists and maps are values; mutating one in place is only allowed when no other variable,
-    container or closure can observe it. CPython's reference count answers that exactly: every
-    other holder adds a reference, so a count at the known baseline proves the container is
-    private. `holders` counts the caller's own references (plus one for the call's argument).
-    The test is conservative: an unknown extra reference only costs a copy.
-    """
-    return sys.getrefcount(container) <= holders
-
-
 def map_key(key) -> str:
     """Map keys are text; any other key is stored under its display form."""
     return key if type(key) is str else display(key)
