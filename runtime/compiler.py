@@ -14,6 +14,7 @@ import sys
 
 from lang import ast
 from lang.errors import SynError
+from lang.toolschema import JSON_TYPES
 from runtime import fastpaths
 from runtime import operators as ops
 from runtime.fastpaths import Operand
@@ -27,8 +28,8 @@ from runtime.values import (Builtin, Constructor, EnumValue, ModuleValue, Param,
 
 _refcount = sys.getrefcount
 
-# The types a parameter may declare (seed 000); `call` and `call_tool` check them.
-PARAMETER_TYPES = ("number", "text", "bool", "list", "map")
+# The types a parameter may declare (seed 000): the ones a tool schema can describe.
+PARAMETER_TYPES = tuple(JSON_TYPES)
 
 # Names Python programmers reach for, and what Synsema calls them.
 PYTHON_NAMES = {
