@@ -8,6 +8,7 @@ collects `test` blocks for the test runner. Parsing is `lang`'s job and compilin
 
 from __future__ import annotations
 
+import functools
 import os
 import sys
 
@@ -24,6 +25,12 @@ from stdlib.registry import load_all
 
 def builtin_globals() -> dict:
     """A fresh global dictionary holding every builtin and constant (users may shadow them)."""
+    return dict(_builtin_table())
+
+
+@functools.cache
+def _builtin_table() -> dict:
+    """Every builtin as a value, the constants and the `math` module, built once per process."""
     from stdlib.numbers import CONSTANTS
     from stdlib.script_math import math_module
     table = {name: Builtin(spec) for name, spec in load_all().items() if "." not in name}
