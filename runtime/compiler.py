@@ -49,6 +49,15 @@ def undefined(name: str) -> SynError:
     return SynError(f"Undefined variable: '{name}'{suffix}")
 
 
+def no_methods(name: str, span) -> SynError:
+    """`xs.append(1)` and the like: Synsema has functions, not methods."""
+    if name == "append":
+        hint = "set xs to append(xs, item)"
+    else:
+        hint = f"call {name}(value, …) with the value as the first argument"
+    return SynError(f"Synsema has no methods: {hint}", span)
+
+
 def _not_declared(name: str, span) -> SynError:
     return SynError(f"Cannot set undefined variable: '{name}'. Use 'let' first.", span)
 
@@ -1117,11 +1126,7 @@ class Compiler:
                     return attribute(o, name)
                 except SynError as e:
                     raise e.at(span)
-            if name == "append":
-                hint = "set xs to append(xs, item)"
-            else:
-                hint = f"call {name}(value, …) with the value as the first argument"
-            raise SynError(f"Synsema has no methods: {hint}", span)
+            raise no_methods(name, span)
         return method
 
     def e_SandboxExpr(self, node, scope):

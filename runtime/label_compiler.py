@@ -18,7 +18,7 @@ from lang.errors import SynError
 from runtime import fastpaths
 from runtime import operators as ops
 from runtime.calls import GIVE, RECURSION_LIMIT, REG, STOP, call_builtin, call_value, invoke
-from runtime.compiler import Compiler, _comparison, _list_position
+from runtime.compiler import Compiler, _comparison, _list_position, no_methods
 from runtime.control import StopLoop
 from runtime.labels import (EMPTY, Labeled, make_secret, shown, strip, unwrap, violation, wrap)
 from runtime.scope import UNBOUND, Scope, collect_declarations
@@ -574,9 +574,7 @@ class LabelCompiler(Compiler):
                     return wrap(ops.attribute(o, name), labels)
                 except SynError as error:
                     raise make_secret(error.at(span), labels)
-            hint = "set xs to append(xs, item)" if name == "append" else \
-                f"call {name}(value, …) with the value as the first argument"
-            raise SynError(f"Synsema has no methods: {hint}", span)
+            raise no_methods(name, span)
         return run
 
     def e_Call(self, node, scope):
