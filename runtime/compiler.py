@@ -253,6 +253,9 @@ class Compiler:
         span = node.span
         if len(path) == 1 and not path[0][0]:
             key_of = path[0][1]
+            keyed_append = self._keyed_append(node, target.name, locate, key_of, scope)
+            if keyed_append is not None:
+                return keyed_append
 
             def set_key(f):
                 """`set m[k] to v` on an unshared map: the word-count path."""
@@ -328,7 +331,13 @@ class Compiler:
         return run
 
     def _append_pattern(self, node, name, scope):
-        """`set xs to append(xs, item)`: append in place when nobody else sees the list."""
+        """`set xs to append(xs, item)`: append in place when nobody else sees the list.
+
+        The language's order holds: `xs` is read before `item` runs, so an `item` that itself
+        sets `xs` (or appends to it) does not change which list is extended. Holding that list
+        in `xs` while `item` runs also keeps it visibly shared to any in-place change `item`
+        would make, so such a change copies instead of writing into it.
+        """
         call = node.value
         if not (type(call) is ast.Call and type(call.func) is ast.Name and call.func.name == "append"
                 and not call.named and len(call.args) == 2 and type(call.args[0]) is ast.Name
@@ -343,14 +352,19 @@ class Compiler:
             """For a local of this frame (`slot`), or wherever `locate` finds the variable."""
             if locate is None:
                 def run(f):
-                    if fn(f) is builtin_append and f[slot].__class__ is list:
+                    xs = f[slot]
+                    if xs.__class__ is list and fn(f) is builtin_append:
                         v = item(f)
-                        xs = f[slot]
-                        if _refcount(xs) > 3:
+                        if f[slot] is not xs:
+                            xs = xs + [v]   # `item` re-bound the variable: extend the list read
+                        elif _refcount(xs) > 3:
                             xs = xs.copy()
-                            f[slot] = xs
-                        xs.append(v)
+                            xs.append(v)
+                        else:
+                            xs.append(v)
+                        f[slot] = xs
                         return xs
+                    xs = None
                     v = general(f)
                     f[slot] = v
                     return v
@@ -358,14 +372,18 @@ class Compiler:
 
             def run_located(f):
                 if fn(f) is builtin_append:
-                    v = item(f)
                     holder, key = locate(f)
                     xs = holder[key]
                     if xs.__class__ is list:
-                        if _refcount(xs) > 3:
+                        v = item(f)
+                        if holder[key] is not xs:
+                            xs = xs + [v]
+                        elif _refcount(xs) > 3:
                             xs = xs.copy()
-                            holder[key] = xs
-                        xs.append(v)
+                            xs.append(v)
+                        else:
+                            xs.append(v)
+                        holder[key] = xs
                         return xs
                     xs = None
                 v = general(f)
@@ -374,6 +392,55 @@ class Compiler:
                 return v
             return run_located
         return make
+
+    def _keyed_append(self, node, name, locate, key_of, scope):
+        """`set m[k] to append(m[k], item)`, the grouping idiom: append in place to a list held
+        by an unshared map, so building groups stays linear.
+
+        Only for a key that is a name or a literal (reading it twice has no effect). The order
+        of the general path holds: `m[k]` is read before `item` runs, the target key is read
+        after it; if `item` changed the variable, the map or the key, the list read is
+        extended into a new one and stored by the general route.
+        """
+        call = node.value
+        key = node.target.index
+        if not (type(call) is ast.Call and type(call.func) is ast.Name and call.func.name == "append"
+                and not call.named and len(call.args) == 2 and type(call.args[0]) is ast.Index
+                and type(call.args[0].obj) is ast.Name and call.args[0].obj.name == name
+                and type(key) in (ast.Name, ast.Str, ast.Num) and call.args[0].index == key):
+            return None
+        item = self.expr(call.args[1], scope)
+        fn = self.expr(call.func, scope)
+        general = self.expr(call, scope)
+        builtin_append = self.globals.get("append")
+        span = node.span
+
+        def run(f):
+            v = UNBOUND
+            if fn(f) is builtin_append:
+                holder, slot = locate(f)
+                c = holder[slot]
+                k = key_of(f)
+                if c.__class__ is dict and k.__class__ is str:
+                    xs = c.get(k)
+                    if xs.__class__ is list:
+                        v = item(f)
+                        if (holder[slot] is c and key_of(f) is k and c.get(k) is xs
+                                and _refcount(c) <= 3 and _refcount(xs) <= 3):
+                            xs.append(v)
+                            return xs
+                        v = xs + [v]
+                xs = c = holder = None
+            if v is UNBOUND:
+                v = general(f)
+            k = key_of(f)
+            holder, slot = locate(f)
+            try:
+                _store(holder, slot, k, v)
+            except SynError as e:
+                raise e.at(span)
+            return v
+        return run
 
     def s_Give(self, node, scope, tail):
         if not scope.in_task() and not self._in_test(scope):
