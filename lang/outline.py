@@ -1,8 +1,12 @@
 """`synsema code outline FILE [--json]`: every task of a file, read statically.
 
 Per task: `name`, `line`, `end_line`, `parameters` (`name`, `type`, `default` as source text,
-`optional`) and `input_schema`, derived by `lang.toolschema` exactly as the LLM providers derive
-the schema they send, so what a model sees and what `call_tool` checks never disagree.
+`optional`), `input_schema`, derived by `lang.toolschema` exactly as the LLM providers derive
+the schema they send, so what a model sees and what `call_tool` checks never disagree, and
+`doc`, the task's doc comment (what `synsema mcp serve` publishes as the tool's description).
+
+A doc comment is the run of `--` comment lines directly above the `task` line, with no blank
+line between; each line loses its `--` and one space, and the lines are joined with newlines.
 """
 
 from __future__ import annotations
@@ -48,6 +52,17 @@ def _source_text(lines: list[str], span, stop: str = ",)") -> str:
     return text.strip()
 
 
+def doc_comment(lines: list[str], line: int) -> str | None:
+    """The doc comment of the definition starting at 1-based `line`, or None when it has none."""
+    found = []
+    index = line - 2
+    while index >= 0 and lines[index].lstrip().startswith("--"):
+        text = lines[index].lstrip()[2:]
+        found.append(text[1:] if text.startswith(" ") else text)
+        index -= 1
+    return "\n".join(reversed(found)).strip() or None
+
+
 def outline(module: ast.Module, source: str) -> list[dict]:
     """The task entries of a parsed module, nested tasks included, in source order."""
     lines = source.splitlines()
@@ -62,7 +77,8 @@ def outline(module: ast.Module, source: str) -> list[dict]:
                                "optional": p.default is not None})
         schema = input_schema((p["name"], p["type"], not p["optional"]) for p in parameters)
         tasks.append({"name": node.name, "line": node.span.line, "end_line": _end_line(node),
-                      "parameters": parameters, "input_schema": schema})
+                      "parameters": parameters, "input_schema": schema,
+                      "doc": doc_comment(lines, node.span.line)})
     return tasks
 
 

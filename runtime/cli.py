@@ -25,6 +25,7 @@ commands:
   code outline|check|caps FILE [--json]                     static code intelligence
   llm status [--json]                                       the resolved LLM provider
   math list [--json] | describe ID | run ID JSON            the math operation library
+  mcp serve [host flags] [--math] [--http PORT] FILE…       tasks and math as MCP tools
   version                                                   print the version
 
 host flags: --labels  --sandbox  --cap-set "name,name=scope,…"  --audit json|PATH
@@ -363,8 +364,43 @@ def cmd_repl(args: list[str]) -> int:
     return on_big_stack(lambda: repl_main(options))
 
 
+def cmd_mcp(args: list[str]) -> int:
+    if not args or args[0] != "serve":
+        raise UsageError("mcp takes one subcommand: serve [host flags] [--math] [--http PORT] FILE…")
+    host = HostFlags()
+    with_math = False
+    port = None
+    paths: list[str] = []
+    i = 1
+    while i < len(args):
+        arg = args[i]
+        nxt = host.take(args, i)
+        if nxt != i:
+            i = nxt
+            continue
+        if arg == "--math":
+            with_math = True
+        elif arg == "--http":
+            if i + 1 >= len(args) or not args[i + 1].isdigit() or not 0 < int(args[i + 1]) < 65536:
+                raise UsageError("--http needs a port number from 1 to 65535 (it listens on 127.0.0.1)")
+            port = int(args[i + 1])
+            i += 1
+        elif arg.startswith("-"):
+            raise UsageError(f"unknown flag for mcp serve: {arg}")
+        else:
+            paths.append(arg)
+        i += 1
+    if not paths and not with_math:
+        raise UsageError("mcp serve needs a FILE to serve, or --math")
+    options = host.runtime_options()
+    files = [(path, _read_source(path)) for path in paths]
+    from runtime.mcp.serve import serve
+    return serve(files, options, with_math, port)
+
+
 COMMANDS = {"run": cmd_run, "test": cmd_test, "check": cmd_check, "code": cmd_code,
-            "llm": cmd_llm, "math": cmd_math, "repl": cmd_repl}
+            "llm": cmd_llm, "math": cmd_math, "repl": cmd_repl,
+            "mcp": cmd_mcp}
 
 
 def main(argv: list[str] | None = None) -> int:

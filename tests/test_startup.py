@@ -8,7 +8,8 @@ import sys
 
 from conftest import ROOT, synsema_env
 
-HEAVY = ("sympy", "z3", "pysat", "prompt_toolkit", "pydantic", "httpx", "stdlib.math.tool")
+HEAVY = ("sympy", "z3", "pysat", "prompt_toolkit", "pydantic", "httpx", "stdlib.math.tool",
+         "mcp", "anyio", "runtime.mcp")
 
 PROBE = """
 import json, sys
@@ -28,5 +29,6 @@ def test_hello_world_imports_no_heavy_backend(tmp_path):
     assert lines[1] == "[1, 2, 3] module math"
     report = json.loads(lines[-1])
     assert report["code"] == 0
-    loaded = [m for m in report["modules"] if m.split(".")[0] in HEAVY or m in HEAVY]
+    loaded = [m for m in report["modules"]
+              if m.split(".")[0] in HEAVY or m in HEAVY or m.startswith("runtime.mcp.")]
     assert loaded == []

@@ -1,0 +1,273 @@
+"""`synsema mcp serve [host flags] [--math] [--http PORT] FILE…`: tasks and math as MCP tools.
+
+Built on the official `mcp` SDK's low-level `Server` (stdio by default, Streamable HTTP on
+127.0.0.1 with `--http PORT`). What it publishes:
+
+* Every top-level task of each FILE is a tool — only the exported tasks when the file exports
+  any. Its description is the task's doc comment (`lang.outline.doc_comment`), its
+  `inputSchema` the one `code outline --json` prints. A call runs exactly as `call_tool` runs
+  it: strict argument checks, only the capabilities the task declares ∩ the program's requires
+  ∩ the host ceiling, every check audited. The answer is the result as text content and
+  `{"result": value}` as structured content.
+* With `--math`, every operation of the math library, named `math_<domain>_<operation>`
+  (provider-safe: no dots), with its full request schema, an example and the bounds in the
+  description, its result schema as `outputSchema` and the typed result as structured content.
+  The library's own validation, deadline and bounds apply unchanged.
+
+A language error — bad arguments, a refused capability, a failing task, a math payload past its
+bound — is an MCP tool error (`isError: true` with the message); the connection stays up.
+Under `--labels` a result that is private at any depth is refused, never sent. stdout belongs to
+the protocol, so whatever a script prints goes to stderr, and stdin reads as empty.
+"""
+
+from __future__ import annotations
+
+import io
+import sys
+from dataclasses import dataclass
+
+from lang.errors import SynError
+from runtime.mcp.threads import InterpreterThread
+
+SERVER_NAME = "synsema"
+
+
+class LoadError(Exception):
+    """A script that cannot be served; the message is what the user sees (exit 1)."""
+
+
+@dataclass
+class ScriptTool:
+    """One task published as a tool, with the run it belongs to."""
+
+    name: str
+    description: str
+    schema: dict
+    task: object
+    rt: object
+
+
+@dataclass
+class Outcome:
+    """What one tool call answers: an error message, or JSON data and its text form."""
+
+    error: str | None = None
+    text: str = ""
+    structured: dict | None = None
+
+
+def _stderr(text: str) -> None:
+    sys.stderr.write(text)
+    sys.stderr.flush()
+
+
+def load_script(path: str, source: str, options: dict) -> list[ScriptTool]:
+    """Run a script's top level in its own runtime and collect the tasks it publishes."""
+    from lang import ast
+    from lang.outline import outline
+    from lang.parser import parse
+    from runtime.interp import Runtime
+    module = parse(source, path)
+    tops = [node for node in module.body if type(node) is ast.TaskDef]
+    if any(node.exported for node in tops):
+        tops = [node for node in tops if node.exported]
+    entries = {(entry["name"], entry["line"]): entry for entry in outline(module, source)}
+    rt = Runtime(mode="run", out=_stderr, err=_stderr, stdin=io.StringIO(""), **options)
+    from runtime.cli import execute
+    problems: list[str] = []
+    if execute(rt, source, path, problems) != 0:
+        raise LoadError("\n".join(problems) or f"{path}: the program exited while loading")
+    tools = []
+    for node in tops:
+        entry = entries[(node.name, node.span.line)]
+        task = rt.globals.get(node.name)
+        description = entry["doc"] or f"Synsema task {node.name} from {path} (no doc comment)"
+        tools.append(ScriptTool(node.name, description, entry["input_schema"], task, rt))
+    return tools
+
+
+def call_script_tool(tool: ScriptTool, arguments: dict) -> Outcome:
+    """Run one task the way `call_tool` does; never raises."""
+    from runtime.calls import REG
+    from runtime.control import ExitProgram, StopLoop
+    from runtime.labels import EMPTY, deep_labels
+    from runtime.mcp.jsonvalues import to_json
+    from stdlib.tools import call_tool
+    rt = tool.rt
+    REG.depth = 0
+    if rt.labels is not None:
+        rt.labels.pc = rt.labels.give_taint = EMPTY
+    try:
+        value = call_tool(rt, tool.task, arguments)
+        if rt.labels is not None:
+            private = deep_labels(value)
+            if private:
+                return Outcome(error=f"label_violation: the result of task '{tool.name}' is private "
+                                     f"to {', '.join(sorted(private))}; an MCP reply is a public sink, "
+                                     "so it is refused — declassify(…) what may be published inside "
+                                     "the task")
+        data = to_json(value, f"the result of task '{tool.name}'")
+    except SynError as error:
+        return Outcome(error=error.report())
+    except ExitProgram as done:
+        return Outcome(error=f"task '{tool.name}' called exit({done.code}); a tool gives its answer "
+                             "with give instead")
+    except StopLoop:
+        return Outcome(error=f"Runtime error: stop used outside a loop (in task '{tool.name}')")
+    except RecursionError:
+        return Outcome(error="Runtime error: maximum recursion depth exceeded")
+    except Exception as bug:  # a user never sees a traceback, even for our own bugs
+        return Outcome(error=f"Internal error: {type(bug).__name__}: {bug} — this is a bug in "
+                             "synsema, not in the task; please report it")
+    return Outcome(text=_text(data), structured={"result": data})
+
+
+def _text(data) -> str:
+    import json
+    return data if type(data) is str else json.dumps(data, ensure_ascii=False)
+
+
+# ------------------------------------------------------------------ math
+
+def math_tool_name(identifier: str) -> str:
+    """`nt.factor` → `math_nt_factor`: provider APIs refuse dots in tool names."""
+    return "math_" + identifier.replace(".", "_")
+
+
+def math_tools() -> list[tuple[str, str, str, dict, dict]]:
+    """(tool name, identifier, description, input schema, output schema) per math operation."""
+    from stdlib.math import catalog
+    out = []
+    for identifier, op in catalog.TOOLS.items():
+        entry = catalog.entry(op)
+        bounds = op.bounds
+        description = (f"{op.claim}\n{entry.describe}\nBounds: input: {bounds.input}; computation: "
+                       f"{bounds.computation}; output: {bounds.output}. Deadline {op.deadline_ms} ms.")
+        output = catalog.result_schema(op)
+        if output.get("type") != "object":
+            output = {"type": "object", **output}
+        out.append((math_tool_name(identifier), identifier, description,
+                    catalog.request_schema(op), output))
+    return out
+
+
+def call_math_tool(identifier: str, arguments: dict) -> Outcome:
+    """Validate and run one operation through the library's own `run`; never raises."""
+    from stdlib.math import api
+    from stdlib.math.errors import MathError
+    try:
+        data = api.run(identifier, arguments).model_dump(mode="json")
+    except MathError as problem:
+        return Outcome(error=str(problem))
+    return Outcome(text=_text(data), structured=data)
+
+
+# ------------------------------------------------------------------ the server
+
+def build_server(scripts: list[ScriptTool], math: list, worker: InterpreterThread):
+    """The SDK server with both kinds of tool; script calls run in turn on `worker`."""
+    import anyio
+    import mcp.types as types
+    from mcp.server.lowlevel import Server
+    from runtime.cli import VERSION
+
+    listed = [types.Tool(name=t.name, description=t.description, inputSchema=t.schema)
+              for t in scripts]
+    listed += [types.Tool(name=name, title=identifier, description=description,
+                          inputSchema=schema, outputSchema=output)
+               for name, identifier, description, schema, output in math]
+    by_script = {t.name: t for t in scripts}
+    by_math = {name: identifier for name, identifier, *_ in math}
+    server = Server(SERVER_NAME, version=VERSION,
+                    instructions="Synsema tasks and exact math operations; every call is checked "
+                                 "and runs with least privilege.")
+
+    @server.list_tools()
+    async def list_tools() -> list[types.Tool]:
+        return listed
+
+    @server.call_tool(validate_input=False)
+    async def call_tool(name: str, arguments: dict) -> types.CallToolResult:
+        if name in by_script:
+            outcome = await worker.run(call_script_tool, by_script[name], arguments)
+        elif name in by_math:
+            outcome = await anyio.to_thread.run_sync(call_math_tool, by_math[name], arguments)
+        else:
+            outcome = Outcome(error=f"unknown tool '{name}'; this server has: "
+                                    f"{', '.join(t.name for t in listed)}")
+        if outcome.error is not None:
+            return types.CallToolResult(content=[types.TextContent(type="text", text=outcome.error)],
+                                        isError=True)
+        return types.CallToolResult(content=[types.TextContent(type="text", text=outcome.text)],
+                                    structuredContent=outcome.structured, isError=False)
+
+    return server
+
+
+async def _serve_stdio(server) -> None:
+    from mcp.server.stdio import stdio_server
+    async with stdio_server() as (read, write):
+        await server.run(read, write, server.create_initialization_options())
+
+
+async def _serve_http(server, port: int) -> None:
+    import contextlib
+    import uvicorn
+    from mcp.server.streamable_http_manager import StreamableHTTPSessionManager
+    from mcp.server.transport_security import TransportSecuritySettings
+    from starlette.applications import Starlette
+    from starlette.routing import Mount
+
+    security = TransportSecuritySettings(
+        enable_dns_rebinding_protection=True,
+        allowed_hosts=[f"127.0.0.1:{port}", f"localhost:{port}"],
+        allowed_origins=[f"http://127.0.0.1:{port}", f"http://localhost:{port}"])
+    manager = StreamableHTTPSessionManager(app=server, security_settings=security)
+
+    async def endpoint(scope, receive, send):
+        await manager.handle_request(scope, receive, send)
+
+    @contextlib.asynccontextmanager
+    async def lifespan(_app):
+        async with manager.run():
+            sys.stderr.write(f"synsema mcp serve: listening on http://127.0.0.1:{port}/mcp\n")
+            sys.stderr.flush()
+            yield
+
+    app = Starlette(routes=[Mount("/mcp", app=endpoint)], lifespan=lifespan)
+    config = uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning", lifespan="on")
+    await uvicorn.Server(config).serve()
+
+
+def serve(files: list[tuple[str, str]], options: dict, with_math: bool, port: int | None) -> int:
+    """Load every (path, source), then serve until the client goes away; the exit code."""
+    import anyio
+    worker = InterpreterThread()
+    scripts: list[ScriptTool] = []
+    try:
+        for path, source in files:
+            scripts += worker.submit(load_script, path, source, options).result()
+    except (SynError, LoadError) as problem:
+        _stderr((problem.report() if isinstance(problem, SynError) else str(problem)) + "\n")
+        return 1
+    math = math_tools() if with_math else []
+    seen: dict[str, str] = {}
+    for name in [t.name for t in scripts] + [name for name, *_ in math]:
+        if name in seen:
+            _stderr(f"synsema mcp serve: two tools are named '{name}'; serve the files separately "
+                    "or rename one task\n")
+            return 1
+        seen[name] = name
+    if not seen:
+        _stderr("synsema mcp serve: nothing to serve — the files define no top-level task\n")
+        return 1
+    server = build_server(scripts, math, worker)
+    try:
+        if port is None:
+            anyio.run(_serve_stdio, server)
+        else:
+            anyio.run(_serve_http, server, port)
+    finally:
+        for rt in {id(t.rt): t.rt for t in scripts}.values():
+            rt.caps.finish(0)
+    return 0
