@@ -9,6 +9,7 @@ LANGUAGE.md §2 requires. A body's `give` comes back as the GIVE sentinel with i
 from __future__ import annotations
 
 from lang.errors import SynError
+from lang.suggest import nearest
 from runtime.control import StopLoop
 from runtime.scope import UNBOUND
 from runtime.values import Builtin, Constructor, Task, type_name
@@ -63,27 +64,6 @@ class TaskCode:
 
 def _plural(n: int) -> str:
     return f"{n} argument" if n == 1 else f"{n} arguments"
-
-
-def edit_distance(a: str, b: str) -> int:
-    previous = list(range(len(b) + 1))
-    for i, ca in enumerate(a, 1):
-        current = [i]
-        for j, cb in enumerate(b, 1):
-            current.append(min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (ca != cb)))
-        previous = current
-    return previous[-1]
-
-
-def nearest(name: str, candidates) -> str | None:
-    """The candidate closest to `name` by edit distance; ties go to the earliest."""
-    best = None
-    best_distance = None
-    for candidate in candidates:
-        d = edit_distance(name, candidate)
-        if best_distance is None or d < best_distance:
-            best, best_distance = candidate, d
-    return best
 
 
 def unknown_parameter(label: str, name: str, names, listing: bool = False) -> SynError:

@@ -2,9 +2,9 @@
 
 Each expression becomes `fn(frame) -> value`; each statement `fn(frame) -> value | GIVE | STOP`
 (its value is what a task returns when its body ends without `give`). Names are resolved to
-frame slots here (see `runtime.scope`), so running a program never looks a local up by name.
-A `give` in tail position compiles to a plain value; others store their value in `REG` and
-return the GIVE sentinel, so returning never raises. The int∘int cases of the arithmetic and
+frame slots here, in the scopes `lang.resolve` builds, so running a program never looks a local
+up by name. A `give` in tail position compiles to a plain value; others store their value in
+`REG` and return the GIVE sentinel, so returning never raises. The int∘int cases of the arithmetic and
 comparison operators are inlined; everything else defers to `runtime.operators`.
 """
 
@@ -14,6 +14,7 @@ import sys
 
 from lang import ast
 from lang.errors import SynError
+from lang.resolve import Scope, arm_scope, block_scope, task_scope, test_scope
 from lang.toolschema import JSON_TYPES
 from runtime import fastpaths
 from runtime import operators as ops
@@ -22,7 +23,7 @@ from runtime.calls import (GIVE, RECURSION_LIMIT, REG, STOP, TaskCode, call_buil
                            invoke1)
 from runtime.control import StopLoop
 from runtime.patterns import compile_pattern, quick_check
-from runtime.scope import UNBOUND, Scope, collect_declarations
+from runtime.scope import UNBOUND
 from runtime.values import (Builtin, Constructor, EnumValue, ModuleValue, Param, Task, display,
                             equal, map_key, compare, type_name)
 
@@ -154,10 +155,7 @@ class Compiler:
     def frame_block(self, stmts: list, scope: Scope, tail: bool, preset: list[str] = ()):
         """A block that opens its own frame: returns (body, template) where the frame is
         `[parent, *preset values, *template]`."""
-        inner = Scope(scope, "block")
-        for name in preset:
-            inner.declare(name)
-        collect_declarations(stmts, inner)
+        inner = block_scope(scope, stmts, preset)
         body = self.block(stmts, inner, tail)
         return body, [UNBOUND] * (inner.size - 1 - len(preset))
 
@@ -591,10 +589,9 @@ class Compiler:
         subject = self.decider(node.subject, scope)
         arms = []
         for arm in node.arms:
-            inner = Scope(scope, "block")
+            inner = arm_scope(scope, arm)
             matcher = compile_pattern(arm.pattern, inner, self)
             guard = self.decider(arm.guard, inner) if arm.guard is not None else None
-            collect_declarations(arm.body, inner)
             body = self.block(arm.body, inner, tail)
             arms.append((quick_check(arm.pattern), matcher, guard, body, [UNBOUND] * (inner.size - 1)))
         otherwise = self.frame_block(node.otherwise, scope, tail) if node.otherwise is not None else None
@@ -636,7 +633,6 @@ class Compiler:
 
     def function(self, name, params, body, scope, is_lambda, span):
         """Compile a task or lambda body in a fresh task scope: (TaskCode, Param tuple)."""
-        inner = Scope(scope, "task")
         seen = set()
         for p in params:
             if p.name in seen:
@@ -645,14 +641,12 @@ class Compiler:
                 raise SynError(f"unknown parameter type '{p.type}' — a parameter may be typed "
                                f"{', '.join(PARAMETER_TYPES)}", p.span or span)
             seen.add(p.name)
-            inner.declare(p.name)
-        inner.params = len(params)
+        inner = task_scope(scope, params, body)
         defaults = [self.expr(p.default, inner) if p.default is not None else None for p in params]
         saved_loops, self.loops = self.loops, 0
         if is_lambda:
             compiled = self.expr(body, inner)
         else:
-            collect_declarations(body, inner)
             compiled = self.block(body, inner, True)
         self.loops = saved_loops
         code = TaskCode(name, is_lambda, tuple(p.name for p in params), defaults, compiled,
@@ -797,8 +791,7 @@ class Compiler:
             return None
         if not scope.is_global:
             raise SynError("test blocks belong at the top level of a file", node.span)
-        inner = Scope(scope, "test")
-        collect_declarations(node.body, inner)
+        inner = test_scope(scope, node.body)
         saved_loops, self.loops = self.loops, 0
         body = self.block(node.body, inner, True)
         self.loops = saved_loops

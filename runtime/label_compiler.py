@@ -15,13 +15,14 @@ from __future__ import annotations
 
 from lang import ast
 from lang.errors import SynError
+from lang.resolve import Scope, collect_declarations
 from runtime import fastpaths
 from runtime import operators as ops
 from runtime.calls import GIVE, RECURSION_LIMIT, REG, STOP, call_builtin, call_value, invoke
 from runtime.compiler import Compiler, _comparison, _list_position, no_methods
 from runtime.control import StopLoop
 from runtime.labels import (EMPTY, Labeled, make_secret, shown, strip, unwrap, violation, wrap)
-from runtime.scope import UNBOUND, Scope, collect_declarations
+from runtime.scope import UNBOUND
 from runtime.values import Builtin, EnumValue, ModuleValue, Task, display, map_key, type_name
 
 

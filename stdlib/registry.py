@@ -11,7 +11,36 @@ program's arguments through it and nothing else. Arity is checked by the evaluat
 declaration before the function runs, so implementations can rely on their argument count.
 Arguments arrive as Synsema values (see `runtime.values`); errors are raised as `SynError`
 without a position: the evaluator adds the call site.
+
+The builtin reference (`synsema doc`, the REPL's `:doc`, docs/builtins.md, arity messages) is
+generated from these declarations, so a builtin documents itself in two places only:
+
+* its Python signature gives the parameters: their names after `rt`, as written; a default
+  is shown as the Synsema value it stands for (`None` is `nothing`); a default that is a private
+  sentinel object means "optional, no default"; `*name` is a repeated argument (`name…`). Name
+  parameters for the reader: `xs`, `fn`, `text`, `key`, not `a`, `b`.
+* its docstring: the first line is a one-line summary ending in a period; then, optionally,
+  more prose; then one or more lines
+
+      Example: ENTRY => SHOWN
+
+  where ENTRY is one line a user could type at the REPL and SHOWN is what the REPL shows for it:
+  what it prints, then its value as the REPL echoes it (text in quotes), or the word `nothing`
+  when it shows nothing; `=> error: MESSAGE` when the entry fails with a message that begins
+  with MESSAGE. Examples run in CI (tests/diagnostics/test_reference.py), in order, in one
+  session per builtin that holds every capability but `net` and `exec`, with a fresh temporary
+  directory as its working directory.
+
+For instance:
+
+    @builtin("upper", 1)
+    def upper(rt, text):
+        '''Text in upper case.
+
+        Example: upper("Hi") => "HI"
+        '''
 """
+
 
 from __future__ import annotations
 

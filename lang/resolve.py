@@ -1,0 +1,414 @@
+"""Name resolution: which binding each name in a program refers to, and which frame slot holds it.
+
+This is the one place that knows Synsema's scoping rules (LANGUAGE.md §2, "Scoping"): a new frame
+opens only for a task or lambda call, each `each` iteration, each `match` arm, a `recover` block, a
+`sandbox` block and a `test` block; `when`, `while`, a `try` body and `trace`/`measure` bind into
+the frame around them. Names a frame binds are collected before its statements run, so a closure
+can refer to a `let` that comes later in the same frame. The program's own frame is the global
+dictionary, so global names have no slot.
+
+Two clients build on it, as starlark-go's `resolve` sits between `syntax` and `eval`:
+
+* the compiler (`runtime.compiler`) asks for each frame's `Scope` through `task_scope`,
+  `block_scope`, `arm_scope` and `test_scope` while it compiles, and turns `Scope.resolve`
+  answers into slot reads;
+* the static tools (`synsema check`, the language server) call `resolve_module`, which walks a
+  whole module with the same four rules and answers, for every name read or `set`, what it refers
+  to (`Reference`), and for every binding where it is (`Binding`).
+
+`lang` imports nothing from the runtime, so the names that exist before a program starts (the
+builtins, constants, the `math` module) are passed in by the caller as `predeclared`.
+"""
+
+from __future__ import annotations
+
+from typing import Iterable
+
+from lang import ast
+
+
+class Scope:
+    """One frame's names. `parent` is the enclosing Scope, None for the global scope.
+
+    Slot 0 of a frame at run time links to the frame it was opened in; `slots` maps each name the
+    frame binds to its index, in the order they were declared. `params` counts the leading slots
+    that hold a task's parameters (always bound when the body runs).
+    """
+
+    def __init__(self, parent: "Scope | None", kind: str):
+        self.parent = parent
+        self.kind = kind            # "global", "task", "block" (each/match/recover/sandbox), "test"
+        self.slots: dict[str, int] = {}
+        self.size = 1               # slot 0 is the parent link
+        self.params = 0
+
+    @property
+    def is_global(self) -> bool:
+        return self.parent is None
+
+    def declare(self, name: str) -> int:
+        slot = self.slots.get(name)
+        if slot is None:
+            slot = self.slots[name] = self.size
+            self.size += 1
+        return slot
+
+    def resolve(self, name: str) -> list[tuple[int, int]]:
+        """(depth, slot) of every enclosing frame that binds `name`, innermost first."""
+        found = []
+        depth = 0
+        scope = self
+        while scope is not None and not scope.is_global:
+            slot = scope.slots.get(name)
+            if slot is not None:
+                found.append((depth, slot))
+            scope = scope.parent
+            depth += 1
+        return found
+
+    def in_task(self) -> bool:
+        """Whether code here runs inside a task or lambda body (not at program level)."""
+        scope = self
+        while scope is not None:
+            if scope.kind == "task":
+                return True
+            scope = scope.parent
+        return False
+
+    def visible(self) -> list[str]:
+        """Every name a frame between here and the globals binds, innermost first."""
+        names: list[str] = []
+        scope = self
+        while scope is not None and not scope.is_global:
+            names.extend(n for n in scope.slots if n not in names)
+            scope = scope.parent
+        return names
+
+
+def collect_declarations(body: list, scope: Scope) -> None:
+    """Declare every name `body` binds in `scope` itself (not in frames it opens)."""
+    for stmt in body:
+        t = type(stmt)
+        if t is ast.Let:
+            scope.declare(stmt.name)
+        elif t in (ast.TaskDef, ast.TypeDef, ast.EnumDef):
+            scope.declare(stmt.name)
+        elif t is ast.Use:
+            scope.declare(stmt.alias)
+        elif t is ast.When:
+            for _, branch in stmt.branches:
+                collect_declarations(branch, scope)
+            if stmt.otherwise:
+                collect_declarations(stmt.otherwise, scope)
+        elif t is ast.While or t is ast.Marker:
+            collect_declarations(stmt.body, scope)
+        elif t is ast.Try:
+            collect_declarations(stmt.body, scope)
+
+
+# ---------------------------------------------------------------- the four frame rules
+def task_scope(parent: Scope, params: list, body) -> Scope:
+    """The frame of one task or lambda call: its parameters first, then the body's names (a
+    lambda's body is one expression and binds nothing)."""
+    inner = Scope(parent, "task")
+    for p in params:
+        inner.declare(p.name)
+    inner.params = len(params)
+    if type(body) is list:
+        collect_declarations(body, inner)
+    return inner
+
+
+def block_scope(parent: Scope, body: list, preset: Iterable[str] = ()) -> Scope:
+    """The frame of an `each` iteration (preset: the loop variable), a `recover` block (preset:
+    the error's name), a `sandbox` block or a `match`'s `otherwise`."""
+    inner = Scope(parent, "block")
+    for name in preset:
+        inner.declare(name)
+    collect_declarations(body, inner)
+    return inner
+
+
+def arm_scope(parent: Scope, arm) -> Scope:
+    """The frame of one `match` arm: the pattern's binders, then the arm body's names."""
+    inner = Scope(parent, "block")
+    for name, _ in pattern_binders(arm.pattern):
+        inner.declare(name)
+    collect_declarations(arm.body, inner)
+    return inner
+
+
+def test_scope(parent: Scope, body: list) -> Scope:
+    inner = Scope(parent, "test")
+    collect_declarations(body, inner)
+    return inner
+
+
+def pattern_binders(pattern) -> list[tuple[str, object]]:
+    """(name, pattern node) for each name a `match` pattern binds, in the order it binds them."""
+    t = type(pattern)
+    if t is ast.PBind:
+        return [(pattern.name, pattern)]
+    if t is ast.PList:
+        found = [b for p in pattern.before for b in pattern_binders(p)]
+        if pattern.rest:
+            found.append((pattern.rest, pattern))
+        return found + [b for p in pattern.after for b in pattern_binders(p)]
+    if t is ast.PMap:
+        return [b for key, sub in pattern.entries
+                for b in ([(key, pattern)] if sub is None else pattern_binders(sub))]
+    if t is ast.PEnum:
+        return [b for p in pattern.args for b in pattern_binders(p)]
+    return []
+
+
+# ---------------------------------------------------------------- whole-module resolution
+class Binding:
+    """One name bound in one frame: `kind` says by what ("let", "task", "type", "enum", "use",
+    "parameter", "each", "pattern", "error", "predeclared"); `node` is the binding node (None
+    for predeclared names); `scope` is the frame (the global Scope for module-level names);
+    `assigned` is set when a `set` somewhere changes it."""
+
+    __slots__ = ("name", "kind", "node", "scope", "assigned")
+
+    def __init__(self, name: str, kind: str, node, scope: Scope | None):
+        self.name = name
+        self.kind = kind
+        self.node = node
+        self.scope = scope
+        self.assigned = False
+
+    def __repr__(self) -> str:
+        return f"Binding({self.name!r}, {self.kind})"
+
+
+class Reference:
+    """One use of a name: a read (`node` an `ast.Name`) or a `set` (`node` the `ast.Set`).
+
+    `where` is "local" (a frame slot: `slots` lists every (depth, slot) that may hold it,
+    innermost first), "global" (bound at the module's top level), "predeclared" (a builtin or
+    constant) or "undefined". `binding` is the innermost binding found, None when undefined.
+    """
+
+    __slots__ = ("name", "node", "scope", "where", "slots", "binding", "is_set")
+
+    def __init__(self, name, node, scope, where, slots, binding, is_set):
+        self.name = name
+        self.node = node
+        self.scope = scope
+        self.where = where
+        self.slots = slots
+        self.binding = binding
+        self.is_set = is_set
+
+    @property
+    def span(self):
+        return self.node.span
+
+    def __repr__(self) -> str:
+        return f"Reference({self.name!r}, {self.where})"
+
+
+class Resolution:
+    """What `resolve_module` found: every reference and binding, in source order."""
+
+    def __init__(self, module, globals_: Scope, predeclared: frozenset[str]):
+        self.module = module
+        self.globals = globals_
+        self.predeclared = predeclared
+        self.references: list[Reference] = []
+        self.bindings: list[Binding] = []
+        self._by_node: dict[int, Reference] = {}
+
+    def undefined(self) -> list[Reference]:
+        return [r for r in self.references if r.where == "undefined"]
+
+    def reference_at(self, node) -> Reference | None:
+        """The reference a given `ast.Name` (or `ast.Set`) node makes."""
+        return self._by_node.get(id(node))
+
+    def candidates(self, scope: Scope) -> list[str]:
+        """The names visible from `scope`, innermost first: what a "did you mean" picks from."""
+        return [*scope.visible(), *self.globals.slots, *sorted(self.predeclared)]
+
+
+_BINDING_KINDS = {ast.Let: "let", ast.TaskDef: "task", ast.TypeDef: "type", ast.EnumDef: "enum",
+                  ast.Use: "use"}
+
+
+def resolve_module(module, predeclared: Iterable[str] = ()) -> Resolution:
+    """Resolve every name in `module`. `predeclared` are the names that exist before the program
+    runs (builtins, constants, an interactive session's earlier definitions)."""
+    resolver = _Resolver(module, frozenset(predeclared))
+    resolver.body(module.body, resolver.result.globals)
+    return resolver.result
+
+
+class _Resolver:
+    """Walks a module with the frame rules above, recording bindings and references."""
+
+    def __init__(self, module, predeclared: frozenset[str]):
+        top = Scope(None, "global")
+        collect_declarations(module.body, top)
+        self.result = Resolution(module, top, predeclared)
+        self._bound: dict[tuple[int, str], Binding] = {}
+
+    # ------------------------------------------------------------ bindings
+    def bind(self, name: str, kind: str, node, scope: Scope) -> None:
+        key = (id(scope), name)
+        if key not in self._bound:
+            binding = Binding(name, kind, node, scope)
+            self._bound[key] = binding
+            self.result.bindings.append(binding)
+
+    def bind_declared(self, body: list, scope: Scope) -> None:
+        """Record the bindings `collect_declarations` found for `body` in `scope`."""
+        for stmt in body:
+            t = type(stmt)
+            if t in _BINDING_KINDS:
+                self.bind(stmt.alias if t is ast.Use else stmt.name, _BINDING_KINDS[t], stmt, scope)
+            elif t is ast.When:
+                for _, branch in stmt.branches:
+                    self.bind_declared(branch, scope)
+                self.bind_declared(stmt.otherwise or [], scope)
+            elif t in (ast.While, ast.Marker, ast.Try):
+                self.bind_declared(stmt.body, scope)
+
+    def lookup(self, name: str, scope: Scope) -> tuple[str, list, Binding | None]:
+        slots = scope.resolve(name)
+        if slots:
+            owner = scope
+            for _ in range(slots[0][0]):
+                owner = owner.parent
+            return "local", slots, self._bound.get((id(owner), name))
+        if name in self.result.globals.slots:
+            return "global", [], self._bound.get((id(self.result.globals), name))
+        if name in self.result.predeclared:
+            return "predeclared", [], None
+        return "undefined", [], None
+
+    def refer(self, name: str, node, scope: Scope, is_set: bool = False) -> None:
+        where, slots, binding = self.lookup(name, scope)
+        if is_set and binding is not None:
+            binding.assigned = True
+        ref = Reference(name, node, scope, where, slots, binding, is_set)
+        self.result.references.append(ref)
+        self.result._by_node[id(node)] = ref
+
+    # ------------------------------------------------------------ statements
+    def body(self, stmts: list, scope: Scope) -> None:
+        if scope.is_global:
+            self.bind_declared(stmts, scope)
+        for stmt in stmts:
+            self.stmt(stmt, scope)
+
+    def frame(self, stmts: list, inner: Scope) -> None:
+        self.bind_declared(stmts, inner)
+        for stmt in stmts:
+            self.stmt(stmt, inner)
+
+    def stmt(self, node, scope: Scope) -> None:
+        t = type(node)
+        if t is ast.Set:
+            self.expr(node.value, scope)
+            target = node.target
+            while type(target) in (ast.Attr, ast.Index):
+                if type(target) is ast.Index:
+                    self.expr(target.index, scope)
+                target = target.obj
+            if type(target) is ast.Name:
+                if target is node.target:
+                    self.refer(target.name, node, scope, is_set=True)
+                else:
+                    self.refer(target.name, target, scope)
+            else:
+                self.expr(target, scope)
+        elif t is ast.Each:
+            self.expr(node.iterable, scope)
+            inner = block_scope(scope, node.body, preset=[node.var])
+            self.bind(node.var, "each", node, inner)
+            self.frame(node.body, inner)
+        elif t is ast.Match:
+            self.expr(node.subject, scope)
+            for arm in node.arms:
+                inner = arm_scope(scope, arm)
+                for name, where in pattern_binders(arm.pattern):
+                    self.bind(name, "pattern", where, inner)
+                self.pattern(arm.pattern, inner)
+                if arm.guard is not None:
+                    self.expr(arm.guard, inner)
+                self.frame(arm.body, inner)
+            if node.otherwise is not None:
+                self.frame(node.otherwise, block_scope(scope, node.otherwise))
+        elif t is ast.TaskDef:
+            body = list(node.body)
+            while body and type(body[0]) is ast.Require:  # a task's declared capabilities
+                self.caps(body.pop(0).caps, scope)
+            self.function(node.params, body, scope, node)
+        elif t is ast.Try:
+            for stmt in node.body:
+                self.stmt(stmt, scope)
+            name = node.err_name or "error"
+            inner = block_scope(scope, node.recover, preset=[name])
+            self.bind(name, "error", node, inner)
+            self.frame(node.recover, inner)
+        elif t is ast.Sandbox:
+            self.caps(node.under, scope)
+            self.frame(node.body, block_scope(scope, node.body))
+        elif t is ast.TestBlock:
+            self.frame(node.body, test_scope(scope, node.body))
+        elif t in (ast.When, ast.While, ast.Marker):
+            for child in ast.children(node):
+                (self.stmt if isinstance(child, ast.Stmt) else self.expr)(child, scope)
+        elif t is ast.Require:
+            self.caps(node.caps, scope)
+        else:
+            for child in ast.children(node):
+                (self.stmt if isinstance(child, ast.Stmt) else self.expr)(child, scope)
+
+    def function(self, params: list, body, scope: Scope, node) -> None:
+        inner = task_scope(scope, params, body)
+        for p in params:
+            self.bind(p.name, "parameter", p, inner)
+        for p in params:
+            if p.default is not None:
+                self.expr(p.default, inner)
+        if type(body) is list:
+            self.frame(body, inner)
+        else:
+            self.expr(body, inner)
+
+    def caps(self, caps, scope: Scope) -> None:
+        for cap in caps or ():
+            if cap.scope is not None:
+                self.expr(cap.scope, scope)
+
+    def pattern(self, pattern, scope: Scope) -> None:
+        t = type(pattern)
+        if t is ast.PValue:
+            self.expr(pattern.expr, scope)
+        elif t is ast.PEnum:
+            self.expr(pattern.variant, scope)
+            for p in pattern.args:
+                self.pattern(p, scope)
+        elif t is ast.PList:
+            for p in (*pattern.before, *pattern.after):
+                self.pattern(p, scope)
+        elif t is ast.PMap:
+            for _, sub in pattern.entries:
+                if sub is not None:
+                    self.pattern(sub, scope)
+
+    # ------------------------------------------------------------ expressions
+    def expr(self, node, scope: Scope) -> None:
+        t = type(node)
+        if t is ast.Name:
+            self.refer(node.name, node, scope)
+        elif t is ast.Lambda:
+            self.function(node.params, node.body, scope, node)
+        elif t is ast.SandboxExpr:
+            self.caps(node.under, scope)
+            self.expr(node.body, scope)
+        elif isinstance(node, ast.Node):
+            for child in ast.children(node):
+                self.expr(child, scope)
