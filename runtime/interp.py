@@ -183,14 +183,9 @@ class Runtime:
 
     def llm_host(self) -> tuple[str, ...]:
         """How the configured model's host may be named in a ceiling item `llm=<p>@<host>`."""
-        from urllib.parse import urlsplit
+        from runtime.llm.config import host_names
         from runtime.llm.session import current
-        url = current().config.base_url.value
-        if not url:
-            return ()
-        parts = urlsplit(str(url))
-        names = (parts.hostname or "",)
-        return names + ((f"{parts.hostname}:{parts.port}",) if parts.port else ())
+        return host_names(current().config.base_url.value)
 
     # ------------------------------------------------------------------ evaluator hooks
     def validate_cap(self, name: str, span) -> None:

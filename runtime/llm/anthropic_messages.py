@@ -1,7 +1,7 @@
 """The `anthropic` provider: Anthropic's Messages API with tools.
 
-The answer is a list of content blocks; a `tool_use` block is the step even when text blocks
-come with it (the model often explains itself before calling), otherwise the text blocks joined
+The answer is a list of content blocks; its `tool_use` blocks are the step even when text blocks
+come with them (the model often explains itself before calling), otherwise the text blocks joined
 are the final answer.
 """
 
@@ -9,10 +9,12 @@ from __future__ import annotations
 
 from runtime.llm.api import ApiProvider
 from runtime.llm.config import Config
-from runtime.llm.exchange import Ask, InvalidReply, Reply, parse_arguments
+from runtime.llm.exchange import (Ask, Call, InvalidReply, Reply, cut_off, parse_arguments, refusal_text,
+                                  split_reasoning)
 from runtime.llm.names import ToolNames
 
 API_VERSION = "2023-06-01"
+USAGE_FIELDS = ("input_tokens", "output_tokens", "cache_creation_input_tokens", "cache_read_input_tokens")
 
 
 class AnthropicMessages(ApiProvider):
@@ -37,28 +39,46 @@ class AnthropicMessages(ApiProvider):
         return body
 
     def read(self, data, names: ToolNames, tokens: int) -> Reply:
-        """The first tool_use block, else the text blocks joined."""
+        """Every tool_use block in order, else the text blocks joined.
+
+        `stop_reason` "max_tokens" marks a cut-off answer and "refusal" a refusal; `thinking`
+        blocks and a leading `<think>` block are reasoning, kept out of the text.
+        """
         try:
             blocks = [block for block in data["content"] if isinstance(block, dict)]
         except (KeyError, TypeError):
             raise InvalidReply("unexpected response shape (no content list)") from None
-        for block in blocks:
-            if block.get("type") == "tool_use":
-                if not isinstance(block.get("name"), str):
-                    raise InvalidReply("a tool_use block without a name")
+        stop = data.get("stop_reason")
+        text, thought = split_reasoning("".join(
+            block["text"] for block in blocks if block.get("type") == "text" and isinstance(block.get("text"), str)))
+        thinking = [block["thinking"] for block in blocks
+                    if block.get("type") == "thinking" and isinstance(block.get("thinking"), str)]
+        reasoning = "\n".join(part for part in (*thinking, thought) if part.strip())
+        if stop == "refusal":
+            return Reply("text", text=refusal_text(text, "stop_reason refusal"), refused=True, tokens=tokens,
+                         reasoning=reasoning)
+        uses = [block for block in blocks if block.get("type") == "tool_use"]
+        if uses:
+            if not all(isinstance(block.get("name"), str) for block in uses):
+                raise InvalidReply("a tool_use block without a name")
+            if stop == "max_tokens":
+                raise cut_off(names.script(uses[-1]["name"]))
+            calls = []
+            for index, block in enumerate(uses):
                 name = names.script(block["name"])
-                return Reply("tool", name=name, args=parse_arguments(block.get("input"), name),
-                             tokens=tokens)
-        text = "".join(block["text"] for block in blocks
-                       if block.get("type") == "text" and isinstance(block.get("text"), str))
+                call_id = block.get("id") if isinstance(block.get("id"), str) and block.get("id") else f"toolu_{index}"
+                calls.append(Call(call_id, name, parse_arguments(block.get("input"), name)))
+            return Reply("tool", text=text, calls=tuple(calls), tokens=tokens, reasoning=reasoning)
         if text.strip():
-            return Reply("text", text=text, tokens=tokens)
+            return Reply("text", text=text, truncated=stop == "max_tokens", tokens=tokens, reasoning=reasoning)
+        if stop == "max_tokens":
+            raise InvalidReply("the token limit cut the reply off before any answer (raise SYNSEMA_LLM_MAX_TOKENS)")
         raise InvalidReply("no content and no tool call")
 
     def tokens(self, data) -> int:
-        """usage.input_tokens plus usage.output_tokens."""
+        """Every token the usage reports: input and output, cache writes and cache reads."""
         try:
             usage = data["usage"]
-            return int(usage.get("input_tokens") or 0) + int(usage.get("output_tokens") or 0)
+            return sum(int(usage.get(name) or 0) for name in USAGE_FIELDS)
         except (KeyError, TypeError, ValueError, AttributeError):
             return 0

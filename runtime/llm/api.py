@@ -4,11 +4,13 @@ An adapter for a model API only says how an Ask is written in its format (`body`
 is read from its answer (`read`) and how many tokens the answer reports (`tokens`). This class
 does the rest the same way for all of them: tool names translated for the request, the POST
 through the shared client, and any answer that cannot be read turned into an "invalid" Reply —
-a model's garbage is data for the script's loop, never an exception.
+a model's garbage is data for the script's loop, never an exception. An error the provider
+sends as the body of a 200 answer (OpenRouter does) is a provider error, as if its status said so.
 """
 
 from __future__ import annotations
 
+from lang.errors import SynError
 from runtime.llm.config import Config
 from runtime.llm.exchange import Ask, InvalidReply, Reply
 from runtime.llm.http import JsonClient
@@ -31,6 +33,7 @@ class ApiProvider:
             data = self.client.post(self.url, self.headers, self.body(ask, names))
         except InvalidReply as invalid:
             return Reply("invalid", text=str(invalid))
+        _raise_error_body(self.name, data)
         tokens = self.tokens(data)
         try:
             return self.read(data, names, tokens)
@@ -48,3 +51,13 @@ class ApiProvider:
     def tokens(self, data) -> int:
         """Tokens the answer reports as used (0 when it reports none)."""
         raise NotImplementedError
+
+
+def _raise_error_body(provider: str, data) -> None:
+    """A `{"error": …}` body (no reply in it) is the provider's error, whatever the status."""
+    if not isinstance(data, dict) or "error" not in data or "choices" in data or "content" in data:
+        return
+    error = data["error"]
+    message = error.get("message") if isinstance(error, dict) else error
+    text = " ".join(str(message).split())[:300] if message else "no message"
+    raise SynError(f"llm provider {provider}: the answer (HTTP 200) is an error: {text}")

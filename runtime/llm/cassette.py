@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import json
 import os
+import sys
 
 from lang.errors import SynError
 from runtime.llm.exchange import Ask, Reply
@@ -63,10 +64,14 @@ class Record:
         reply = self.inner.complete(ask)
         entry = {"key": ask.key(), "request": ask.to_json(), "reply": reply.to_json()}
         try:
-            fresh = not os.path.exists(self.path) or os.path.getsize(self.path) == 0
-            with open(self.path, "a", encoding="utf-8") as handle:
-                if fresh:
+            with open(self.path, "a+b") as handle:
+                handle.seek(0, os.SEEK_END)
+                if handle.tell() == 0:
                     handle.write(_line(HEADER))
+                else:
+                    handle.seek(-1, os.SEEK_END)
+                    if handle.read(1) != b"\n":  # a torn last line: start this one on its own line
+                        handle.write(b"\n")
                 handle.write(_line(entry))
         except OSError as failure:
             raise SynError(f"record: cannot append to cassette {self.path}: {failure.strerror}") from None
@@ -74,23 +79,39 @@ class Record:
 
 
 def _entries(path: str):
-    """(line number, exchange) for each exchange line; the header and blank lines are skipped."""
+    """(line number, exchange) for each exchange line; the header and blank lines are skipped.
+
+    A last line that is not JSON and has no newline is what a `record` killed mid-write leaves:
+    it is skipped with a warning on stderr, so everything recorded before it still replays.
+    """
     try:
-        with open(path, encoding="utf-8") as handle:
-            lines = handle.read().splitlines()
+        with open(path, "rb") as handle:
+            data = handle.read()
     except OSError as failure:
         raise SynError(f"replay: cannot read cassette {path}: {failure.strerror}") from None
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as bad:
+        line = data.count(b"\n", 0, bad.start) + 1
+        raise SynError(f"replay: cassette {path} is not UTF-8 text (line {line} has the byte "
+                       f"0x{data[bad.start]:02x}); re-record it or save it as UTF-8") from None
+    lines = text.split("\n")  # not splitlines(): U+2028 inside a JSON string is no line break
+    torn = lines[-1].strip() != ""
     for number, line in enumerate(lines, start=1):
         if not line.strip():
             continue
         try:
             entry = json.loads(line)
         except ValueError:
+            if torn and number == len(lines):
+                print(f"warning: cassette {path} line {number} is cut off (an interrupted record?); skipped",
+                      file=sys.stderr)
+                return
             raise SynError(f"cassette {path} line {number} is not JSON") from None
         if isinstance(entry, dict) and "synsema_cassette" in entry:
             continue
         yield number, entry
 
 
-def _line(data: dict) -> str:
-    return json.dumps(data, ensure_ascii=False) + "\n"
+def _line(data: dict) -> bytes:
+    return (json.dumps(data, ensure_ascii=False) + "\n").encode("utf-8")

@@ -13,14 +13,18 @@ them all, and the first LLM operation turns them into one language error.
 from __future__ import annotations
 
 import os
+import re
 from dataclasses import dataclass, field
 from typing import Callable
 
 PROVIDERS = ("offline", "openai", "anthropic", "replay", "record")
 KEY_NAMES = {"openai": "OPENAI_API_KEY", "anthropic": "ANTHROPIC_API_KEY"}
 
-DEFAULT_MODELS = {"openai": "gpt-4o-mini", "anthropic": "claude-3-5-haiku-latest"}
+# Checked against the model lists of the installed `openai` and `anthropic` SDKs by a test.
+DEFAULT_MODELS = {"openai": "gpt-4.1-mini", "anthropic": "claude-haiku-4-5"}
+# The SDKs' own defaults and variables: OpenAI's base URL includes /v1, Anthropic's does not.
 DEFAULT_BASE_URLS = {"openai": "https://api.openai.com/v1", "anthropic": "https://api.anthropic.com"}
+SDK_BASE_URL_NAMES = {"openai": "OPENAI_BASE_URL", "anthropic": "ANTHROPIC_BASE_URL"}
 DEFAULT_MAX_TOKENS = 1024
 DEFAULT_TIMEOUT = 60.0
 
@@ -118,14 +122,14 @@ def load_config(environ: dict[str, str] | None = None, cwd: str | None = None) -
     provider = _provider(lookup, key_sources, problems)
     backend = provider.value if provider.value in KEY_NAMES else None
     if provider.value == "record":
-        backend = _keyed_backend(key_sources)
-        if backend is None:
-            problems.append("the record provider wraps a real one: set OPENAI_API_KEY or ANTHROPIC_API_KEY")
-    if provider.value == "anthropic" and "ANTHROPIC_API_KEY" not in keys:
-        problems.append("the anthropic provider needs ANTHROPIC_API_KEY")
+        backend = _recorded_backend(lookup, key_sources, problems)
+    if backend == "anthropic" and "ANTHROPIC_API_KEY" not in keys:
+        problems.append(f"the {provider.value} provider needs ANTHROPIC_API_KEY")
+    if backend is not None and KEY_NAMES[backend] in keys:
+        problems.extend(_key_problems(KEY_NAMES[backend], keys[KEY_NAMES[backend]]))
 
     model = _text(lookup, "SYNSEMA_LLM_MODEL", DEFAULT_MODELS.get(backend))
-    base_url = _text(lookup, "SYNSEMA_LLM_BASE_URL", DEFAULT_BASE_URLS.get(backend))
+    base_url = _base_url(lookup, backend, problems)
     max_tokens = _number(lookup, "SYNSEMA_LLM_MAX_TOKENS", DEFAULT_MAX_TOKENS, int,
                          lambda v: v >= 1, "a positive whole number of tokens", problems)
     timeout = _number(lookup, "SYNSEMA_LLM_TIMEOUT", DEFAULT_TIMEOUT, float,
@@ -153,6 +157,84 @@ def _provider(lookup: _Lookup, key_sources: dict[str, str | None], problems: lis
         return Setting("offline", "default")
     key = KEY_NAMES[backend]
     return Setting(backend, f"inferred from {key} ({key_sources[key]})")
+
+
+def _recorded_backend(lookup: _Lookup, key_sources: dict[str, str | None], problems: list[str]) -> str | None:
+    """SYNSEMA_LLM_RECORD_PROVIDER when set, else the provider whose key is present."""
+    found = lookup.get("SYNSEMA_LLM_RECORD_PROVIDER")
+    if found:
+        name = found[0].lower()
+        if name in KEY_NAMES:
+            return name
+        problems.append(f"SYNSEMA_LLM_RECORD_PROVIDER must be openai or anthropic, got '{found[0]}' ({found[1]})")
+        return None
+    backend = _keyed_backend(key_sources)
+    if backend is None:
+        problems.append("the record provider wraps a real one: set SYNSEMA_LLM_RECORD_PROVIDER "
+                        "(openai or anthropic), or OPENAI_API_KEY or ANTHROPIC_API_KEY")
+    return backend
+
+
+def _base_url(lookup: _Lookup, backend: str | None, problems: list[str]) -> Setting:
+    """SYNSEMA_LLM_BASE_URL, else the SDK's own variable for the backend, else its default."""
+    name = "SYNSEMA_LLM_BASE_URL"
+    found = lookup.get(name)
+    if not found and backend is not None:
+        name = SDK_BASE_URL_NAMES[backend]
+        found = lookup.get(name)
+    if not found:
+        return Setting(DEFAULT_BASE_URLS.get(backend), "default")
+    value, source = found
+    problem = url_problem(value)
+    if problem:
+        problems.append(f"{name} {problem}, got '{redact_url(value)}' ({source})")
+    return Setting(value, source if name == "SYNSEMA_LLM_BASE_URL" else f"{name} ({source})")
+
+
+def url_problem(url: str) -> str | None:
+    """What makes `url` unusable as a provider's base URL, or None."""
+    from urllib.parse import urlsplit
+    if any(ch.isspace() or ord(ch) < 32 or ord(ch) == 127 for ch in url):
+        return "must not contain spaces or control characters"
+    try:
+        parts = urlsplit(url)
+        parts.port  # noqa: B018 -- raises ValueError on a malformed port
+    except ValueError as bad:
+        return f"is not a valid URL ({bad})"
+    if parts.scheme not in ("http", "https"):
+        return "must start with http:// or https://"
+    if not parts.hostname:
+        return "has no host"
+    return None
+
+
+def host_names(url: str | None) -> tuple[str, ...]:
+    """How the host of `url` may be named in a ceiling item: `host`, and `host:port` when a
+    port is given; nothing for no URL or one `url_problem` refuses."""
+    from urllib.parse import urlsplit
+    if not url or url_problem(url):
+        return ()
+    parts = urlsplit(url)
+    return (parts.hostname,) + ((f"{parts.hostname}:{parts.port}",) if parts.port else ())
+
+
+_USERINFO = re.compile(r"(?<=//)[^/?#]*@")
+_SECRET_QUERY = re.compile(r"([?&][^=&#]*(?:key|token|secret|pass|sig|auth)[^=&#]*=)[^&#]*", re.IGNORECASE)
+
+
+def redact_url(url: str) -> str:
+    """`url` with any user:password part and secret-looking query values replaced by `***`."""
+    return _SECRET_QUERY.sub(r"\1***", _USERINFO.sub("***@", str(url)))
+
+
+def _key_problems(name: str, key: str) -> list[str]:
+    """A key with a character an HTTP header cannot carry (a pasted curly quote, a space) is
+    a problem named by position and code point, never by showing the key."""
+    for index, ch in enumerate(key):
+        if not 33 <= ord(ch) <= 126:
+            return [f"{name} has a character an HTTP header cannot carry (U+{ord(ch):04X} at position "
+                    f"{index + 1}): paste the key again without quotes or spaces"]
+    return []
 
 
 def _keyed_backend(key_sources: dict[str, str | None]) -> str | None:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import re
 from dataclasses import dataclass
 
 
@@ -89,37 +90,87 @@ class Ask:
 
 
 @dataclass(frozen=True)
+class Call:
+    """One tool call of a reply: the provider's own call id, the script's tool name, the
+    decoded arguments object as the model wrote it (conversion happens in `step`)."""
+
+    id: str
+    name: str
+    args: dict
+
+    def to_json(self) -> dict:
+        return {"id": self.id, "name": self.name, "args": self.args}
+
+
+@dataclass(frozen=True)
 class Reply:
     """A model's answer: `kind` is "text", "tool" or "invalid".
 
-    For "text", `text` is the answer; for "invalid", `text` says why the reply could not be
-    read; for "tool", `name` is the script's name for the tool and `args` the decoded JSON
-    object the model wrote, not yet converted to the declared types.
+    For "text", `text` is the answer, `truncated` says the token limit cut it off and
+    `refused` that the provider or model declined (then `text` is the provider's own words);
+    for "invalid", `text` says why the reply could not be read; for "tool", `calls` holds
+    every call of the reply in order and `text` any words the model wrote beside them.
+    `reasoning` is the model's visible reasoning, kept apart from `text`. `chunks` are the
+    text pieces of a streamed answer, in order (their concatenation is `text`).
     """
 
     kind: str
     text: str = ""
-    name: str = ""
-    args: dict | None = None
+    calls: tuple[Call, ...] = ()
     tokens: int = 0
+    truncated: bool = False
+    refused: bool = False
+    reasoning: str = ""
+    chunks: tuple[str, ...] = ()
 
     def to_json(self) -> dict:
+        data: dict = {"kind": self.kind}
         if self.kind == "tool":
-            return {"kind": "tool", "name": self.name, "args": self.args, "tokens": self.tokens}
-        return {"kind": self.kind, "text": self.text, "tokens": self.tokens}
+            data["calls"] = [call.to_json() for call in self.calls]
+        if self.text or self.kind != "tool":
+            data["text"] = self.text
+        for flag in ("truncated", "refused"):
+            if getattr(self, flag):
+                data[flag] = True
+        if self.reasoning:
+            data["reasoning"] = self.reasoning
+        if self.chunks:
+            data["chunks"] = list(self.chunks)
+        data["tokens"] = self.tokens
+        return data
 
     @classmethod
     def from_json(cls, data: dict) -> "Reply":
-        """Read a stored reply; raises ValueError when `data` is not one."""
+        """Read a stored reply; raises ValueError when `data` is not one.
+
+        A tool reply is `{kind: tool, calls: [{id, name, args}], tokens}`; the one-call form
+        `{kind: tool, name, args, tokens}` of older cassettes reads as a call with id `call_0`.
+        """
         kind = data.get("kind")
         tokens = data.get("tokens", 0)
         if type(tokens) is not int:
             raise ValueError("'tokens' must be a whole number")
-        if kind == "tool" and isinstance(data.get("name"), str) and isinstance(data.get("args"), dict):
-            return cls("tool", name=data["name"], args=data["args"], tokens=tokens)
-        if kind in ("text", "invalid") and isinstance(data.get("text"), str):
-            return cls(kind, text=data["text"], tokens=tokens)
-        raise ValueError("a reply is {kind: text|invalid, text, tokens} or {kind: tool, name, args, tokens}")
+        text = data.get("text", "")
+        reasoning = data.get("reasoning", "")
+        chunks = data.get("chunks", [])
+        if not (isinstance(text, str) and isinstance(reasoning, str) and isinstance(chunks, list)
+                and all(isinstance(chunk, str) for chunk in chunks)):
+            raise ValueError("'text' and 'reasoning' must be texts, 'chunks' a list of texts")
+        common = {"tokens": tokens, "reasoning": reasoning}
+        if kind == "tool":
+            stored = data.get("calls")
+            if stored is None and "name" in data:
+                stored = [{"id": "call_0", "name": data["name"], "args": data.get("args")}]
+            if (isinstance(stored, list) and stored and
+                    all(isinstance(c, dict) and isinstance(c.get("id"), str) and isinstance(c.get("name"), str)
+                        and isinstance(c.get("args"), dict) for c in stored)):
+                calls = tuple(Call(c["id"], c["name"], c["args"]) for c in stored)
+                return cls("tool", text=text, calls=calls, **common)
+        if kind in ("text", "invalid") and "text" in data:
+            return cls(kind, text=text, truncated=data.get("truncated") is True,
+                       refused=data.get("refused") is True, chunks=tuple(chunks), **common)
+        raise ValueError("a reply is {kind: text|invalid, text, tokens} or "
+                         "{kind: tool, calls: [{id, name, args}], tokens}")
 
 
 def parse_arguments(raw: object, tool: str) -> dict:
@@ -136,6 +187,28 @@ def parse_arguments(raw: object, tool: str) -> dict:
     if not isinstance(raw, dict):
         raise InvalidReply(f"the arguments for '{tool}' are not a JSON object: {_excerpt(json.dumps(raw))}")
     return raw
+
+
+_THINK = re.compile(r"\A\s*<think>(.*?)(?:</think>|\Z)", re.DOTALL)
+
+
+def split_reasoning(text: str) -> tuple[str, str]:
+    """(answer, reasoning): a leading `<think>…</think>` block, as local reasoning models write
+    it, taken out of the answer. An unclosed block is all reasoning (the answer never came)."""
+    found = _THINK.match(text)
+    if not found:
+        return text, ""
+    return text[found.end():].lstrip(), found.group(1).strip()
+
+
+def cut_off(tool: str) -> InvalidReply:
+    """The invalid reply for a tool call the token limit cut off."""
+    return InvalidReply(f"the call to '{tool}' was cut off by the token limit (raise SYNSEMA_LLM_MAX_TOKENS)")
+
+
+def refusal_text(text: str, why: str) -> str:
+    """A refusal's text: the provider's own words, else which signal said it refused."""
+    return text if text.strip() else f"[refused by the provider: {why}]"
 
 
 def _excerpt(text: str, limit: int = 80) -> str:

@@ -97,7 +97,7 @@ def _decide(current: session.Session, options: list, details: str):
 def _answer(reply: Reply) -> str | None:
     """The text the model chose: the `choice` argument of its tool call, or its plain text."""
     if reply.kind == "tool":
-        choice = reply.args.get("choice")
+        choice = reply.calls[0].args.get("choice")
         return choice if isinstance(choice, str) else None
     return reply.text if reply.kind == "text" else None
 

@@ -4,7 +4,8 @@ Model APIs shed load with 429 and 5xx answers; a script should ride those out wi
 author writing a retry loop, but never hang: at most `attempts` tries, exponential backoff,
 and a `Retry-After` longer than `max_wait` ends the call at once (waiting minutes inside an agent
 step is worse than telling the script). Failures become language errors that name the provider
-and what went wrong — and never echo request headers, which carry the API key.
+and what went wrong — and never echo request headers, which carry the API key, nor a password
+or token inside the URL.
 
 httpx is imported here and only here, and this module is loaded on the first real LLM request,
 so interpreter start-up never pays for it.
@@ -19,6 +20,7 @@ import time
 import httpx
 
 from lang.errors import SynError
+from runtime.llm.config import redact_url
 from runtime.llm.exchange import InvalidReply
 
 RETRY_STATUSES = frozenset({429}) | frozenset(range(500, 600))
@@ -63,10 +65,11 @@ class JsonClient:
                                      content=json.dumps(body))
         except httpx.TimeoutException:
             raise SynError(f"llm provider {self.provider}: no answer within {self.timeout:g} s "
-                           f"(SYNSEMA_LLM_TIMEOUT) from {url}") from None
-        except httpx.HTTPError as failure:
-            raise SynError(f"llm provider {self.provider}: cannot reach {url}: "
-                           f"{type(failure).__name__}: {failure}") from None
+                           f"(SYNSEMA_LLM_TIMEOUT) from {redact_url(url)}") from None
+        except (httpx.HTTPError, httpx.InvalidURL, UnicodeError) as failure:
+            detail = str(failure).replace(url, redact_url(url))
+            raise SynError(f"llm provider {self.provider}: cannot reach {redact_url(url)}: "
+                           f"{type(failure).__name__}: {redact_url(detail)}") from None
 
     def _wait(self, response: httpx.Response, attempt: int) -> float:
         """Seconds before the next try: the server's Retry-After if given, else backoff."""

@@ -2,14 +2,16 @@
 
 That covers OpenAI itself and the many local and hosted servers that copy its wire format, so
 the key is optional (local servers need none) and the base URL is a knob. Tools go out as
-function tools; the first tool call of the answer is the step (one step, one decision).
+function tools; every tool call of the answer is part of the step, in the order the model wrote
+them (models call several tools at once by default).
 """
 
 from __future__ import annotations
 
 from runtime.llm.api import ApiProvider
 from runtime.llm.config import Config
-from runtime.llm.exchange import Ask, InvalidReply, Reply, parse_arguments
+from runtime.llm.exchange import (Ask, Call, InvalidReply, Reply, cut_off, parse_arguments, refusal_text,
+                                  split_reasoning)
 from runtime.llm.names import ToolNames
 
 
@@ -38,25 +40,47 @@ class OpenAIChat(ApiProvider):
         return body
 
     def read(self, data, names: ToolNames, tokens: int) -> Reply:
-        """The first tool call of choices[0].message, else its text content."""
+        """Every tool call of choices[0].message in order, else its text content.
+
+        `finish_reason` "length" marks a cut-off answer, `refusal` and "content_filter" a
+        refusal; `reasoning_content` / `reasoning` (DeepSeek, vLLM, OpenRouter, Ollama) and a
+        leading `<think>` block are reasoning, kept out of the text.
+        """
         try:
-            message = data["choices"][0]["message"]
-            calls = message.get("tool_calls") or []
+            choice = data["choices"][0]
+            message = choice["message"]
+            raw_calls = message.get("tool_calls") or []
             content = message.get("content")
+            finish = choice.get("finish_reason")
         except (KeyError, IndexError, TypeError, AttributeError):
             raise InvalidReply("unexpected response shape (no choices[0].message)") from None
-        if calls:
-            function = calls[0].get("function") if isinstance(calls[0], dict) else None
-            if not isinstance(function, dict) or not isinstance(function.get("name"), str):
-                raise InvalidReply("a tool call without a function name")
-            name = names.script(function["name"])
-            return Reply("tool", name=name, args=parse_arguments(function.get("arguments"), name),
-                         tokens=tokens)
         if isinstance(content, list):  # some compatible servers send content parts
             content = "".join(part["text"] for part in content
                               if isinstance(part, dict) and isinstance(part.get("text"), str))
-        if isinstance(content, str) and content.strip():
-            return Reply("text", text=content, tokens=tokens)
+        text, thought = split_reasoning(content if isinstance(content, str) else "")
+        reasoning = "\n".join(part for part in (_reasoning_field(message), thought) if part)
+        refusal = message.get("refusal")
+        if isinstance(refusal, str) and refusal.strip():
+            return Reply("text", text=refusal, refused=True, tokens=tokens, reasoning=reasoning)
+        if finish == "content_filter":
+            return Reply("text", text=refusal_text(text, "finish_reason content_filter"), refused=True,
+                         tokens=tokens, reasoning=reasoning)
+        if raw_calls:
+            functions = [call.get("function") if isinstance(call, dict) else None for call in raw_calls]
+            if not all(isinstance(f, dict) and isinstance(f.get("name"), str) for f in functions):
+                raise InvalidReply("a tool call without a function name")
+            if finish == "length":
+                raise cut_off(names.script(functions[-1]["name"]))
+            calls = []
+            for index, (call, function) in enumerate(zip(raw_calls, functions)):
+                name = names.script(function["name"])
+                call_id = call.get("id") if isinstance(call.get("id"), str) and call.get("id") else f"call_{index}"
+                calls.append(Call(call_id, name, parse_arguments(function.get("arguments"), name)))
+            return Reply("tool", text=text, calls=tuple(calls), tokens=tokens, reasoning=reasoning)
+        if text.strip():
+            return Reply("text", text=text, truncated=finish == "length", tokens=tokens, reasoning=reasoning)
+        if finish == "length":
+            raise InvalidReply("the token limit cut the reply off before any answer (raise SYNSEMA_LLM_MAX_TOKENS)")
         raise InvalidReply("no content and no tool call")
 
     def tokens(self, data) -> int:
@@ -69,3 +93,12 @@ class OpenAIChat(ApiProvider):
             return total
         except (KeyError, TypeError, ValueError, AttributeError):
             return 0
+
+
+def _reasoning_field(message: dict) -> str:
+    """The reasoning text compatible servers send beside the content, under either name."""
+    for name in ("reasoning_content", "reasoning"):
+        value = message.get(name)
+        if isinstance(value, str) and value.strip():
+            return value.strip()
+    return ""

@@ -1,8 +1,8 @@
 """`synsema llm status [--json]`: the resolved LLM configuration, each value with its source.
 
 It answers "which model will this script talk to, and why?" without sending anything. API keys
-appear only as present or absent (and where from): a status report gets pasted into issues and
-chat, so it must never be able to leak one. Exit status 0 means a provider is live, 1 offline or
+appear only as present or absent (and where from), and a password or token inside the base URL
+as `***`: a status report gets pasted into issues and chat, so it must never be able to leak one. Exit status 0 means a provider is live, 1 offline or
 misconfigured, so shell scripts can test for it.
 """
 
@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import json
 
-from runtime.llm.config import Config, Setting, load_config
+from runtime.llm.config import Config, Setting, load_config, redact_url
 
 ROWS = (("provider", "provider"), ("model", "model"), ("base URL", "base_url"),
         ("max tokens", "max_tokens"), ("timeout", "timeout"), ("budget", "budget"),
@@ -29,7 +29,8 @@ def report(config: Config) -> dict:
     data: dict = {"live": config.live, "backend": config.backend}
     for _, field in ROWS:
         setting: Setting = getattr(config, field)
-        data[field] = {"value": setting.value, "source": setting.source}
+        value = redact_url(setting.value) if field == "base_url" and setting.value else setting.value
+        data[field] = {"value": value, "source": setting.source}
     data["keys"] = {name: {"present": source is not None, "source": source}
                     for name, source in config.key_sources.items()}
     data["problems"] = list(config.problems)
@@ -57,4 +58,6 @@ def _shown(config: Config, field: str, value) -> str:
         return f"{value:g} s"
     if field == "provider" and value == "record" and config.backend:
         return f"record (wrapping {config.backend})"
+    if field == "base_url":
+        return redact_url(value)
     return str(value)

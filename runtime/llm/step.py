@@ -1,9 +1,14 @@
 """`llm_step`: one tool-aware request, answered as the map a script's agent loop branches on.
 
-The answer is `{"kind": "final", "text", "tokens"}` or `{"kind": "tool", "name", "args",
-"tokens"}` and nothing else: a reply that cannot be read as either becomes a final whose text
-starts `[invalid model reply: `, so the loop — not an exception — decides what to do about a
-model's garbage. The tool's arguments are converted by the schema the model was shown.
+The answer is `{"kind": "final", "text", "tokens"}` or `{"kind": "tool", "name", "args", "id",
+"calls", "tokens"}`: `calls` lists every call of the reply as `{"id", "name", "args"}` in the
+model's order, and the first one is also at the top level. A final may add `truncated: true`
+(the token limit cut it off) or `refused: true` (a refusal or content filter; `text` is the
+provider's own words); either kind adds `reasoning` when the model's reasoning came apart from
+its answer, and a tool step adds `text` when the model wrote words beside its calls. A reply that
+cannot be read becomes a final whose text starts `[invalid model reply: `, so the loop — not an
+exception — decides what to do about a model's garbage. Arguments are converted by the schema
+the model was shown.
 """
 
 from __future__ import annotations
@@ -81,12 +86,29 @@ def _schema(name: str, entry: dict) -> dict:
 def step_value(reply: Reply, schemas: dict[str, dict]) -> dict:
     """The script's view of a reply; `schemas` maps the catalog's names to their input_schema."""
     if reply.kind == "tool" and schemas:
-        args = convert_args(reply.args, schemas.get(reply.name))
-        return {"kind": "tool", "name": reply.name, "args": args, "tokens": reply.tokens}
+        calls = [{"id": call.id, "name": call.name, "args": convert_args(call.args, schemas.get(call.name))}
+                 for call in reply.calls]
+        first = calls[0]
+        value = {"kind": "tool", "name": first["name"], "args": dict(first["args"]), "id": first["id"],
+                 "calls": calls}
+        if reply.text.strip():
+            value["text"] = reply.text
+        return _with_extras(value, reply)
     if reply.kind == "text":
-        return _final(reply.text, reply.tokens)
+        value = _final(reply.text, reply.tokens)
+        for flag in ("truncated", "refused"):
+            if getattr(reply, flag):
+                value[flag] = True
+        return _with_extras(value, reply)
     reason = reply.text if reply.kind == "invalid" else "a tool call, but the catalog is empty"
     return _final(f"[invalid model reply: {reason}]", reply.tokens)
+
+
+def _with_extras(value: dict, reply: Reply) -> dict:
+    if reply.reasoning:
+        value["reasoning"] = reply.reasoning
+    value["tokens"] = reply.tokens
+    return value
 
 
 def _final(text: str, tokens: int) -> dict:

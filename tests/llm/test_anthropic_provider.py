@@ -13,8 +13,9 @@ ADD = [{"name": "add", "describe": "Add two numbers", "params": ["a: number", "b
 
 def test_a_tool_use_block_with_string_typed_input_arrives_converted(anthropic_server):
     anthropic_server.reply(anthropic_tool_use("add", {"a": "2", "b": 3}, input_tokens=50, output_tokens=11))
-    assert llm_step("What is 2 plus 3?", ADD, "") == {"kind": "tool", "name": "add", "args": {"a": 2, "b": 3},
-                                                       "tokens": 61}
+    assert llm_step("What is 2 plus 3?", ADD, "") == {
+        "kind": "tool", "name": "add", "args": {"a": 2, "b": 3}, "id": "toolu_1",
+        "calls": [{"id": "toolu_1", "name": "add", "args": {"a": 2, "b": 3}}], "tokens": 61}
 
 
 def test_the_request_is_a_messages_call_with_tools(anthropic_server):
@@ -50,7 +51,9 @@ def test_a_hallucinated_tool_name_passes_through(anthropic_server):
 
 
 def test_input_that_is_not_a_json_object_is_an_invalid_model_reply(anthropic_server):
-    anthropic_server.reply(anthropic_tool_use("add", "{oops", input_tokens=5, output_tokens=1))
+    reply = anthropic_tool_use("add", {}, input_tokens=5, output_tokens=1)
+    reply["content"][0]["input"] = "{oops"  # off the SDK's types: what a broken proxy might send
+    anthropic_server.reply(reply)
     step = llm_step("add", ADD, "")
     assert step["kind"] == "final" and step["tokens"] == 6
     assert step["text"].startswith("[invalid model reply: the arguments for 'add' are not JSON")

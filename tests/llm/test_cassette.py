@@ -44,7 +44,8 @@ def test_a_recorded_loop_replays_identically_without_the_server(llm_env, tmp_pat
     lines = [json.loads(line) for line in cassette.read_text().splitlines()]
     assert "scripted model replies" in lines[0]["note"].lower() and len(lines) == 4
     # the cassette keeps the model's raw arguments: conversion happens again on replay
-    assert lines[1]["reply"] == {"kind": "tool", "name": "add", "args": {"a": "2", "b": "3"}, "tokens": 25}
+    assert lines[1]["reply"] == {"kind": "tool", "calls": [{"id": "call_1", "name": "add", "args": {"a": "2", "b": "3"}}],
+                                 "tokens": 25}
     assert "sk-rec" not in cassette.read_text()
 
 
@@ -123,3 +124,47 @@ def test_a_missing_cassette_file_is_an_error(llm_env, tmp_path):
     llm_env(SYNSEMA_LLM_PROVIDER="replay", SYNSEMA_LLM_CASSETTE=str(tmp_path / "nope.jsonl"))
     with pytest.raises(SynError, match="replay: cannot read cassette .*nope.jsonl"):
         llm_step("p", [], "")
+
+
+def test_a_cassette_that_is_not_utf8_is_an_error_naming_the_byte(llm_env, tmp_path):
+    cassette = tmp_path / "c.jsonl"
+    cassette.write_bytes(b'{"synsema_cassette": 1}\n{"key": "\xff"}\n')
+    llm_env(SYNSEMA_LLM_PROVIDER="replay", SYNSEMA_LLM_CASSETTE=str(cassette))
+    with pytest.raises(SynError, match=r"replay: cassette .*c.jsonl is not UTF-8 text \(line 2 has the byte 0xff\)"):
+        llm_step("p", [], "")
+
+
+def test_a_torn_last_line_is_skipped_with_a_warning_and_record_starts_a_fresh_line(llm_env, tmp_path, capsys):
+    cassette = tmp_path / "c.jsonl"
+    with FakeServer() as server:
+        server.reply(openai_text("one"))
+        llm_env(SYNSEMA_LLM_PROVIDER="record", SYNSEMA_LLM_CASSETTE=str(cassette), OPENAI_API_KEY="k",
+                SYNSEMA_LLM_BASE_URL=server.url + "/v1")
+        llm_step("one", [], "")
+    with cassette.open("a") as handle:
+        handle.write('{"key": "abc", "request": {"op": "st')  # a record killed mid-line
+    llm_env(SYNSEMA_LLM_PROVIDER="replay", OPENAI_API_KEY="", SYNSEMA_LLM_BASE_URL="")
+    assert llm_step("one", [], "")["text"] == "one"
+    assert "line 3 is cut off (an interrupted record?); skipped" in capsys.readouterr().err
+    with FakeServer() as server:
+        server.reply(openai_text("two"))
+        llm_env(SYNSEMA_LLM_PROVIDER="record", OPENAI_API_KEY="k", SYNSEMA_LLM_BASE_URL=server.url + "/v1")
+        llm_step("two", [], "")
+    llm_env(SYNSEMA_LLM_PROVIDER="replay", OPENAI_API_KEY="", SYNSEMA_LLM_BASE_URL="")
+    with pytest.raises(SynError, match="line 3 is not JSON"):  # no longer the last line: a real error
+        llm_step("two", [], "")
+    lines = cassette.read_text().split("\n")
+    assert len(lines) == 5 and lines[-1] == "" and '"two"' in lines[3]
+
+
+def test_record_can_wrap_anthropic_while_an_openai_key_is_set(llm_env, tmp_path):
+    from .fakes import anthropic_text
+    cassette = tmp_path / "c.jsonl"
+    with FakeServer() as server:
+        server.reply(anthropic_text("from claude"))
+        llm_env(SYNSEMA_LLM_PROVIDER="record", SYNSEMA_LLM_RECORD_PROVIDER="anthropic", OPENAI_API_KEY="k",
+                ANTHROPIC_API_KEY="ak", SYNSEMA_LLM_CASSETTE=str(cassette), ANTHROPIC_BASE_URL=server.url)
+        assert llm_step("hi", [], "")["text"] == "from claude"
+        assert server.requests[0]["path"] == "/v1/messages"
+    llm_env(SYNSEMA_LLM_PROVIDER="replay")
+    assert llm_step("hi", [], "")["text"] == "from claude"

@@ -251,3 +251,16 @@ def test_the_example_agent_loop_passes_synsema_test(env):
     done = synsema(["test", str(EXAMPLE)], env)
     assert done.returncode == 0, done.stdout + done.stderr
     assert done.stdout.strip().endswith("5 passed, 0 failed (5 total)")
+
+
+@pytest.mark.parametrize("env, fragment", [
+    ({"SYNSEMA_LLM_PROVIDER": "openai", "SYNSEMA_LLM_BASE_URL": "http://127.0.0.1:port/v1"}, "is not a valid URL"),
+    ({"SYNSEMA_LLM_PROVIDER": "openai", "OPENAI_API_KEY": "\u201csk-pasted\u201d"}, "U+201C at position 1"),
+])
+def test_configuration_problems_are_errors_a_script_can_catch(tmp_path, env, fragment):
+    program = tmp_path / "catch.syn"
+    program.write_text('require llm\ntry\n    print(llm_step("hi", [], ""))\nrecover err\n    print("caught: " + err)\n')
+    done = synsema(["run", str(program)], env)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.startswith("caught: llm configuration: ") and fragment in done.stdout
+    assert "Internal error" not in done.stderr and "sk-pasted" not in done.stdout

@@ -85,10 +85,11 @@ def test_replay_and_record_need_a_cassette_and_record_needs_a_real_provider(tmp_
     assert config({"SYNSEMA_LLM_PROVIDER": "replay"}, tmp_path=tmp_path).problems == (
         "the replay provider needs SYNSEMA_LLM_CASSETTE (a .jsonl file)",)
     problems = config({"SYNSEMA_LLM_PROVIDER": "record", "SYNSEMA_LLM_CASSETTE": "c.jsonl"}, tmp_path=tmp_path).problems
-    assert problems == ("the record provider wraps a real one: set OPENAI_API_KEY or ANTHROPIC_API_KEY",)
+    assert problems == ("the record provider wraps a real one: set SYNSEMA_LLM_RECORD_PROVIDER (openai or "
+                        "anthropic), or OPENAI_API_KEY or ANTHROPIC_API_KEY",)
     c = config({"SYNSEMA_LLM_PROVIDER": "record", "SYNSEMA_LLM_CASSETTE": "c.jsonl", "ANTHROPIC_API_KEY": "k"},
                tmp_path=tmp_path)
-    assert c.backend == "anthropic" and c.model.value == "claude-3-5-haiku-latest" and c.live
+    assert c.backend == "anthropic" and c.model.value == "claude-haiku-4-5" and c.live
 
 
 def test_replay_is_live_without_any_key(tmp_path):
@@ -99,3 +100,77 @@ def test_replay_is_live_without_any_key(tmp_path):
 def test_the_key_value_is_not_in_the_config_repr(tmp_path):
     c = config({"OPENAI_API_KEY": "sk-very-secret"}, tmp_path=tmp_path)
     assert "sk-very-secret" not in repr(c)
+
+
+# ---------------------------------------------------------------- base URLs
+def test_the_sdk_base_url_variables_are_honoured_below_synsema_s_own(tmp_path):
+    c = config({"OPENAI_API_KEY": "k", "OPENAI_BASE_URL": "http://localhost:8000/v1"}, tmp_path=tmp_path)
+    assert (c.base_url.value, c.base_url.source) == ("http://localhost:8000/v1", "OPENAI_BASE_URL (env)")
+    c = config({"OPENAI_API_KEY": "k", "OPENAI_BASE_URL": "http://a/v1", "SYNSEMA_LLM_BASE_URL": "http://b/v1"},
+               tmp_path=tmp_path)
+    assert (c.base_url.value, c.base_url.source) == ("http://b/v1", "env")
+    c = config({"ANTHROPIC_API_KEY": "k"}, "ANTHROPIC_BASE_URL=http://proxy:9000\n", tmp_path)
+    assert (c.base_url.value, c.base_url.source) == ("http://proxy:9000", "ANTHROPIC_BASE_URL (.env)")
+
+
+def test_the_other_provider_s_base_url_variable_is_ignored(tmp_path):
+    c = config({"ANTHROPIC_API_KEY": "k", "OPENAI_BASE_URL": "http://localhost:8000/v1"}, tmp_path=tmp_path)
+    assert c.base_url.value == "https://api.anthropic.com"
+
+
+@pytest.mark.parametrize("url, fragment", [
+    ("localhost:8000/v1", "must start with http:// or https://"),
+    ("http://", "has no host"),
+    ("http://host:port/v1", "is not a valid URL"),
+    ("http://[::1/v1", "is not a valid URL"),
+    ("http://host/v 1", "must not contain spaces"),
+])
+def test_a_malformed_base_url_is_a_problem(tmp_path, url, fragment):
+    c = config({"OPENAI_API_KEY": "k", "SYNSEMA_LLM_BASE_URL": url}, tmp_path=tmp_path)
+    assert len(c.problems) == 1 and fragment in c.problems[0] and "SYNSEMA_LLM_BASE_URL" in c.problems[0]
+
+
+def test_a_password_in_a_malformed_base_url_is_not_in_the_problem(tmp_path):
+    c = config({"OPENAI_API_KEY": "k", "OPENAI_BASE_URL": "ftp://user:hunter2@host/v1"}, tmp_path=tmp_path)
+    assert "hunter2" not in c.problems[0] and "ftp://***@host/v1" in c.problems[0]
+
+
+@pytest.mark.parametrize("url, shown", [
+    ("https://user:hunter2@host/v1", "https://***@host/v1"),
+    ("https://tok_hunter2@host", "https://***@host"),
+    ("https://host/v1?api_key=hunter2&x=1", "https://host/v1?api_key=***&x=1"),
+    ("https://host/v1?api-version=2024-06-01", "https://host/v1?api-version=2024-06-01"),
+])
+def test_redact_url(url, shown):
+    from runtime.llm.config import redact_url
+    assert redact_url(url) == shown
+
+
+# ---------------------------------------------------------------- keys
+@pytest.mark.parametrize("key, where", [("“sk-abc”", "U+201C at position 1"), ("sk-a bc", "U+0020 at position 5"),
+                                        ("sk-\u00e9", "U+00E9 at position 4")])
+def test_a_key_an_http_header_cannot_carry_is_a_problem_that_does_not_show_it(tmp_path, key, where):
+    c = config({"OPENAI_API_KEY": key}, tmp_path=tmp_path)
+    assert c.problems == (f"OPENAI_API_KEY has a character an HTTP header cannot carry ({where}): paste the key "
+                          "again without quotes or spaces",)
+    assert key not in c.problems[0]
+
+
+def test_a_bad_key_of_the_provider_not_used_is_no_problem(tmp_path):
+    assert config({"OPENAI_API_KEY": "k", "ANTHROPIC_API_KEY": "“x”"}, tmp_path=tmp_path).problems == ()
+
+
+# ---------------------------------------------------------------- record wraps either provider
+def test_record_wraps_the_provider_it_is_told_whatever_keys_are_set(tmp_path):
+    env = {"SYNSEMA_LLM_PROVIDER": "record", "SYNSEMA_LLM_CASSETTE": "c.jsonl", "OPENAI_API_KEY": "k",
+           "ANTHROPIC_API_KEY": "k", "SYNSEMA_LLM_RECORD_PROVIDER": "anthropic"}
+    c = config(env, tmp_path=tmp_path)
+    assert c.backend == "anthropic" and c.base_url.value == "https://api.anthropic.com" and c.live
+    local = config({"SYNSEMA_LLM_PROVIDER": "record", "SYNSEMA_LLM_CASSETTE": "c.jsonl",
+                    "SYNSEMA_LLM_RECORD_PROVIDER": "OpenAI", "SYNSEMA_LLM_BASE_URL": "http://127.0.0.1:8080/v1"},
+                   tmp_path=tmp_path)
+    assert local.backend == "openai" and local.problems == ()
+    bad = config({**env, "SYNSEMA_LLM_RECORD_PROVIDER": "gemini"}, tmp_path=tmp_path)
+    assert bad.problems == ("SYNSEMA_LLM_RECORD_PROVIDER must be openai or anthropic, got 'gemini' (env)",)
+    assert config({**env, "ANTHROPIC_API_KEY": ""}, tmp_path=tmp_path).problems == (
+        "the record provider needs ANTHROPIC_API_KEY",)

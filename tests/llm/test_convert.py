@@ -53,7 +53,8 @@ def test_seed_table_row_through_an_openai_compatible_endpoint(openai_server, par
     openai_server.reply(openai_tool_call("f", json.dumps(sent)))
     entry = {"name": "f", "describe": "a tool", "params": params, "optional": optional}
     step = llm_step("go", [entry], "")
-    assert step == {"kind": "tool", "name": "f", "args": expected, "tokens": 25}
+    assert step == {"kind": "tool", "name": "f", "args": expected, "id": "call_1",
+                    "calls": [{"id": "call_1", "name": "f", "args": expected}], "tokens": 25}
     assert type(step["args"].get("a", 0)) is type(expected.get("a", 0))
 
 

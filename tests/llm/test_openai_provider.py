@@ -11,7 +11,7 @@ from runtime.llm.step import llm_step
 from stdlib import llm as llm_builtins
 
 from .conftest import OPENAI_KEY
-from .fakes import FakeServer, openai_error, openai_text, openai_tool_call
+from .fakes import FakeServer, openai_error, openai_text, openai_tool_call, openai_tool_calls
 
 WEATHER = [{"name": "get_weather", "describe": "Weather for a city", "params": ["city"]}]
 ADD = [{"name": "add", "describe": "Add two numbers", "params": ["a: number", "b: number"], "optional": ["b"]}]
@@ -20,7 +20,8 @@ ADD = [{"name": "add", "describe": "Add two numbers", "params": ["a: number", "b
 def test_a_tool_call_with_string_typed_arguments_arrives_converted(openai_server):
     openai_server.reply(openai_tool_call("add", '{"a": "2", "b": "3"}', prompt=40, completion=9))
     step = llm_step("What is 2 plus 3?", ADD, "")
-    assert step == {"kind": "tool", "name": "add", "args": {"a": 2, "b": 3}, "tokens": 49}
+    assert step == {"kind": "tool", "name": "add", "args": {"a": 2, "b": 3}, "id": "call_1",
+                    "calls": [{"id": "call_1", "name": "add", "args": {"a": 2, "b": 3}}], "tokens": 49}
 
 
 def test_the_request_is_a_chat_completion_with_function_tools(openai_server):
@@ -90,16 +91,20 @@ def test_a_body_that_is_not_json_is_an_invalid_model_reply(openai_server):
 
 
 def test_content_parts_are_joined(openai_server):
-    openai_server.reply(openai_text([{"type": "text", "text": "sun"}, {"type": "text", "text": "ny"}]))
+    reply = openai_text("")
+    reply["choices"][0]["message"]["content"] = [{"type": "text", "text": "sun"}, {"type": "text", "text": "ny"}]
+    openai_server.reply(reply)  # off the SDK's types, as some compatible servers answer
     assert llm_step("hi", WEATHER, "")["text"] == "sunny"
 
 
-def test_only_the_first_of_several_tool_calls_is_the_step(openai_server):
-    answer = openai_tool_call("get_weather", '{"city": "Lima"}')
-    second = {"id": "call_2", "type": "function", "function": {"name": "get_weather", "arguments": '{"city": "Quito"}'}}
-    answer["choices"][0]["message"]["tool_calls"].append(second)
-    openai_server.reply(answer)
-    assert llm_step("hi", WEATHER, "")["args"] == {"city": "Lima"}
+def test_every_parallel_tool_call_is_in_calls_and_the_first_also_at_the_top(openai_server):
+    openai_server.reply(openai_tool_calls([("get_weather", '{"city": "Lima"}'), ("add", '{"a": "1"}'),
+                                           ("get_weather", '{"city": "Quito"}')]))
+    step = llm_step("hi", WEATHER + ADD, "")
+    assert step["calls"] == [{"id": "call_1", "name": "get_weather", "args": {"city": "Lima"}},
+                             {"id": "call_2", "name": "add", "args": {"a": 1}},
+                             {"id": "call_3", "name": "get_weather", "args": {"city": "Quito"}}]
+    assert (step["id"], step["name"], step["args"]) == ("call_1", "get_weather", {"city": "Lima"})
 
 
 def test_an_empty_catalog_sends_no_tools_and_forces_a_final(openai_server):
@@ -216,3 +221,21 @@ def test_max_tokens_and_model_come_from_the_knobs(llm_env):
         assert (body["model"], body["max_tokens"]) == ("m-1", 77)
         assert server.requests[0]["path"] == "/v1/chat/completions"
         assert json.dumps(body)  # a plain JSON request
+
+
+def test_a_password_in_the_base_url_never_reaches_a_connection_error(llm_env):
+    with FakeServer() as server:
+        port = server.url.rsplit(":", 1)[1]
+    llm_env(SYNSEMA_LLM_PROVIDER="openai", SYNSEMA_LLM_BASE_URL=f"http://me:hunter2@127.0.0.1:{port}/v1")
+    with pytest.raises(SynError) as raised:
+        llm_step("hi", WEATHER, "")
+    assert "hunter2" not in raised.value.message
+    assert f"cannot reach http://***@127.0.0.1:{port}/v1/chat/completions" in raised.value.message
+
+
+def test_the_url_s_password_is_sent_as_basic_auth(llm_env):
+    with FakeServer() as server:
+        llm_env(SYNSEMA_LLM_PROVIDER="openai", SYNSEMA_LLM_BASE_URL=server.url.replace("//", "//me:pw@") + "/v1")
+        server.reply(openai_text("ok"))
+        assert llm_step("hi", [], "")["text"] == "ok"
+        assert server.requests[0]["headers"]["Authorization"] == "Basic bWU6cHc="

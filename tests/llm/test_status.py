@@ -57,3 +57,12 @@ def test_text_form_shows_units_and_unlimited(llm_env, capsys):
     code, out = run_status(capsys, False)
     assert code == 0
     assert "record (wrapping anthropic)" in out and "60 s" in out and "unlimited" in out
+
+
+@pytest.mark.parametrize("as_json", [False, True])
+def test_a_password_in_the_base_url_is_never_printed(llm_env, capsys, as_json):
+    llm_env(OPENAI_API_KEY=OPENAI_KEY, OPENAI_BASE_URL="https://me:hunter2@proxy.example/v1?token=abc123")
+    status_main(as_json)
+    out = capsys.readouterr().out
+    assert "hunter2" not in out and "abc123" not in out
+    assert "https://***@proxy.example/v1?token=***" in out
