@@ -21,6 +21,7 @@ commands:
   run [host flags] [--format human|json] FILE|- [-- args…]   run a program
   test [host flags] [-v] [-k PATTERN] [--junit FILE] PATH…    run test blocks
   check FILE…                                               parse and load-check files
+  fmt [--check] [--diff] PATH…                              format files in the canonical layout
   repl [host flags]                                         interactive session
   code outline|check|caps FILE [--json]                     static code intelligence
   llm status [--json]                                       the resolved LLM provider
@@ -310,6 +311,21 @@ def cmd_check(args: list[str]) -> int:
     return check_files(args, sys.stdout.write, sys.stderr.write)
 
 
+def cmd_fmt(args: list[str]) -> int:
+    from lang.format import run_fmt
+    flags = {a for a in args if a.startswith("-") and a != "-"}
+    unknown = flags - {"--check", "--diff"}
+    if unknown:
+        raise UsageError(f"unknown flag for fmt: {sorted(unknown)[0]}")
+    paths = [a for a in args if a not in flags]
+    if not paths:
+        raise UsageError("fmt needs at least one PATH (a .syn file, a directory, or - for stdin)")
+    try:
+        return run_fmt(paths, "--check" in flags, "--diff" in flags, sys.stdout.write, sys.stderr.write)
+    except FileNotFoundError as missing:
+        raise UsageError(f"no such file or directory: {missing}") from None
+
+
 def cmd_code(args: list[str]) -> int:
     if not args:
         raise UsageError("code needs a tool: outline, check or caps")
@@ -398,7 +414,7 @@ def cmd_mcp(args: list[str]) -> int:
     return serve(files, options, with_math, port)
 
 
-COMMANDS = {"run": cmd_run, "test": cmd_test, "check": cmd_check, "code": cmd_code,
+COMMANDS = {"run": cmd_run, "test": cmd_test, "check": cmd_check, "fmt": cmd_fmt, "code": cmd_code,
             "llm": cmd_llm, "math": cmd_math, "repl": cmd_repl,
             "mcp": cmd_mcp}
 
