@@ -70,8 +70,11 @@ def _internal(bug: Exception) -> str:
     return f"Internal error: {type(bug).__name__}: {bug} — a bug in synsema, not in the test"
 
 
-def run_file(path: str, pattern: str | None, host: dict) -> list[Outcome]:
-    """Every selected test of one file; a file that fails to load is one failed outcome."""
+def run_file(path: str, pattern, host: dict) -> list[Outcome]:
+    """Every selected test of one file; a file that fails to load is one failed outcome.
+
+    `pattern` selects tests: a text their name contains, a predicate on the name, or None."""
+    selected = pattern if callable(pattern) else (lambda name: not pattern or pattern in name)
     output: list[str] = []
     rt = Runtime(mode="test", out=output.append, **host)
     tests: list = []
@@ -99,7 +102,7 @@ def run_file(path: str, pattern: str | None, host: dict) -> list[Outcome]:
     outcomes = []
     snapshot = dict(rt.globals)
     for name, body, template, span in tests:
-        if pattern and pattern not in name:
+        if not selected(name):
             continue
         output.clear()
         started = time.perf_counter()
