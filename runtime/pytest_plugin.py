@@ -107,6 +107,9 @@ class SynsemaItem(pytest.Item):
     def __init__(self, *, line: int, **kwargs):
         super().__init__(**kwargs)
         self.line = line
+        # No fixtures; present because some plugins' hook wrappers (pytest-lsp 1.0) end without
+        # yielding for an item lacking it, which fails the item.
+        self.funcargs: dict = {}
 
     def _cassette(self) -> str | None:
         folder = self.config.getini("synsema_cassettes")
