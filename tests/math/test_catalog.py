@@ -28,14 +28,19 @@ ALLOWED_KEYWORDS = {"type", "properties", "required", "additionalProperties", "i
 TWO_PART = re.compile(r"^(Compute|Decide|Evaluate) [^;]+; \S.*[.]$")
 
 
-def test_the_first_version_exposes_the_23_tier_a_operations():
-    assert sorted(catalog.TOOLS) == sorted([
-        "nt.integer.factor", "nt.prime.test", "nt.integer.gcd", "nt.integer.lcm",
-        "nt.modular.inverse", "nt.crt.solve", "comb.binomial", "comb.partitions.count",
-        "poly.factor", "poly.roots", "poly.gcd", "linalg.det", "linalg.rank", "linalg.rref",
-        "linalg.nullspace", "linalg.solve", "linalg.charpoly", "linalg.eigenvalues",
-        "calculus.integrate.rational", "sat.cnf.canonicalize", "sat.assignment.check",
-        "sat.solve", "smt.solve"])
+TIER_A = ["nt.integer.factor", "nt.prime.test", "nt.integer.gcd", "nt.integer.lcm",
+          "nt.modular.inverse", "nt.crt.solve", "comb.binomial", "comb.partitions.count",
+          "poly.factor", "poly.roots", "poly.gcd", "linalg.det", "linalg.rank", "linalg.rref",
+          "linalg.nullspace", "linalg.solve", "linalg.charpoly", "linalg.eigenvalues",
+          "calculus.integrate.rational", "sat.cnf.canonicalize", "sat.assignment.check",
+          "sat.solve", "smt.solve"]
+# The operations added by issue 15 (MATH.md's instrument for investigating conjectures).
+ADDED = ["linalg.inverse", "nt.function.evaluate", "nt.continued_fraction.expand"]
+
+
+def test_the_catalog_exposes_the_tier_a_and_the_added_operations():
+    assert len(TIER_A) == 23
+    assert sorted(catalog.TOOLS) == sorted(TIER_A + ADDED)
 
 
 def test_identifiers_and_tool_names_are_unique_and_well_formed():
@@ -117,7 +122,7 @@ def test_find_ranks_exact_identifier_then_prefix_then_overlap():
     assert math_api.find("eigenvalues")[0].identifier == "linalg.eigenvalues"
     assert [e.identifier for e in math_api.find("", domain="sat")] == [
         "sat.assignment.check", "sat.cnf.canonicalize", "sat.solve"]
-    assert len(math_api.find(limit=100)) == 23
+    assert len(math_api.find(limit=100)) == len(TIER_A + ADDED)
     assert math_api.find("zzzz-nothing") == []
 
 

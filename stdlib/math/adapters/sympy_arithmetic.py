@@ -1,0 +1,35 @@
+"""Private adapter: sympy's residue and divisor algorithms with plain Python ints in and out."""
+
+from __future__ import annotations
+
+from sympy import divisors as _divisors
+from sympy.external.gmpy import jacobi as _jacobi
+from sympy.ntheory import n_order as _n_order
+from sympy.ntheory import primitive_root as _primitive_root
+from sympy.ntheory import sqrt_mod as _sqrt_mod
+
+
+def jacobi(a: int, n: int) -> int:
+    """The Jacobi symbol (a/n) for odd n >= 1."""
+    return int(_jacobi(a % n, n))
+
+
+def divisors(n: int) -> list[int]:
+    """All positive divisors of n >= 1, increasing."""
+    return [int(d) for d in _divisors(n)]
+
+
+def sqrt_mod(a: int, p: int) -> list[int]:
+    """Every x in [0, p) with x^2 = a (mod p) for a prime p, increasing."""
+    return sorted(int(x) for x in _sqrt_mod(a % p, p, all_roots=True))
+
+
+def primitive_root(n: int) -> int | None:
+    """The smallest primitive root modulo n >= 1, or None when (Z/nZ)^* is not cyclic."""
+    root = _primitive_root(n, smallest=True)
+    return None if root is None else int(root)
+
+
+def multiplicative_order(a: int, n: int) -> int:
+    """The least k >= 1 with a^k = 1 (mod n), for gcd(a, n) = 1."""
+    return int(_n_order(a, n))
