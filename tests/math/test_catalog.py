@@ -35,7 +35,8 @@ TIER_A = ["nt.integer.factor", "nt.prime.test", "nt.integer.gcd", "nt.integer.lc
           "calculus.integrate.rational", "sat.cnf.canonicalize", "sat.assignment.check",
           "sat.solve", "smt.solve"]
 # The operations added by issue 15 (MATH.md's instrument for investigating conjectures).
-ADDED = ["linalg.inverse", "nt.function.evaluate", "nt.continued_fraction.expand"]
+ADDED = ["linalg.inverse", "nt.function.evaluate", "nt.continued_fraction.expand",
+         "nt.prime.certify"]
 
 
 def test_the_catalog_exposes_the_tier_a_and_the_added_operations():

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from sympy import divisors as _divisors
+from sympy import primerange as _primerange
 from sympy.external.gmpy import jacobi as _jacobi
 from sympy.ntheory import n_order as _n_order
 from sympy.ntheory import primitive_root as _primitive_root
@@ -33,3 +34,22 @@ def primitive_root(n: int) -> int | None:
 def multiplicative_order(a: int, n: int) -> int:
     """The least k >= 1 with a^k = 1 (mod n), for gcd(a, n) = 1."""
     return int(_n_order(a, n))
+
+
+def pollard_rho(n: int, steps: int) -> int | None:
+    """A nontrivial factor of composite n found within `steps` iterations of Pollard's rho
+    (fixed seed, so the outcome is reproducible), or None."""
+    from sympy.ntheory import pollard_rho as _rho
+    found = _rho(n, retries=0, max_steps=steps, seed=1234)
+    return None if found is None else int(found)
+
+
+def pollard_pm1(n: int, smoothness: int) -> int | None:
+    """A nontrivial factor of composite n by Pollard's p - 1 with bound B, or None."""
+    from sympy.ntheory import pollard_pm1 as _pm1
+    found = _pm1(n, B=smoothness, retries=0, seed=1234)
+    return None if found is None or found in (1, n) else int(found)
+
+
+# The trial-division primes of nt.prime.certify, sieved once when the worker preloads this module.
+SMALL_PRIMES = tuple(int(p) for p in _primerange(2, 2**16))
