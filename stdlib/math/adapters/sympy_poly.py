@@ -66,3 +66,15 @@ def gcdex(f: list[Fraction], h: list[Fraction]) -> tuple[list[Fraction], list[Fr
         return ([], unit, monic) if not f else (unit, [], monic)
     s, t, g = _gcdex(to_poly(f), to_poly(h))
     return from_poly(s), from_poly(t), from_poly(g)
+
+
+def resultant(f: list[Fraction], g: list[Fraction]) -> Fraction:
+    """Res(f, g) over QQ for nonzero f and g (sympy's subresultant PRS)."""
+    value = to_poly(f).resultant(to_poly(g))
+    return Fraction(int(value.p), int(value.q))
+
+
+def discriminant(f: list[Fraction]) -> Fraction:
+    """disc(f) = (-1)^(n(n-1)/2) Res(f, f')/lc(f) for f of degree >= 1."""
+    value = to_poly(f).discriminant()
+    return Fraction(int(value.p), int(value.q))

@@ -1,0 +1,131 @@
+"""Recognising a sequence from its terms: the shortest linear recurrence with constant rational
+coefficients that fits every given term, and its rational generating function
+(`seq.recurrence.find`).
+
+The recurrence comes from the Berlekamp-Massey algorithm over Q (exact `Fraction`s), which
+returns the minimal order L of any recurrence generating the whole prefix. That makes two
+honest outcomes: `determined` when 2L <= N (then the minimal recurrence is the unique one of
+order <= N - L that fits) and `underdetermined` when 2L > N (a recurrence of order L fits, none
+shorter does, but the terms do not pin it down). Either way the claim "fits every given term"
+is checked before returning by expanding P/Q back to N terms. The algorithm is written here
+because sympy's `find_linear_recurrence` solves Hankel systems symbolically (2.8 s for 40 terms
+of an order-8 sequence, against milliseconds here).
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from typing import Annotated, Literal
+
+from pydantic import BaseModel, Field
+
+from ..errors import BackendFault
+from ..primitives import CONFIG, BigInt, Count, OutRat
+from ..tool import Bounds, Example, MathTool
+from .poly import PolynomialValue, polynomial_value
+
+MAX_TERMS = 64
+
+
+class RecurrenceRequest(BaseModel):
+    model_config = CONFIG
+    terms: Annotated[list[BigInt(30)], Field(min_length=1, max_length=MAX_TERMS, description=(
+        "a_0, a_1, ..., a_(N-1): 1 to 64 integers, each below 10^30 in absolute value."))]
+
+
+class Recurrence(BaseModel):
+    model_config = CONFIG
+    status: Literal["determined", "underdetermined"] = Field(description=(
+        "determined: 2 * order <= N, so this is the only recurrence of order <= N - order "
+        "that fits; underdetermined: 2 * order > N, a recurrence of this order fits and none "
+        "shorter does, but more terms are needed to pin it down."))
+    order: Count(0, MAX_TERMS) = Field(description=(
+        "L, the least order of a linear recurrence with constant rational coefficients that "
+        "fits every given term (0 for the all-zero sequence)."))
+    coefficients: list[OutRat] = Field(description=(
+        "c_1..c_L with a_n = c_1 a_(n-1) + ... + c_L a_(n-L) for every given n >= L."))
+    numerator: PolynomialValue = Field(description=(
+        "P(x), of degree < L, in the generating function sum a_n x^n = P(x)/Q(x)."))
+    denominator: PolynomialValue = Field(description="Q(x) = 1 - c_1 x - ... - c_L x^L.")
+    verified_terms: Count(1, MAX_TERMS) = Field(description=(
+        "N: P/Q was expanded back and matches all N given terms."))
+
+
+def berlekamp_massey(terms: list[Fraction]) -> tuple[int, list[Fraction]]:
+    """(L, C) with C = [1, C_1, .., C_L] and sum_i C_i a_(n-i) = 0 for L <= n < N, L minimal."""
+    c, b, order, shift, last = [Fraction(1)], [Fraction(1)], 0, 1, Fraction(1)
+    for n, value in enumerate(terms):
+        discrepancy = value + sum((c[i] * terms[n - i] for i in range(1, min(len(c), n + 1))),
+                                  Fraction(0))
+        if discrepancy == 0:
+            shift += 1
+            continue
+        scale = discrepancy / last
+        updated = c + [Fraction(0)] * max(0, len(b) + shift - len(c))
+        for i, coefficient in enumerate(b):
+            updated[i + shift] -= scale * coefficient
+        if 2 * order <= n:
+            b, last, order, shift = c, discrepancy, n + 1 - order, 1
+        else:
+            shift += 1
+        c = updated
+    return order, (c + [Fraction(0)] * (order + 1))[:order + 1]
+
+
+def _series(numerator: list[Fraction], denominator: list[Fraction], count: int) -> list[Fraction]:
+    """The first `count` coefficients of P/Q (lowest degree first, Q[0] = 1)."""
+    out: list[Fraction] = []
+    for n in range(count):
+        value = numerator[n] if n < len(numerator) else Fraction(0)
+        value -= sum((denominator[i] * out[n - i] for i in range(1, min(len(denominator), n + 1))),
+                     Fraction(0))
+        out.append(value)
+    return out
+
+
+def _highest_first(low_first: list[Fraction]) -> list[Fraction]:
+    coefficients = list(reversed(low_first))
+    while coefficients and coefficients[0] == 0:
+        coefficients.pop(0)
+    return coefficients
+
+
+def find_recurrence(request: RecurrenceRequest) -> Recurrence:
+    terms = [Fraction(t) for t in request.terms]
+    order, connection = berlekamp_massey(terms)
+    numerator = [sum((connection[i] * terms[n - i] for i in range(min(order, n) + 1)),
+                     Fraction(0)) for n in range(order)]
+    if _series(numerator, connection, len(terms)) != terms:
+        raise BackendFault("generating_function_does_not_reproduce_terms")
+    return Recurrence(
+        status="determined" if 2 * order <= len(terms) else "underdetermined", order=order,
+        coefficients=[-x for x in connection[1:]],
+        numerator=polynomial_value("x", _highest_first(numerator)),
+        denominator=polynomial_value("x", _highest_first(connection)),
+        verified_terms=len(terms))
+
+
+RECURRENCE = MathTool(
+    identifier="seq.recurrence.find",
+    claim=("For integer terms a_0..a_(N-1): the least L and rational c_1..c_L with "
+           "a_n = sum c_i a_(n-i) for every given n >= L, the generating function P/Q that "
+           "expands to every given term (checked by re-expansion), and whether the terms "
+           "determine it (2L <= N) or not. Nothing is claimed about terms beyond the data."),
+    request=RecurrenceRequest, result=Recurrence, function=find_recurrence,
+    examples=(Example.of(
+        "Compute the shortest linear recurrence and rational generating function fitting "
+        "1, 1, 2, 3, 5, 8, 13, 21; give 1 to 64 integer terms, each below 10^30 in absolute "
+        "value.", {"terms": [1, 1, 2, 3, 5, 8, 13, 21]}),),
+    bounds=Bounds(
+        input="N <= 64 integer terms, |a_n| < 10^30.",
+        computation="Berlekamp-Massey over Q: at most N updates of length <= N, and an N^2 "
+                    "re-expansion, on Fractions that grow to about 1900 digits: measured 2.2 s "
+                    "at N = 64 random 30-digit terms (the worst case: L = 32), milliseconds for "
+                    "short recurrences.",
+        output="L <= 32 when determined (<= 64 in all); every Berlekamp-Massey coefficient is a "
+               "ratio of Hankel minors of the terms of order <= 64, so numerators and "
+               "denominators stay below (sqrt(64) 10^30)^64 < 10^1980 (Hadamard; measured "
+               "1877 digits), and those of P below 10^2020."))
+
+
+TOOLS = (RECURRENCE,)

@@ -1,0 +1,120 @@
+"""Preflight of seq.recurrence.find: known sequences, degenerate inputs, a sequence that agrees
+with Fibonacci for a while (a prefix fit would claim Fibonacci), the recurrence, generating
+function and minimality checked independently, and the request boundary."""
+
+from __future__ import annotations
+
+import random
+from fractions import Fraction
+
+from math_support import q, rejected, run
+
+ID = "seq.recurrence.find"
+
+
+def find(terms) -> dict:
+    return run(ID, {"terms": [str(t) if abs(t) > 2**53 else t for t in terms]})
+
+
+def rank(rows) -> int:
+    a = [[Fraction(v) for v in r] for r in rows]
+    r = 0
+    for c in range(len(a[0]) if a else 0):
+        pivot = next((i for i in range(r, len(a)) if a[i][c] != 0), None)
+        if pivot is None:
+            continue
+        a[r], a[pivot] = a[pivot], a[r]
+        for i in range(len(a)):
+            if i != r and a[i][c] != 0:
+                f = a[i][c] / a[r][c]
+                a[i] = [x - f * y for x, y in zip(a[i], a[r])]
+        r += 1
+    return r
+
+
+def fits(terms, order: int) -> bool:
+    """Is there any recurrence of this order fitting every term? (a linear system's consistency)"""
+    rows = [[terms[n - i] for i in range(1, order + 1)] + [terms[n]]
+            for n in range(order, len(terms))]
+    if not rows:
+        return True
+    return rank([r[:-1] for r in rows]) == rank(rows) if order else all(t == 0 for t in terms)
+
+
+def check(terms, result, minimal: bool = True) -> None:
+    order, c = result["order"], [q(v) for v in result["coefficients"]]
+    assert len(c) == order
+    assert all(terms[n] == sum(c[i] * terms[n - 1 - i] for i in range(order))
+               for n in range(order, len(terms)))
+    # the generating function: Q * (sum a_n x^n) = P modulo x^N
+    num = [q(v) for v in reversed(result["numerator"]["coefficients"])]
+    den = [q(v) for v in reversed(result["denominator"]["coefficients"])]
+    assert den[0] == 1 and len(num) <= order
+    for n in range(len(terms)):
+        lhs = sum(den[i] * terms[n - i] for i in range(min(len(den) - 1, n) + 1))
+        assert lhs == (num[n] if n < len(num) else 0)
+    assert not minimal or order == 0 or not fits(terms, order - 1)
+    assert result["status"] == ("determined" if 2 * order <= len(terms) else "underdetermined")
+    assert result["verified_terms"] == len(terms)
+
+
+def test_known_sequences():
+    fib = find([1, 1, 2, 3, 5, 8, 13, 21])
+    assert fib["status"] == "determined" and fib["coefficients"] == ["1", "1"]
+    assert fib["numerator"]["coefficients"] == ["1"]
+    assert fib["denominator"]["coefficients"] == ["-1", "-1", "1"]  # 1 - x - x^2
+    squares = find([n * n for n in range(10)])
+    assert squares["coefficients"] == ["3", "-3", "1"]
+    check([n * n for n in range(10)], squares)
+    halves = find([2**n + 3**n for n in range(8)])
+    assert halves["coefficients"] == ["5", "-6"]
+
+
+def test_degenerate_inputs():
+    assert find([0, 0, 0])["order"] == 0
+    assert find([0, 0, 0])["denominator"]["coefficients"] == ["1"]
+    single = find([5])
+    assert single["status"] == "underdetermined" and single["order"] == 1
+    check([5], single)
+    impulse = [0, 1, 0, 0, 0, 0]
+    result = find(impulse)
+    assert result["order"] == 2 and result["numerator"]["coefficients"] == ["1", "0"]  # x
+    check(impulse, result)
+    constant = find([7] * 6)
+    assert constant["coefficients"] == ["1"]
+
+
+def test_adversarial_sequence_that_leaves_fibonacci():
+    # Agrees with Fibonacci for ten terms: fitting order 2 on a prefix claims Fibonacci, but
+    # the last term breaks it; the minimal recurrence that fits everything is much longer.
+    terms = [1, 1, 2, 3, 5, 8, 13, 21, 34, 55, 90]
+    result = find(terms)
+    assert result["order"] > 2 and result["status"] == "underdetermined"
+    check(terms, result)
+    assert not fits(terms, 2)
+
+
+def test_invariants_on_random_recurrences():
+    rng = random.Random(10)
+    for order in range(1, 7):
+        c = [rng.randrange(-4, 5) for _ in range(order - 1)] + [rng.choice([-2, -1, 1, 3])]
+        terms = [rng.randrange(-9, 10) for _ in range(order)]
+        while len(terms) < 3 * order + 2:
+            terms.append(sum(c[i] * terms[-1 - i] for i in range(order)))
+        result = find(terms)
+        check(terms, result)
+        assert result["status"] == "determined" and result["order"] <= order
+
+
+def test_request_boundary():
+    rng = random.Random(12)
+    terms = [rng.randrange(-10**30 + 1, 10**30) for _ in range(64)]
+    result = find(terms)
+    assert result["order"] == 32 and result["status"] == "determined"
+    check(terms, result, minimal=False)  # a 33 x 32 elimination on 30-digit Fractions is slow
+    assert max(len(v) for v in result["coefficients"]) < 2000
+    assert rejected(ID, {"terms": []}) == ["too_short"]
+    assert rejected(ID, {"terms": [1] * 65}) == ["too_long"]
+    assert rejected(ID, {"terms": [str(10**30)]}) == ["integer_text"]
+    assert rejected(ID, {"terms": ["1/2"]}) == ["integer_text"]
+    assert rejected(ID, {"terms": [1.5]}) == ["integer_type"]
