@@ -24,6 +24,7 @@ commands:
   fmt [--check] [--diff] PATH…                              format files in the canonical layout
   repl [host flags]                                         interactive session
   code outline|check|caps FILE [--json]                     static code intelligence
+  doc [NAME] [--markdown]                                   the builtin reference
   llm status [--json]                                       the resolved LLM provider
   math list [--json] | describe ID | run ID JSON            the math operation library
   mcp serve [host flags] [--math] [--http PORT] FILE…       tasks and math as MCP tools
@@ -351,6 +352,34 @@ def cmd_code(args: list[str]) -> int:
     raise UsageError(f"unknown code tool: {tool} (outline, check, caps)")
 
 
+def cmd_doc(args: list[str]) -> int:
+    """`synsema doc` lists every builtin; `doc NAME` shows one; `--markdown` prints docs/builtins.md."""
+    from stdlib.reference import describe, reference, render_entry, render_index, render_markdown
+    markdown = "--markdown" in args
+    names = [a for a in args if a != "--markdown"]
+    unknown = [a for a in names if a.startswith("-")]
+    if unknown:
+        raise UsageError(f"unknown flag for doc: {unknown[0]}")
+    if len(names) > 1 or (names and markdown):
+        raise UsageError("doc takes at most one NAME (or --markdown alone)")
+    if markdown:
+        sys.stdout.write(render_markdown(reference()))
+        return 0
+    if not names:
+        sys.stdout.write(render_index(reference()))
+        return 0
+    doc = describe(names[0])
+    if doc is None:
+        from lang.suggest import did_you_mean
+        from stdlib.registry import load_all
+        guess = did_you_mean(names[0], load_all())
+        hint = f" — did you mean '{guess}'?" if guess else ""
+        sys.stderr.write(f"synsema: no builtin named '{names[0]}'{hint} (synsema doc lists them all)\n")
+        return 1
+    sys.stdout.write(render_entry(doc))
+    return 0
+
+
 def cmd_llm(args: list[str]) -> int:
     if not args or args[0] != "status":
         raise UsageError("llm takes one subcommand: status [--json]")
@@ -415,7 +444,7 @@ def cmd_mcp(args: list[str]) -> int:
 
 
 COMMANDS = {"run": cmd_run, "test": cmd_test, "check": cmd_check, "fmt": cmd_fmt, "code": cmd_code,
-            "llm": cmd_llm, "math": cmd_math, "repl": cmd_repl,
+            "doc": cmd_doc, "llm": cmd_llm, "math": cmd_math, "repl": cmd_repl,
             "mcp": cmd_mcp}
 
 

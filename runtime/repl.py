@@ -44,6 +44,7 @@ COMMANDS = {
     ":reset": "start over: fresh globals, grants and modules",
     ":caps": "the capabilities in effect now",
     ":type": "EXPR — the type of EXPR's value, as type_of answers",
+    ":doc": "NAME — a builtin's reference entry, or the signature of a task in this session",
 }
 HELP = (
     "Type statements and expressions; a value is shown as it would look inside a list.\n"
@@ -200,7 +201,7 @@ class Session:
         if len(matches) != 1:
             raise SynError(f"unknown command '{word}' — commands: {', '.join(COMMANDS)}", None, "Usage")
         name = matches[0]
-        takes_argument = name in (":load", ":type")
+        takes_argument = name in (":load", ":type", ":doc")
         if bool(argument) != takes_argument:
             need = f"{name} {COMMANDS[name].split(' —')[0]}" if takes_argument else f"{name} alone"
             raise SynError(f"write {need}", None, "Usage")
@@ -216,6 +217,8 @@ class Session:
             self.out("fresh session: earlier definitions and grants are gone\n")
         elif name == ":load":
             self._load(argument)
+        elif name == ":doc":
+            self.out(self._doc(argument))
         else:
             self._type(argument)
         return None
@@ -244,6 +247,21 @@ class Session:
         value, labels = unwrap(self._evaluate(source, FILE))
         # Under --labels the answer is as private as the value, as with type_of.
         self.rt.stdout(display(wrap(type_name(value), labels)) + "\n")
+
+    def _doc(self, name: str) -> str:
+        """What `:doc NAME` shows: a task's signature (and where it comes from), else the
+        builtin reference's entry for NAME."""
+        from lang.errors import SynError
+        from runtime.values import Builtin, Task
+        from stdlib.reference import describe, render_entry
+        value = self.rt.globals.get(name)
+        if type(value) is Task:
+            return task_signature(value) + "\n"
+        doc = describe(value.spec.name if type(value) is Builtin else name)
+        if doc is None:
+            raise SynError(f":doc: no task or builtin named '{name}' (synsema doc lists the builtins)",
+                           None, "Usage")
+        return render_entry(doc)
 
     # -- completion
     def completions(self, before: str) -> tuple[str, list[tuple[str, str]]]:
@@ -289,6 +307,15 @@ class Session:
 
 _MEMBER = re.compile(r"(?<![\w.])([^\W\d]\w*)\.(\w*)$")
 _WORD = re.compile(r"(?<![\w.])([^\W\d]\w*)$")
+
+
+def task_signature(task) -> str:
+    """`task greet(name: text, greeting = …)`: how a task defined in the session is called."""
+    params = []
+    for p in task.params:
+        shown = f"{p.name}: {p.type}" if p.type else p.name
+        params.append(f"{shown} = …" if p.has_default else shown)
+    return f"{'lambda' if task.is_lambda else 'task ' + task.name}({', '.join(params)})"
 
 
 def _refuses(value) -> bool:

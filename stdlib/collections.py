@@ -138,12 +138,21 @@ class ValueIndex:
 # ------------------------------------------------------------------ building lists
 @builtin("append", 2)
 def append(rt, xs, item):
+    """A new list: `xs` with `item` added at the end (`set xs to append(xs, item)` to keep it).
+
+    Example: append([1, 2], 3) => [1, 2, 3]
+    """
     return _list("append", xs, "a list as its first argument") + [item]
 
 
 @builtin("insert", 3)
 def insert(rt, xs, index, item):
-    """Insert before position `index` (−len..len, negative counts from the end, as in Python)."""
+    """A new list with `item` inserted before position `index` (negative counts from the end).
+
+    Insert before position `index` (−len..len, negative counts from the end, as in Python).
+
+    Example: insert([1, 3], 1, 2) => [1, 2, 3]
+    """
     xs = _list("insert", xs, "a list as its first argument")
     i = _integer("insert", index, "the position")
     if not -len(xs) <= i <= len(xs):
@@ -168,7 +177,13 @@ def range_numbers(*bounds) -> range:
 
 @builtin("range", 1, 3)
 def range_(rt, *bounds):
-    """range(end), range(start, end) or range(start, end, step) as a list of integers."""
+    """range(end), range(start, end) or range(start, end, step) as a list of integers (end excluded).
+
+    range(end), range(start, end) or range(start, end, step) as a list of integers.
+
+    Example: range(3) => [0, 1, 2]
+    Example: range(1, 10, 4) => [1, 5, 9]
+    """
     numbers = range_numbers(*bounds)
     if numbers[_MAX_RANGE:]:  # slicing a range is O(1) and, unlike len(), never overflows
         raise SynError(f"range: more than {_MAX_RANGE} numbers is too many for a list; loop over "
@@ -178,12 +193,21 @@ def range_(rt, *bounds):
 
 @builtin("enumerate", 1)
 def enumerate_(rt, xs):
+    """`[{index, item}, …]` for every item, the index starting at 0.
+
+    Example: enumerate(["a", "b"]) => [{index: 0, item: "a"}, {index: 1, item: "b"}]
+    """
     return [{"index": i, "item": x} for i, x in enumerate(_list("enumerate", xs))]
 
 
 @builtin("flatten", 1)
 def flatten(rt, xs):
-    """One level: list items are spliced in, other items kept as they are."""
+    """One level of nesting removed: list items are spliced in, other items kept.
+
+    One level: list items are spliced in, other items kept as they are.
+
+    Example: flatten([[1, 2], 3, [4]]) => [1, 2, 3, 4]
+    """
     result = []
     for x in _list("flatten", xs):
         if type(x) is list:
@@ -195,6 +219,11 @@ def flatten(rt, xs):
 
 @builtin("reverse", 1)
 def reverse(rt, value):
+    """A list or text in reverse order.
+
+    Example: reverse([1, 2, 3]) => [3, 2, 1]
+    Example: reverse("abc") => "cba"
+    """
     if type(value) is list or type(value) is str:
         return value[::-1]
     raise wrong_type("reverse", "a list or text", value)
@@ -203,7 +232,11 @@ def reverse(rt, value):
 @builtin("slice", 2, 3)
 def slice_(rt, coll, start, end=None):
     """Python-style slice of a list, text or bytes: negatives count from the end, bounds clamp,
-    and an `end` of `nothing` means "to the end"."""
+    and an `end` of `nothing` means "to the end".
+
+    Example: slice([1, 2, 3, 4], 1, 3) => [2, 3]
+    Example: slice("hello", -3) => "llo"
+    """
     if type(coll) not in (list, str, bytes):
         raise wrong_type("slice", "a list, text or bytes", coll)
     i = _integer("slice", start, "start")
@@ -213,7 +246,10 @@ def slice_(rt, coll, start, end=None):
 
 @builtin("unique", 1)
 def unique(rt, xs):
-    """First appearance of each value, by `==` (so 1, 1.0 and true are one value)."""
+    """First appearance of each value, by `==` (so 1, 1.0 and true are one value).
+
+    Example: unique([1, 2, 1, 3]) => [1, 2, 3]
+    """
     seen = ValueIndex()
     result = []
     for x in _list("unique", xs):
@@ -226,23 +262,41 @@ def unique(rt, xs):
 # ------------------------------------------------------------------ maps
 @builtin("keys", 1)
 def keys(rt, m):
+    """A map's keys, in insertion order.
+
+    Example: keys({b: 1, a: 2}) => ["b", "a"]
+    """
     return list(_map("keys", m))
 
 
 @builtin("values", 1)
 def values(rt, m):
+    """A map's values, in insertion order.
+
+    Example: values({a: 1, b: 2}) => [1, 2]
+    """
     return list(_map("values", m).values())
 
 
 @builtin("items", 1)
 def items(rt, m):
+    """`[{key, value}, …]` for every entry of a map, in insertion order.
+
+    Example: items({a: 1, b: 2}) => [{key: "a", value: 1}, {key: "b", value: 2}]
+    """
     return [{"key": k, "value": v} for k, v in _map("items", m).items()]
 
 
 @builtin("get", 2, 3)
 def get(rt, coll, key, default=None):
-    """m[k] or xs[i] without the error: a missing key or an index out of range gives the
-    default (`nothing` when none is given)."""
+    """`m[key]` or `xs[i]` without the error: `default` when the key is missing or the index out of range.
+
+    m[k] or xs[i] without the error: a missing key or an index out of range gives the
+    default (`nothing` when none is given).
+
+    Example: get({a: 1}, "b", 0) => 0
+    Example: get([1, 2], 5) => nothing
+    """
     t = type(coll)
     if t is dict:
         return coll.get(key if type(key) is str else map_key(key), default)
@@ -254,7 +308,10 @@ def get(rt, coll, key, default=None):
 
 @builtin("remove", 2)
 def remove(rt, m, key):
-    """The map without `key` (unchanged when the key is absent)."""
+    """The map without `key` (unchanged when the key is absent).
+
+    Example: remove({a: 1, b: 2}, "a") => {b: 2}
+    """
     _map("remove", m, "a map as its first argument")
     drop = key if type(key) is str else map_key(key)
     return {k: v for k, v in m.items() if k != drop}
@@ -262,7 +319,10 @@ def remove(rt, m, key):
 
 @builtin("merge", 1, None)
 def merge(rt, *maps):
-    """All keys of all maps; for a key in several, the rightmost map wins."""
+    """All keys of all maps; for a key in several, the rightmost map wins.
+
+    Example: merge({a: 1, b: 2}, {b: 3}) => {a: 1, b: 3}
+    """
     result = {}
     for i, m in enumerate(maps):
         if type(m) is not dict:
@@ -273,7 +333,14 @@ def merge(rt, *maps):
 
 @builtin("contains", 2)
 def contains(rt, coll, item):
-    """List element (by `==`), map key, substring, or byte(s): the function form of `in`."""
+    """Whether a list holds an item (by `==`), a map has a key, or a text holds a piece: the function form of `in`.
+
+    List element (by `==`), map key, substring, or byte(s): the function form of `in`.
+
+    Example: contains([1, 2], 2) => true
+    Example: contains("hello", "ell") => true
+    Example: contains({a: 1}, "b") => false
+    """
     t = type(coll)
     if t not in (list, dict, str, bytes):
         raise wrong_type("contains", "a list, a map or text", coll)
@@ -290,8 +357,14 @@ def contains(rt, coll, item):
 # ------------------------------------------------------------------ searching
 @builtin("index_of", 2)
 def index_of(rt, coll, target):
-    """Position of an item (by `==`), of the first item a predicate accepts, or of a piece of
-    text; `nothing` when absent — never −1, which would index from the end."""
+    """Position of an item (by `==`), of the first item a predicate accepts, or of a piece of text; `nothing` when absent.
+
+    Position of an item (by `==`), of the first item a predicate accepts, or of a piece of
+    text; `nothing` when absent — never −1, which would index from the end.
+
+    Example: index_of(["a", "b"], "b") => 1
+    Example: index_of("hello", "z") => nothing
+    """
     if type(coll) is str:
         found = coll.find(_text_piece(target))
         return None if found < 0 else found
@@ -316,8 +389,12 @@ def _text_piece(value) -> str:
 
 
 @builtin("find_first", 2)
-def find_first(rt, a, b):
-    xs, pred = list_and_fn("find_first", a, b)
+def find_first(rt, xs, fn):
+    """The first item `fn` accepts, or `nothing`.
+
+    Example: find_first([1, 5, 8], (x) => x > 3) => 5
+    """
+    xs, pred = list_and_fn("find_first", xs, fn)
     for x in xs:
         if rt.call(pred, [x]):
             return x
@@ -325,41 +402,66 @@ def find_first(rt, a, b):
 
 
 @builtin("every", 2)
-def every(rt, a, b):
-    xs, pred = list_and_fn("every", a, b)
+def every(rt, xs, fn):
+    """Whether `fn` accepts every item (true for an empty list).
+
+    Example: every([2, 4], (x) => x % 2 == 0) => true
+    """
+    xs, pred = list_and_fn("every", xs, fn)
     return all(rt.call(pred, [x]) for x in xs)
 
 
 @builtin("some", 2)
-def some(rt, a, b):
-    xs, pred = list_and_fn("some", a, b)
+def some(rt, xs, fn):
+    """Whether `fn` accepts at least one item.
+
+    Example: some([1, 2], (x) => x > 1) => true
+    """
+    xs, pred = list_and_fn("some", xs, fn)
     return any(rt.call(pred, [x]) for x in xs)
 
 
 @builtin("count_where", 2)
-def count_where(rt, a, b):
-    xs, pred = list_and_fn("count_where", a, b)
+def count_where(rt, xs, fn):
+    """How many items `fn` accepts.
+
+    Example: count_where([1, 5, 8], (x) => x > 3) => 2
+    """
+    xs, pred = list_and_fn("count_where", xs, fn)
     return sum(1 for x in xs if rt.call(pred, [x]))
 
 
 # ------------------------------------------------------------------ transforming
 @builtin("apply", 2)
-def apply(rt, a, b):
-    xs, fn = list_and_fn("apply", a, b)
+def apply(rt, xs, fn):
+    """A new list of `fn(item)` for every item (map in other languages).
+
+    Example: apply([1, 2, 3], (x) => x * 10) => [10, 20, 30]
+    """
+    xs, fn = list_and_fn("apply", xs, fn)
     return [rt.call(fn, [x]) for x in xs]
 
 
 @builtin("where", 2)
-def where(rt, a, b):
-    xs, pred = list_and_fn("where", a, b)
+def where(rt, xs, fn):
+    """The items `fn` accepts, in order (filter in other languages).
+
+    Example: where([1, 2, 3, 4], (x) => x % 2 == 0) => [2, 4]
+    """
+    xs, pred = list_and_fn("where", xs, fn)
     return [x for x in xs if rt.call(pred, [x])]
 
 
 @builtin("transform", 2, 3)
-def transform(rt, a, b, pred=None):
-    """Apply `fn` to the items `pred` accepts (every item without a predicate); the others
-    stay as they are, in place."""
-    xs, fn = list_and_fn("transform", a, b)
+def transform(rt, xs, fn, pred=None):
+    """Apply `fn` to the items `pred` accepts (every item without a predicate); the others stay as they are.
+
+    Apply `fn` to the items `pred` accepts (every item without a predicate); the others
+    stay as they are, in place.
+
+    Example: transform([1, 2, 3], (x) => x * 10, (x) => x > 1) => [1, 20, 30]
+    """
+    xs, fn = list_and_fn("transform", xs, fn)
     if pred is not None and not is_callable(pred):
         raise wrong_type("transform", "a predicate function as its third argument", pred)
     return [rt.call(fn, [x]) if pred is None or rt.call(pred, [x]) else x for x in xs]
@@ -367,7 +469,10 @@ def transform(rt, a, b, pred=None):
 
 @builtin("collect", 2)
 def collect(rt, xs, field):
-    """The named field of every map in the list."""
+    """The named field of every map in the list.
+
+    Example: collect([{name: "a"}, {name: "b"}], "name") => ["a", "b"]
+    """
     _list("collect", xs, "a list as its first argument")
     if type(field) is not str:
         raise wrong_type("collect", "a field name (text) as its second argument", field)
@@ -375,9 +480,14 @@ def collect(rt, xs, field):
 
 
 @builtin("reduce", 2, 3)
-def reduce(rt, a, b, *init):
-    """Fold with `fn(acc, item)`; without an initial value the first item starts the fold."""
-    xs, fn = list_and_fn("reduce", a, b)
+def reduce(rt, xs, fn, *init):
+    """Fold the list with `fn(acc, item)`, starting from `init` (or the first item).
+
+    Fold with `fn(acc, item)`; without an initial value the first item starts the fold.
+
+    Example: reduce([1, 2, 3], (acc, x) => acc + x, 10) => 16
+    """
+    xs, fn = list_and_fn("reduce", xs, fn)
     if init:
         acc, rest = init[0], xs
     elif xs:
@@ -392,7 +502,12 @@ def reduce(rt, a, b, *init):
 @builtin("zip_with", 3)
 def zip_with(rt, a, b, c):
     """Combine two lists pairwise with `fn(x, y)`, stopping at the end of the shorter one.
-    The function may come first or last."""
+
+    Combine two lists pairwise with `fn(x, y)`, stopping at the end of the shorter one.
+    The function may come first or last.
+
+    Example: zip_with([1, 2], [10, 20], (x, y) => x + y) => [11, 22]
+    """
     if type(a) is list and type(b) is list and is_callable(c):
         xs, ys, fn = a, b, c
     elif is_callable(a) and type(b) is list and type(c) is list:
@@ -404,10 +519,13 @@ def zip_with(rt, a, b, c):
 
 
 @builtin("group_by", 2)
-def group_by(rt, a, b):
+def group_by(rt, xs, key):
     """`[{key, items}, …]` in order of each key's first appearance; the key is a function or a
-    field name. Keys compare with `==` (1, 1.0 and true are one group)."""
-    xs, key = _list_and_key("group_by", a, b)
+    field name. Keys compare with `==` (1, 1.0 and true are one group).
+
+    Example: group_by([1, 2, 3], (x) => x % 2) => [{key: 1, items: [1, 3]}, {key: 0, items: [2]}]
+    """
+    xs, key = _list_and_key("group_by", xs, key)
     index = ValueIndex()
     groups: list[dict] = []
     for item, k in zip(xs, _keys_of(rt, "group_by", xs, key)):
@@ -438,8 +556,14 @@ def _sorted_positions(keys: list, desc: bool) -> list[int]:
 
 @builtin("sort", 1, named=("desc",))
 def sort(rt, xs, desc=False):
-    """Stable sort in the total order: numbers, text by code point, false < true, lists
-    lexicographically; mixing kinds is an error rather than an arbitrary order."""
+    """A sorted copy of the list (stable); `desc = true` for largest first.
+
+    Stable sort in the total order: numbers, text by code point, false < true, lists
+    lexicographically; mixing kinds is an error rather than an arbitrary order.
+
+    Example: sort([3, 1, 2]) => [1, 2, 3]
+    Example: sort(["b", "a"], desc = true) => ["b", "a"]
+    """
     xs = _list("sort", xs)
     desc = _desc("sort", desc)
     if all(x.__class__ is int or (x.__class__ is float and x == x) for x in xs):
@@ -448,9 +572,15 @@ def sort(rt, xs, desc=False):
 
 
 @builtin("sort_by", 2, named=("desc",))
-def sort_by(rt, a, b, desc=False):
-    """Stable sort by a key function (called once per item) or a field name."""
-    xs, key = _list_and_key("sort_by", a, b)
+def sort_by(rt, xs, key, desc=False):
+    """A copy sorted by a key function (called once per item) or a field name.
+
+    Stable sort by a key function (called once per item) or a field name.
+
+    Example: sort_by([{n: 2}, {n: 1}], "n") => [{n: 1}, {n: 2}]
+    Example: sort_by(["bb", "a"], length) => ["a", "bb"]
+    """
+    xs, key = _list_and_key("sort_by", xs, key)
     desc = _desc("sort_by", desc)
     return [xs[i] for i in _sorted_positions(_keys_of(rt, "sort_by", xs, key), desc)]
 
@@ -474,11 +604,20 @@ def _extreme(fname: str, args: tuple, want_max: bool):
 
 
 @builtin("min", 1, None)
-def min_(rt, *args):
-    return _extreme("min", args, want_max=False)
+def min_(rt, *values):
+    """The smallest of a list or of the arguments (`nothing` skipped; kinds are not mixed).
+
+    Example: min([3, 9, 2]) => 2
+    """
+    return _extreme("min", values, want_max=False)
 
 
 @builtin("max", 1, None)
-def max_(rt, *args):
-    return _extreme("max", args, want_max=True)
+def max_(rt, *values):
+    """The largest of a list or of the arguments (`nothing` skipped; kinds are not mixed).
+
+    Example: max([3, 9, 2]) => 9
+    Example: max(3, 9, 2) => 9
+    """
+    return _extreme("max", values, want_max=True)
 

@@ -56,43 +56,71 @@ def is_callable(value) -> bool:
 # ------------------------------------------------------------------ output
 @builtin("print", 0, None, cap="stdout", flow="raw")
 def print_(rt, *values):
-    """Display forms joined by one space, then a newline (stdout is capability-checked by rt)."""
+    """Write the display forms of `values`, joined by one space, then a newline.
+
+    Display forms joined by one space, then a newline (stdout is capability-checked by rt).
+
+    Example: print("total:", 3) => total: 3
+    """
     rt.stdout(" ".join([display(v) for v in values]) + "\n")
 
 
 @builtin("eprint", 0, None, flow="raw")
 def eprint(rt, *values):
-    """Like print, to stderr: diagnostics that must not mix with a program's output."""
+    """Like print, to stderr: diagnostics that must not mix with a program's output.
+
+    Example: eprint("debug") => nothing
+    """
     rt.stderr(" ".join([display(v) for v in values]) + "\n")
 
 
 @builtin("flush", 0)
 def flush(rt):
-    """Output is written as it is produced, so there is never anything pending: a no-op kept
-    so that programs written for older engines still run."""
+    """Do nothing: output is never pending (kept so older programs run).
+
+    Output is written as it is produced, so there is never anything pending: a no-op kept
+    so that programs written for older engines still run.
+
+    Example: flush() => nothing
+    """
     return None
 
 
 @builtin("read_line", 0, 1, flow="sink")
 def read_line(rt, prompt=None):
-    """One line of stdin without its newline; `nothing` at end of input."""
+    """One line of stdin without its newline; `nothing` at end of input.
+
+    Example: type_of(read_line) => "task"
+    """
     return rt.read_line(None if prompt is None else display(prompt))
 
 
 @builtin("args", 0)
 def args(rt):
-    """The program's arguments after `--`, as a fresh list the program may change."""
+    """The program's arguments after `--`, as a fresh list the program may change.
+
+    Example: args() => []
+    """
     return list(rt.argv)
 
 
 @builtin("steps", 0)
 def steps(rt):
+    """How many task calls the program has made so far (a cost meter).
+
+    Example: steps() >= 0 => true
+    """
     return rt.steps()
 
 
 # ------------------------------------------------------------------ conversions
 @builtin("text", 1)
 def text(rt, value):
+    """The display form of any value as text.
+
+    Example: text(42) => "42"
+    Example: text([1, 2]) + "!" => "[1, 2]!"
+    """
     return display(value)
 
 
@@ -160,13 +188,23 @@ def _total(convert, fname: str, value, default):
 
 @builtin("number", 1, 2)
 def number(rt, value, default=_NO_DEFAULT):
-    """Text or number → float. Integer text past 2^53 is refused: a float would change it."""
+    """Text or number as a number (a float from text); `default` when text does not parse.
+
+    Text or number → float. Integer text past 2^53 is refused: a float would change it.
+
+    Example: number("2.5") => 2.5
+    Example: number("abc", 0) => 0
+    """
     return _total(lambda f, v: _to_float(f, v, True), "number", value, default)
 
 
 @builtin("float", 1, 2)
 def float_(rt, value, default=_NO_DEFAULT):
-    """Like number, but asked for explicitly: a large integer is rounded to the nearest float."""
+    """Like number, but asked for explicitly: a large integer is rounded to the nearest float.
+
+    Example: float("2.5") => 2.5
+    Example: float(3) => 3.0
+    """
     return _total(lambda f, v: _to_float(f, v, False), "float", value, default)
 
 
@@ -190,7 +228,11 @@ def _to_decimal(fname: str, value) -> Decimal:
 
 @builtin("decimal", 1, 2)
 def decimal(rt, value, default=_NO_DEFAULT):
-    """Exact base-10 number from text (scale kept: "1.50"), an int, or a float's shortest text."""
+    """Exact base-10 number from text (scale kept: "1.50"), an int, or a float's shortest text.
+
+    Example: decimal("1.50") => 1.50
+    Example: decimal("x", 0) => 0
+    """
     return _total(_to_decimal, "decimal", value, default)
 
 
@@ -244,6 +286,10 @@ def int_(rt, value, *extra, fallback=_NO_DEFAULT, base=None):
 
     A second positional argument is refused rather than guessed at: `int("ff", 16)` reads as
     Python's base but upstream once read it as a default, so both must be named.
+
+    Example: int("42") => 42
+    Example: int("ff", base = 16) => 255
+    Example: int("x", fallback = 0) => 0
     """
     if extra:
         raise SynError("int takes one positional argument: write int(x, base = 16) to read text "
@@ -261,38 +307,72 @@ def int_(rt, value, *extra, fallback=_NO_DEFAULT, base=None):
 # ------------------------------------------------------------------ type tests
 @builtin("type_of", 1)
 def type_of(rt, value):
+    """The type name of a value: number, text, bool, nothing, list, map, task, builtin….
+
+    Example: type_of(1) => "number"
+    Example: type_of({}) => "map"
+    """
     return type_name(value)
 
 
 @builtin("is_integer", 1)
 def is_integer(rt, value):
-    """A type test, not a value test: is_integer(1.0) is false (1.0 is a float)."""
+    """Whether `value` is an integer: a type test, so is_integer(1.0) is false.
+
+    A type test, not a value test: is_integer(1.0) is false (1.0 is a float).
+
+    Example: is_integer(3) => true
+    Example: is_integer(1.0) => false
+    """
     return type(value) is int
 
 
 @builtin("is_decimal", 1)
 def is_decimal(rt, value):
+    """Whether `value` is a decimal (`1.5d`).
+
+    Example: is_decimal(1.5d) => true
+    """
     return type(value) is Decimal
 
 
 @builtin("is_text", 1)
 def is_text(rt, value):
+    """Whether `value` is text.
+
+    Example: is_text("a") => true
+    Example: is_text(1) => false
+    """
     return type(value) is str
 
 
 @builtin("is_list", 1)
 def is_list(rt, value):
+    """Whether `value` is a list.
+
+    Example: is_list([1]) => true
+    """
     return type(value) is list
 
 
 @builtin("is_map", 1)
 def is_map(rt, value):
-    """Records and modules are maps too, as type_of says."""
+    """Whether `value` is a map (records and modules are maps too).
+
+    Records and modules are maps too, as type_of says.
+
+    Example: is_map({a: 1}) => true
+    """
     return type_name(value) == "map"
 
 
 @builtin("length", 1)
 def length(rt, value):
+    """The number of items of a list, keys of a map, characters of a text or bytes of bytes.
+
+    Example: length([1, 2, 3]) => 3
+    Example: length("héllo") => 5
+    """
     t = type(value)
     if t is str or t is list or t is dict or t is bytes:
         return len(value)
@@ -302,13 +382,21 @@ def length(rt, value):
 # ------------------------------------------------------------------ errors and control
 @builtin("raise", 1)
 def raise_(rt, message):
-    """Fail on purpose (or re-raise a recovered message); the message is coerced to text."""
+    """Fail on purpose (or re-raise a recovered message); the message is coerced to text.
+
+    Example: raise("out of stock") => error: out of stock
+    """
     raise SynError(display(message))
 
 
 @builtin("exit", 0, 1, flow="sink")
 def exit_(rt, code=0):
-    """End the program with an exit status; travels past `recover` as a BaseException."""
+    """End the program with an exit status; travels past `recover`.
+
+    End the program with an exit status; travels past `recover` as a BaseException.
+
+    Example: type_of(exit) => "task"
+    """
     if type(code) is not int or not 0 <= code <= 255:
         raise SynError(f"exit code must be an integer from 0 to 255, got {short(code)}")
     raise ExitProgram(code)
@@ -323,6 +411,11 @@ def _failure(message: str, note) -> SynError:
 
 @builtin("assert", 1, 2)
 def assert_(rt, condition, message=None):
+    """Fail the test (or program) unless `condition` is truthy.
+
+    Example: assert(1 < 2) => nothing
+    Example: assert(length("") > 0, "name is empty") => error: name is empty
+    """
     if not condition:  # Synsema truthiness coincides with Python's for every value type
         raise SynError("assertion failed" if message is None else display(message), assertion=True)
 
@@ -339,6 +432,11 @@ def _both(expected, actual) -> tuple[str, str]:
 
 @builtin("assert_eq", 2, 3)
 def assert_eq(rt, actual, expected, message=None):
+    """Fail unless `actual == expected` (structural equality); the failure shows both.
+
+    Example: assert_eq(1 + 1, 2) => nothing
+    Example: assert_eq([1, 2], [1, 3]) => error: expected [1, 3], got [1, 2]
+    """
     if not equal(actual, expected):
         shown_e, shown_a = _both(expected, actual)
         raise _failure(f"expected {shown_e}, got {shown_a}", message)
@@ -346,6 +444,11 @@ def assert_eq(rt, actual, expected, message=None):
 
 @builtin("assert_ne", 2, 3)
 def assert_ne(rt, actual, other, message=None):
+    """Fail if `actual == other`.
+
+    Example: assert_ne(1, 2) => nothing
+    Example: assert_ne("a", "a") => error: expected values to differ, both a
+    """
     if equal(actual, other):
         raise _failure(f"expected values to differ, both {display(actual)}", message)
 
@@ -353,7 +456,12 @@ def assert_ne(rt, actual, other, message=None):
 @builtin("assert_error", 1)
 def assert_error(rt, fn):
     """Pass only if calling `fn` raises; returns the error's message for further checks.
-    Runaway recursion counts as raising, exactly as `try`/`recover` sees it."""
+
+    Pass only if calling `fn` raises; returns the error's message for further checks.
+    Runaway recursion counts as raising, exactly as `try`/`recover` sees it.
+
+    Example: assert_error(() => 1 / 0) => "Division by zero"
+    """
     if not is_callable(fn):
         raise SynError("assert_error expects a task or lambda")
     try:

@@ -55,7 +55,11 @@ def _count(fname: str, what: str, value) -> int | None:
 @builtin("read_file", 1, 3, cap="file.read")
 def read_file(rt, path, offset=None, limit=None):
     """The file's text; with `offset` (1-based line) and `limit` (at most that many lines), a line
-    range with its line ends kept: `read_file(f, 1, 100)` is lines 1–100."""
+    range with its line ends kept: `read_file(f, 1, 100)` is lines 1–100.
+
+    Example: write_file("notes.txt", "hello") => nothing
+    Example: read_file("notes.txt") => "hello"
+    """
     first = _count("read_file", "offset", offset)
     if first is not None and first < 1:
         raise SynError(f"read_file: offset is a line number starting at 1, got {first}")
@@ -114,24 +118,43 @@ def _replace_atomically(fname: str, real: str, text, keep_existing: bool) -> Non
 
 @builtin("write_file", 2, cap="file.write")
 def write_file(rt, path, text):
-    """Replace the file's content with `text` (created if missing); gives nothing."""
+    """Replace the file's content with `text` (created if missing), atomically.
+
+    Replace the file's content with `text` (created if missing); gives nothing.
+
+    Example: write_file("out.txt", "done") => nothing
+    Example: read_file("out.txt") => "done"
+    """
     _replace_atomically("write_file", _path(rt, "write_file", path, "file.write"), text, False)
 
 
 @builtin("append_file", 2, cap="file.write")
 def append_file(rt, path, text):
-    """Add `text` at the end of the file (created if missing), atomically like write_file."""
+    """Add `text` at the end of the file (created if missing), atomically like write_file.
+
+    Example: append_file("log.txt", "one ") => nothing
+    Example: append_file("log.txt", "two") => nothing
+    Example: read_file("log.txt") => "one two"
+    """
     _replace_atomically("append_file", _path(rt, "append_file", path, "file.write"), text, True)
 
 
 @builtin("file_exists", 1, cap="file.read")
 def file_exists(rt, path):
+    """Whether a file or directory exists at `path`.
+
+    Example: file_exists("no-such-file.txt") => false
+    """
     return os.path.exists(_path(rt, "file_exists", path, "file.read"))
 
 
 @builtin("list_dir", 1, cap="file.read")
 def list_dir(rt, path):
-    """The names in a directory, sorted, without `.` and `..`."""
+    """The names in a directory, sorted, without `.` and `..`.
+
+    Example: write_file("a.txt", "") => nothing
+    Example: contains(list_dir("."), "a.txt") => true
+    """
     real = _path(rt, "list_dir", path, "file.read")
     try:
         return sorted(os.listdir(real))
@@ -141,7 +164,12 @@ def list_dir(rt, path):
 
 @builtin("env", 1, 2, cap="env")
 def env(rt, name, default=None):
-    """The environment variable `name`, or `default` (nothing) when it is not set."""
+    """The environment variable `name`, or `default` when it is not set.
+
+    The environment variable `name`, or `default` (nothing) when it is not set.
+
+    Example: env("SYNSEMA_EXAMPLE_UNSET", "fallback") => "fallback"
+    """
     if type(name) is not str:
         raise wrong_type("env", "a variable name as text", name)
     rt.check_cap("env", name)

@@ -77,6 +77,10 @@ def _encode(value, out: list, depth: int) -> None:
 
 @builtin("json_encode", 1)
 def json_encode(rt, value):
+    """A value as compact JSON text (maps keep their key order).
+
+    Example: json_encode([1, true, nothing]) => "[1,true,null]"
+    """
     out: list[str] = []
     _encode(value, out, 0)
     return "".join(out)
@@ -134,7 +138,13 @@ def _decode(text, allow_nan: bool):
 
 @builtin("json_decode", 1, 2, named=("allow_nan",))
 def json_decode(rt, text, default=_NO_DEFAULT, allow_nan=False):
-    """Parse JSON text to Synsema values; with a default, any failure returns the default."""
+    """Parse JSON text to Synsema values; with a `default`, any failure gives the default.
+
+    Parse JSON text to Synsema values; with a default, any failure returns the default.
+
+    Example: json_decode("[1, 2.5, null]") => [1, 2.5, nothing]
+    Example: json_decode("oops", nothing) => nothing
+    """
     if type(allow_nan) is not bool:
         raise SynError(f"json_decode: allow_nan must be true or false, got {short(allow_nan)}")
     if default is _NO_DEFAULT:

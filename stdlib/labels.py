@@ -15,7 +15,10 @@ from stdlib.registry import builtin
 
 @builtin("private", 2, flow="raw")
 def private(rt, value, principal):
-    """Mark a value private to one principal (a text literal, checked when the program loads)."""
+    """Mark a value private to one principal (a text literal, checked when the program loads).
+
+    Example: private(42, "app") => private(app)
+    """
     if rt.labels is None:
         raise SynError("private() needs information-flow labels: run with --labels "
                        "(synsema run --labels FILE)")
@@ -27,7 +30,12 @@ def private(rt, value, principal):
 
 @builtin("declassify", 2, 3, flow="raw")
 def declassify(rt, value, reason, principals=None):
-    """Publish a value (or narrow it to some of its principals), on the record with a reason."""
+    """Publish a private value (or narrow it to some of its principals), on the record with a reason.
+
+    Publish a value (or narrow it to some of its principals), on the record with a reason.
+
+    Example: declassify(private(42, "app"), "the answer is public") => 42
+    """
     st = rt.labels
     if st is None:
         return value
@@ -54,7 +62,12 @@ def declassify(rt, value, reason, principals=None):
 
 @builtin("label_of", 1, flow="raw")
 def label_of(rt, value):
-    """The principals a value is private to — an answer exactly as private as the value."""
+    """The principals a value is private to (an answer exactly as private as the value).
+
+    The principals a value is private to — an answer exactly as private as the value.
+
+    Example: label_of(1) => []
+    """
     if rt.labels is None:
         return []
     _, labels = strip(value)
@@ -63,6 +76,10 @@ def label_of(rt, value):
 
 @builtin("is_private", 1, flow="raw")
 def is_private(rt, value):
+    """Whether a value carries a label (an answer as private as the value).
+
+    Example: is_private(1) => false
+    """
     if rt.labels is None:
         return False
     _, labels = strip(value)

@@ -11,14 +11,24 @@ from stdlib.registry import builtin
 
 @builtin("llm_available", 0)
 def llm_available(rt):
-    """True iff a real provider (or a replay cassette) answers; false offline or misconfigured."""
+    """Whether a real provider (or a replay cassette) answers; false offline or misconfigured.
+
+    True iff a real provider (or a replay cassette) answers; false offline or misconfigured.
+
+    Example: llm_available() => false
+    """
     from runtime.llm import session
     return session.current().config.live
 
 
 @builtin("llm_step", 3, cap="llm", flow="llm")
 def llm_step(rt, prompt, catalog, context):
-    """One tool-aware model step: {kind: "final", text, tokens} or {kind: "tool", name, args, tokens}."""
+    """One tool-aware model step: `{kind: "final", text, tokens}` or `{kind: "tool", name, args, tokens}`.
+
+    One tool-aware model step: {kind: "final", text, tokens} or {kind: "tool", name, args, tokens}.
+
+    Example: llm_step("Say hi", [], []).kind => "final"
+    """
     rt.check_cap("llm", None)
     from runtime.llm.step import llm_step as step
     return step(prompt, catalog, context)
@@ -26,6 +36,9 @@ def llm_step(rt, prompt, catalog, context):
 
 @builtin("llm_usage", 0)
 def llm_usage(rt):
-    """Tokens this process has used so far (0 offline)."""
+    """Tokens this process has used so far (0 offline).
+
+    Example: llm_usage() => 0
+    """
     from runtime.llm import session
     return session.used_tokens()

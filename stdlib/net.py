@@ -40,7 +40,12 @@ def _net_scope(url: str) -> str:
 
 @builtin("fetch", 1, named=("timeout",), cap="net")
 def fetch(rt, url, timeout=DEFAULT_TIMEOUT):
-    """GET `url` → `{status, headers, body}`; headers have lower-case names, body is text."""
+    """HTTP GET `url`: `{status, headers, body}`, headers with lower-case names, body as text.
+
+    GET `url` → `{status, headers, body}`; headers have lower-case names, body is text.
+
+    Example: fetch("http://127.0.0.1:9/") => error: Capability not granted: net("127.0.0.1:9")
+    """
     if type(url) is not str:
         raise wrong_type("fetch", "a URL as text", url)
     if type(timeout) not in (int, float) or not timeout > 0:

@@ -14,6 +14,7 @@ evaluator binds as globals: `pi`, `tau`, `e`, `inf`, `nan`.
 from __future__ import annotations
 
 import bisect
+import functools
 import math
 from decimal import Context, Decimal, MAX_EMAX, MAX_PREC, MIN_EMIN, localcontext
 from fractions import Fraction
@@ -74,9 +75,7 @@ def _float_result(fname: str):
                 return fn(*args, **named)
             except OverflowError:
                 raise SynError(f"{fname}: the numbers are too large for a float result") from None
-        guarded.__name__ = fn.__name__
-        guarded.__doc__ = fn.__doc__
-        return guarded
+        return functools.update_wrapper(guarded, fn)  # the reference reads fn's signature
     return wrap
 
 
@@ -99,29 +98,53 @@ def _to_integer(fname: str, x, rounding) -> int:
 
 @builtin("floor", 1)
 def floor(rt, x):
+    """The largest integer not above `x`.
+
+    Example: floor(2.9) => 2
+    Example: floor(-2.1) => -3
+    """
     return _to_integer("floor", x, math.floor)
 
 
 @builtin("ceil", 1)
 def ceil(rt, x):
+    """The smallest integer not below `x`.
+
+    Example: ceil(2.1) => 3
+    """
     return _to_integer("ceil", x, math.ceil)
 
 
 @builtin("trunc", 1)
 def trunc(rt, x):
+    """`x` with its fraction dropped, toward zero.
+
+    Example: trunc(-2.7) => -2
+    """
     return _to_integer("trunc", x, math.trunc)
 
 
 @builtin("round", 1)
 def round_(rt, x):
-    """Nearest integer, ties to even (banker's rounding): round(2.5) is 2, round(3.5) is 4."""
+    """The nearest integer, ties to even (banker's rounding): round(2.5) is 2.
+
+    Nearest integer, ties to even (banker's rounding): round(2.5) is 2, round(3.5) is 4.
+
+    Example: round(2.5) => 2
+    Example: round(3.7) => 4
+    """
     return _to_integer("round", x, round)
 
 
 @builtin("round_to", 2)
 def round_to(rt, x, digits):
-    """Round to `digits` decimal places (negative: tens, hundreds…), ties to even. A float is
-    rounded by its real binary value, so round_to(2.675, 2) is 2.67."""
+    """Round to `digits` decimal places (negative: tens, hundreds…), ties to even.
+
+    Round to `digits` decimal places (negative: tens, hundreds…), ties to even. A float is
+    rounded by its real binary value, so round_to(2.675, 2) is 2.67.
+
+    Example: round_to(3.14159, 2) => 3.14
+    """
     x = _number("round_to", x)
     n = _integer("round_to", digits, "an integer number of digits")
     if type(x) is float:
@@ -143,12 +166,19 @@ def round_to(rt, x, digits):
 # ------------------------------------------------------------------ magnitude
 @builtin("abs", 1)
 def abs_(rt, x):
+    """The absolute value.
+
+    Example: abs(-3) => 3
+    """
     return abs(_number("abs", x))
 
 
 @builtin("sign", 1)
 def sign(rt, x):
-    """-1, 0 or 1 as an integer (nan for nan)."""
+    """-1, 0 or 1 as an integer (nan for nan).
+
+    Example: sign(-4.2) => -1
+    """
     x = _number("sign", x)
     if type(x) is float and math.isnan(x):
         return x
@@ -157,7 +187,12 @@ def sign(rt, x):
 
 @builtin("clamp", 3)
 def clamp(rt, x, lo, hi):
-    """x limited to [lo, hi]."""
+    """`x` limited to the range [lo, hi].
+
+    x limited to [lo, hi].
+
+    Example: clamp(15, 0, 10) => 10
+    """
     values = [_number("clamp", v) for v in (x, lo, hi)]
     if any(type(v) is float for v in values) and any(type(v) is Decimal for v in values):
         raise SynError(_MIX)
@@ -171,7 +206,10 @@ def clamp(rt, x, lo, hi):
 # ------------------------------------------------------------------ powers, roots, logarithms
 @builtin("sqrt", 1)
 def sqrt(rt, x):
-    """Square root as a float (a decimal gives a decimal to 28 digits)."""
+    """Square root as a float (a decimal gives a decimal to 28 digits).
+
+    Example: sqrt(16) => 4.0
+    """
     x = _number("sqrt", x)
     if type(x) is Decimal:
         if x < 0:
@@ -192,8 +230,13 @@ def sqrt(rt, x):
 
 @builtin("cbrt", 1)
 def cbrt(rt, x):
-    """Cube root (of negative numbers too); exact for perfect cubes, which libm may miss by
-    an ulp (cbrt(-27) must be -3.0)."""
+    """Cube root (of negative numbers too); exact for perfect cubes.
+
+    Cube root (of negative numbers too); exact for perfect cubes, which libm may miss by
+    an ulp (cbrt(-27) must be -3.0).
+
+    Example: cbrt(-27) => -3.0
+    """
     x = _float("cbrt", x)
     root = math.cbrt(x)
     if math.isfinite(root):
@@ -205,18 +248,30 @@ def cbrt(rt, x):
 
 @builtin("hypot", 2, None)
 def hypot(rt, *xs):
-    """Euclidean length of the vector of its arguments."""
+    """Euclidean length of the vector of its arguments.
+
+    Example: hypot(3, 4) => 5.0
+    """
     return math.hypot(*[_float("hypot", x) for x in xs])
 
 
 @builtin("pow", 2)
 def pow_(rt, x, y):
-    """The function form of `x ** y`, with exactly its rules (and its range errors)."""
+    """The function form of `x ** y`, with exactly its rules.
+
+    The function form of `x ** y`, with exactly its rules (and its range errors).
+
+    Example: pow(2, 10) => 1024
+    """
     return operators.power(_number("pow", x), _number("pow", y))
 
 
 @builtin("exp", 1)
 def exp(rt, x):
+    """e raised to the power `x`, as a float (inf on overflow).
+
+    Example: exp(0) => 1.0
+    """
     try:
         return math.exp(_float("exp", x))
     except OverflowError:
@@ -237,22 +292,39 @@ def _log(fname: str, x, fn) -> float:
 
 @builtin("ln", 1)
 def ln(rt, x):
+    """The natural logarithm (-inf at 0, nan below).
+
+    Example: ln(1) => 0.0
+    """
     return _log("ln", x, math.log)
 
 
 @builtin("log10", 1)
 def log10(rt, x):
+    """The base-10 logarithm (-inf at 0, nan below).
+
+    Example: log10(1000) => 3.0
+    """
     return _log("log10", x, math.log10)
 
 
 @builtin("log2", 1)
 def log2(rt, x):
+    """The base-2 logarithm (-inf at 0, nan below).
+
+    Example: log2(8) => 3.0
+    """
     return _log("log2", x, math.log2)
 
 
 @builtin("log_base", 2)
 def log_base(rt, x, base):
-    """Logarithm of x in `base` (base > 0 and not 1)."""
+    """The logarithm of `x` in `base` (base > 0 and not 1).
+
+    Logarithm of x in `base` (base > 0 and not 1).
+
+    Example: log_base(81, 3) => 4.0
+    """
     b = _number("log_base", base)
     if type(b) is Decimal or not b > 0 or b == 1 or (type(b) is float and math.isinf(b)):
         raise SynError(f"log_base: the base must be a positive number other than 1, got {display(base)}")
@@ -275,7 +347,8 @@ def _unary(name: str, fn, odd: bool = False, doc: str | None = None):
     def function(rt, x):
         return _ieee(name, fn, x, odd)
     function.__name__ = name
-    function.__doc__ = doc or f"{name}(x) as a float (IEEE limits instead of errors)."
+    summary = doc or f"{name}(x) as a float (IEEE limits instead of errors)."
+    function.__doc__ = f"{summary}\n\nExample: {name}(1) => {fn(1.0)!r}"
     builtin(name, 1)(function)
 
 
@@ -289,7 +362,10 @@ _unary("sinh", math.sinh, odd=True)
 
 @builtin("atanh", 1)
 def atanh(rt, x):
-    """Inverse hyperbolic tangent: ±inf at ±1, nan beyond."""
+    """Inverse hyperbolic tangent: ±inf at ±1, nan beyond.
+
+    Example: atanh(0) => 0.0
+    """
     x = _float("atanh", x)
     if abs(x) == 1:
         return math.copysign(math.inf, x)
@@ -298,23 +374,38 @@ def atanh(rt, x):
 
 @builtin("atan2", 2)
 def atan2(rt, y, x):
-    """Angle of the point (x, y), in radians, from −pi to pi."""
+    """Angle of the point (x, y), in radians, from −pi to pi.
+
+    Example: atan2(1, 1) => 0.7853981633974483
+    """
     return math.atan2(_float("atan2", y), _float("atan2", x))
 
 
 # ------------------------------------------------------------------ number theory and tests
 @builtin("gcd", 2, None)
 def gcd(rt, *xs):
+    """The greatest common divisor of two or more integers.
+
+    Example: gcd(12, 18) => 6
+    """
     return math.gcd(*[_integer("gcd", x, "integers") for x in xs])
 
 
 @builtin("lcm", 2, None)
 def lcm(rt, *xs):
+    """The least common multiple of two or more integers.
+
+    Example: lcm(4, 6) => 12
+    """
     return math.lcm(*[_integer("lcm", x, "integers") for x in xs])
 
 
 @builtin("factorial", 1)
 def factorial(rt, n):
+    """n! for a non-negative integer `n`.
+
+    Example: factorial(5) => 120
+    """
     n = _integer("factorial", n, "a non-negative integer")
     if n < 0:
         raise SynError(f"factorial expects a non-negative integer, got {n}")
@@ -325,18 +416,30 @@ def factorial(rt, n):
 
 @builtin("is_nan", 1)
 def is_nan(rt, x):
+    """Whether `x` is the float nan.
+
+    Example: is_nan(sqrt(-1)) => true
+    """
     x = _number("is_nan", x)
     return x.is_nan() if type(x) is Decimal else type(x) is float and math.isnan(x)
 
 
 @builtin("is_infinite", 1)
 def is_infinite(rt, x):
+    """Whether `x` is +inf or -inf.
+
+    Example: is_infinite(exp(1000)) => true
+    """
     x = _number("is_infinite", x)
     return x.is_infinite() if type(x) is Decimal else type(x) is float and math.isinf(x)
 
 
 @builtin("is_finite", 1)
 def is_finite(rt, x):
+    """Whether `x` is neither infinite nor nan.
+
+    Example: is_finite(1 / 3) => true
+    """
     x = _number("is_finite", x)
     return x.is_finite() if type(x) is Decimal else type(x) is int or math.isfinite(x)
 
@@ -387,6 +490,10 @@ def _float_sum(values: list) -> float:
 
 @builtin("sum", 1)
 def sum_(rt, xs):
+    """The sum of a list of numbers (0 for an empty list).
+
+    Example: sum([1, 2, 3]) => 6
+    """
     data = _Data("sum", xs, allow_empty=True)
     if data.floats:
         return _float_sum(data.values)
@@ -402,6 +509,10 @@ def _exact_sum(values: list):
 
 @builtin("product", 1)
 def product(rt, xs):
+    """The product of a list of numbers (1 for an empty list).
+
+    Example: product([2, 3, 4]) => 24
+    """
     data = _Data("product", xs, allow_empty=True)
     if data.decimals:
         with localcontext(_EXACT):
@@ -415,6 +526,10 @@ def product(rt, xs):
 @builtin("mean", 1)
 @_float_result("mean")
 def mean(rt, xs):
+    """The arithmetic mean of a non-empty list of numbers.
+
+    Example: mean([1, 2, 3, 4]) => 2.5
+    """
     data = _Data("mean", xs)
     n = len(data.values)
     if data.decimals:
@@ -436,7 +551,10 @@ def _midpoint(a, b):
 @builtin("median", 1)
 @_float_result("median")
 def median(rt, xs):
-    """The middle value (the mean of the two middle values for an even count)."""
+    """The middle value (the mean of the two middle values for an even count).
+
+    Example: median([3, 1, 2]) => 2
+    """
     data = _Data("median", xs)
     if data.nan:
         return math.nan
@@ -476,14 +594,20 @@ def _fraction(fname: str, p, top: int) -> Fraction:
 @builtin("percentile", 2)
 @_float_result("percentile")
 def percentile(rt, xs, p):
-    """The p-th percentile, p from 0 to 100, interpolating linearly."""
+    """The p-th percentile, p from 0 to 100, interpolating linearly.
+
+    Example: percentile([1, 2, 3, 4, 5], 50) => 3.0
+    """
     return _interpolate("percentile", xs, _fraction("percentile", p, 100))
 
 
 @builtin("quantile", 2)
 @_float_result("quantile")
 def quantile(rt, xs, q):
-    """The q-quantile, q from 0 to 1, interpolating linearly."""
+    """The q-quantile, q from 0 to 1, interpolating linearly.
+
+    Example: quantile([1, 2, 3, 4, 5], 0.25) => 2.0
+    """
     return _interpolate("quantile", xs, _fraction("quantile", q, 1))
 
 
@@ -513,14 +637,20 @@ def _variance(fname: str, xs, ddof):
 @builtin("var", 1, named=("ddof",))
 @_float_result("var")
 def var(rt, xs, ddof=1):
-    """Variance, of a sample by default (ddof = 1); ddof = 0 for a whole population."""
+    """Variance, of a sample by default (ddof = 1); ddof = 0 for a whole population.
+
+    Example: var([1, 2, 3, 4]) => 1.6666666666666667
+    """
     return _variance("var", xs, ddof)
 
 
 @builtin("std", 1, named=("ddof",))
 @_float_result("std")
 def std(rt, xs, ddof=1):
-    """Standard deviation, of a sample by default (ddof = 1)."""
+    """Standard deviation, of a sample by default (ddof = 1).
+
+    Example: std([2, 4, 4, 4, 5, 5, 7, 9], ddof = 0) => 2.0
+    """
     v = _variance("std", xs, ddof)
     if type(v) is Decimal:
         with localcontext() as ctx:
@@ -531,7 +661,10 @@ def std(rt, xs, ddof=1):
 
 @builtin("mode", 1)
 def mode(rt, xs):
-    """The most frequent value (of any kind); a tie goes to the value that appeared first."""
+    """The most frequent value (of any kind); a tie goes to the value that appeared first.
+
+    Example: mode([1, 2, 2, 3]) => 2
+    """
     if type(xs) is not list:
         raise wrong_type("mode", "a list", xs)
     index = ValueIndex()
@@ -555,9 +688,14 @@ def mode(rt, xs):
 @builtin("histogram", 1, 2)
 @_float_result("histogram")
 def histogram(rt, xs, bins=10):
-    """`{counts, edges}`: `bins` equal-width bins over the data's range (default 10), or the
+    """`{counts, edges}` of the data: `bins` equal-width bins (or explicit ascending edges as a list).
+
+    `{counts, edges}`: `bins` equal-width bins over the data's range (default 10), or the
     explicit ascending `edges` given as a list. Bins are [lo, hi) except the last, [lo, hi];
-    values outside explicit edges are not counted."""
+    values outside explicit edges are not counted.
+
+    Example: histogram([1, 2, 2, 3], 2) => {counts: [1, 3], edges: [1.0, 2.0, 3.0]}
+    """
     data = _Data("histogram", xs)
     if data.decimals:
         raise SynError("histogram works on ints and floats — convert decimals with float(x)")

@@ -38,19 +38,29 @@ def _text(value, what: str) -> str:
 
 @builtin("math.find", 0, 4, named=("query", "domain", "detail", "limit"))
 def find(rt, query="", domain=None, detail="summary", limit=10):
-    """Catalog entries matching `query` (usable directly as an llm_step catalog)."""
+    """Catalog entries matching `query` (usable directly as an llm_step catalog).
+
+    Example: length(math.find("prime", limit = 1)) => 1
+    """
     return _guarded(lambda: _library().find(query=_text(query, "query"), domain=domain,
                                             detail=detail, limit=limit))
 
 
 @builtin("math.describe", 1)
 def describe(rt, op_id):
+    """One operation's catalog entry: its summary, parameters and outcomes.
+
+    Example: math.describe("nt.prime.test").domain => "nt"
+    """
     return _guarded(lambda: _library().describe(_text(op_id, "the operation id")))
 
 
 @builtin("math.run", 2)
 def run(rt, op_id, payload):
-    """Validate the payload, run exactly one operation, return its typed result."""
+    """Validate the payload, run exactly one operation, return its typed result.
+
+    Example: math.run("nt.prime.test", {n: 97}).status => "prime"
+    """
     if type(payload) is not dict:
         raise SynError(f"math.run expects a map payload, got {type_name(payload)}")
     return _guarded(lambda: _library().run(_text(op_id, "the operation id"), payload))
@@ -58,7 +68,10 @@ def run(rt, op_id, payload):
 
 @builtin("math.check", 2)
 def check(rt, op_id, payload):
-    """`{valid, issues}` for a payload, without running anything."""
+    """`{valid, issues}` for a payload, without running anything.
+
+    Example: math.check("nt.prime.test", {n: 7}) => {valid: true, issues: []}
+    """
     if type(payload) is not dict:
         raise SynError(f"math.check expects a map payload, got {type_name(payload)}")
     return _guarded(lambda: _library().check(_text(op_id, "the operation id"), payload))
@@ -66,7 +79,11 @@ def check(rt, op_id, payload):
 
 @builtin("math.tool", 1)
 def tool(rt, op_id):
-    """A task value running one math operation, its parameters the request's fields."""
+    """A task value running one math operation, its parameters the request's fields.
+
+    Example: let is_prime be math.tool("nt.prime.test") => nothing
+    Example: is_prime(n = 7).status => "prime"
+    """
     op_id = _text(op_id, "the operation id")
     fields = _guarded(lambda: _library().tool_params(op_id))
     names = tuple(name for name, _, _ in fields)

@@ -26,27 +26,46 @@ def _text(fname: str, value, what: str = "text") -> str:
 # ------------------------------------------------------------------ case, trimming, tests
 @builtin("upper", 1)
 def upper(rt, t):
+    """Text in upper case.
+
+    Example: upper("Hello") => "HELLO"
+    """
     return _text("upper", t).upper()
 
 
 @builtin("lower", 1)
 def lower(rt, t):
+    """Text in lower case.
+
+    Example: lower("Hello") => "hello"
+    """
     return _text("lower", t).lower()
 
 
 @builtin("trim", 1)
 def trim(rt, t):
-    """Strip whitespace (any Unicode white space) from both ends."""
+    """Strip whitespace (any Unicode white space) from both ends.
+
+    Example: trim("  hi  ") => "hi"
+    """
     return _text("trim", t).strip()
 
 
 @builtin("starts_with", 2)
 def starts_with(rt, t, prefix):
+    """Whether text `t` starts with `prefix`.
+
+    Example: starts_with("https://x.org", "https://") => true
+    """
     return _text("starts_with", t).startswith(_text("starts_with", prefix, "a text prefix"))
 
 
 @builtin("ends_with", 2)
 def ends_with(rt, t, suffix):
+    """Whether text `t` ends with `suffix`.
+
+    Example: ends_with("report.csv", ".csv") => true
+    """
     return _text("ends_with", t).endswith(_text("ends_with", suffix, "a text suffix"))
 
 
@@ -59,14 +78,23 @@ def _replace(fname: str, t, old, new) -> str:
 
 @builtin("replace", 3)
 def replace(rt, t, old, new):
-    """Replace every literal occurrence of `old` (for patterns, see regex_replace)."""
+    """Replace every literal occurrence of `old` with `new` (for patterns, see regex_replace).
+
+    Replace every literal occurrence of `old` (for patterns, see regex_replace).
+
+    Example: replace("a-b-c", "-", "+") => "a+b+c"
+    """
     return _replace("replace", t, old, new)
 
 
 # ------------------------------------------------------------------ split / join
 @builtin("split", 2)
 def split(rt, t, sep):
-    """Split on a literal separator; an empty separator splits into characters."""
+    """Split on a literal separator; an empty separator splits into characters.
+
+    Example: split("a,b,c", ",") => ["a", "b", "c"]
+    Example: split("hey", "") => ["h", "e", "y"]
+    """
     _text("split", t)
     if not _text("split", sep, "a text separator"):
         return list(t)
@@ -78,10 +106,14 @@ _JOINABLE = (str, int, float, bool, Decimal)
 
 @builtin("join", 2, 4)
 def join(rt, items, sep, *table_args):
-    """Join texts, converting numbers and bools with their display form.
+    """Join a list of texts (numbers and bools by their display form) with `sep` between them.
+
+    Join texts, converting numbers and bools with their display form.
 
     `nothing`, lists and maps are refused instead of printed: joining them is almost always a
     bug (a missing field, an unflattened list) that a silent "nothing" would hide.
+
+    Example: join(["a", "b", 3], ", ") => "a, b, 3"
     """
     if table_args:
         raise SynError("join with 3 or 4 arguments (joining tables) is not supported by this "
@@ -105,8 +137,14 @@ _FMT = re.compile(r"\{\{|\}\}|\{([^\W\d]\w*(?:\.[^\W\d]\w*)*)\}")
 
 @builtin("fmt", 2)
 def fmt(rt, template, values):
-    """Fill `{name}` holes from a map; `{a.b}` walks nested maps. A missing name is an error,
-    never an empty string, so a typo in a template cannot go unnoticed."""
+    """Fill `{name}` holes in `template` from the map `values` (`{a.b}` walks nested maps).
+
+    Fill `{name}` holes from a map; `{a.b}` walks nested maps. A missing name is an error,
+    never an empty string, so a typo in a template cannot go unnoticed.
+
+    Example: fmt("{name} is {age}", {name: "Ada", age: 36}) => "Ada is 36"
+    Example: fmt("{x}", {}) => error: fmt: no value for {x}
+    """
     _text("fmt", template, "a text template")
     if type(values) is not dict:
         raise wrong_type("fmt", "a map of values as its second argument", values)
@@ -140,13 +178,24 @@ def _compile(fname: str, pattern) -> re.Pattern:
 
 @builtin("matches", 2)
 def matches(rt, t, pattern):
-    """True only when the pattern matches the whole text."""
+    """Whether the regular expression `pattern` matches the whole text (Python `re` syntax).
+
+    True only when the pattern matches the whole text.
+
+    Example: matches("2024-05-01", "[0-9]{4}-[0-9]{2}-[0-9]{2}") => true
+    Example: matches("x2024", "[0-9]+") => false
+    """
     return _compile("matches", pattern).fullmatch(_text("matches", t)) is not None
 
 
 @builtin("regex_find_all", 2)
 def regex_find_all(rt, t, pattern):
-    """Every whole match, in order (groups do not change the result, unlike Python's findall)."""
+    """Every match of `pattern` in `t`, in order, as a list of texts.
+
+    Every whole match, in order (groups do not change the result, unlike Python's findall).
+
+    Example: regex_find_all("a1 b22 c333", "[0-9]+") => ["1", "22", "333"]
+    """
     return _find_all("regex_find_all", t, pattern)
 
 
@@ -161,7 +210,10 @@ def _first_match(fname: str, t, pattern):
 @builtin("regex_capture", 2)
 def regex_capture(rt, t, pattern):
     """The first match as a list: its groups (an unmatched group is `nothing`), or `[match]`
-    when the pattern has none; `nothing` when nothing matches."""
+    when the pattern has none; `nothing` when nothing matches.
+
+    Example: regex_capture("key=value", "([a-z]+)=([a-z]+)") => ["key", "value"]
+    """
     m = _first_match("regex_capture", t, pattern)
     if m is None:
         return None
@@ -181,7 +233,10 @@ def _regex_replace(fname: str, t, pattern, replacement) -> str:
 
 @builtin("regex_replace", 3)
 def regex_replace(rt, t, pattern, replacement):
-    """Replace every match; `\\1`, `\\2` (or `\\g<name>`) insert groups."""
+    """Replace every match of `pattern`; `\\1` (or `\\g<name>`) in `replacement` inserts a group.
+
+    Example: regex_replace("2024-05-01", "([0-9]+)-([0-9]+)-([0-9]+)", "\\3/\\2/\\1") => "01/05/2024"
+    """
     return _regex_replace("regex_replace", t, pattern, replacement)
 
 
@@ -198,19 +253,32 @@ def _deprecated(rt, old: str, new: str) -> None:
 
 @builtin("replace_text", 3)
 def replace_text(rt, t, old, new):
+    """Deprecated name of replace.
+
+    Example: replace_text("a-b", "-", "+") => "a+b"
+    """
     _deprecated(rt, "replace_text", "replace")
     return _replace("replace_text", t, old, new)
 
 
 @builtin("find_all", 2)
 def find_all(rt, t, pattern):
+    """Deprecated name of regex_find_all: every match of `pattern`, in order.
+
+    Example: find_all("a1 b22", "[0-9]+") => ["1", "22"]
+    """
     _deprecated(rt, "find_all", "regex_find_all")
     return _find_all("find_all", t, pattern)
 
 
 @builtin("capture", 2)
 def capture(rt, t, pattern):
-    """The old shape: the groups as a list, but a pattern without groups gives bare text."""
+    """Deprecated name of regex_capture, with its old shape: a pattern without groups gives bare text.
+
+    The old shape: the groups as a list, but a pattern without groups gives bare text.
+
+    Example: capture("v1.2", "[0-9]+") => "1"
+    """
     _deprecated(rt, "capture", "regex_capture")
     m = _first_match("capture", t, pattern)
     if m is None:
@@ -220,5 +288,9 @@ def capture(rt, t, pattern):
 
 @builtin("replace_re", 3)
 def replace_re(rt, t, pattern, replacement):
+    """Deprecated name of regex_replace.
+
+    Example: replace_re("a1b2", "[0-9]", "#") => "a#b#"
+    """
     _deprecated(rt, "replace_re", "regex_replace")
     return _regex_replace("replace_re", t, pattern, replacement)

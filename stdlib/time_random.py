@@ -53,13 +53,20 @@ def _pattern(fname: str, pattern) -> str:
 # ------------------------------------------------------------------ clock
 @builtin("now", 0, cap="time")
 def now(rt):
-    """The current time as a Unix timestamp in seconds (a float)."""
+    """The current time as a Unix timestamp in seconds (a float).
+
+    Example: now() > 0 => true
+    """
     rt.check_cap("time", None)
     return time.time()
 
 
 @builtin("sleep", 1, cap="time")
 def sleep(rt, seconds):
+    """Pause for `seconds` (a number, fractions allowed).
+
+    Example: sleep(0) => nothing
+    """
     rt.check_cap("time", None)
     t = type(seconds)
     if t not in (int, float, Decimal) or not 0 <= seconds < math.inf:
@@ -73,8 +80,14 @@ def sleep(rt, seconds):
 # ------------------------------------------------------------------ conversions
 @builtin("format_time", 1, 2)
 def format_time(rt, timestamp, pattern=None):
-    """A timestamp as text: ISO 8601 in UTC by default (`1970-01-01T00:00:00Z`, with the
-    fraction of a second only when there is one), or with a strftime pattern."""
+    """A timestamp as text: ISO 8601 in UTC by default, or with a strftime `pattern`.
+
+    A timestamp as text: ISO 8601 in UTC by default (`1970-01-01T00:00:00Z`, with the
+    fraction of a second only when there is one), or with a strftime pattern.
+
+    Example: format_time(0) => "1970-01-01T00:00:00Z"
+    Example: format_time(0, "%Y") => "1970"
+    """
     moment = _moment("format_time", timestamp)
     if pattern is not None:
         return moment.strftime(_pattern("format_time", pattern))
@@ -86,9 +99,14 @@ def format_time(rt, timestamp, pattern=None):
 
 @builtin("parse_time", 1, 2)
 def parse_time(rt, text, pattern=None):
-    """Text → timestamp: ISO 8601 by default (date, date and time, optional fraction, `Z` or
+    """Text as a Unix timestamp: ISO 8601 by default, or a strftime `pattern`; UTC without an offset.
+
+    Text → timestamp: ISO 8601 by default (date, date and time, optional fraction, `Z` or
     an offset), or a strftime pattern. A time without an offset is UTC. The result is an
-    integer when the time has no fraction of a second."""
+    integer when the time has no fraction of a second.
+
+    Example: parse_time("1970-01-02") => 86400
+    """
     if type(text) is not str:
         raise wrong_type("parse_time", "text", text)
     try:
@@ -109,7 +127,10 @@ def parse_time(rt, text, pattern=None):
 
 @builtin("date_parts", 1)
 def date_parts(rt, timestamp):
-    """`{year, month, day, hour, minute, second}` of a timestamp, in UTC."""
+    """`{year, month, day, hour, minute, second}` of a timestamp, in UTC.
+
+    Example: date_parts(86400).day => 2
+    """
     m = _moment("date_parts", timestamp)
     return {"year": m.year, "month": m.month, "day": m.day, "hour": m.hour, "minute": m.minute,
             "second": m.second}
@@ -118,14 +139,24 @@ def date_parts(rt, timestamp):
 # ------------------------------------------------------------------ randomness
 @builtin("random", 0, cap="random")
 def random(rt):
-    """A float in [0, 1)."""
+    """A random float in [0, 1).
+
+    A float in [0, 1).
+
+    Example: random() < 1 => true
+    """
     rt.check_cap("random", None)
     return _rng.random()
 
 
 @builtin("random_int", 2, cap="random")
 def random_int(rt, lo, hi):
-    """An integer from lo to hi, both included."""
+    """A random integer from lo to hi, both included.
+
+    An integer from lo to hi, both included.
+
+    Example: random_int(3, 3) => 3
+    """
     rt.check_cap("random", None)
     for bound in (lo, hi):
         if type(bound) is not int:

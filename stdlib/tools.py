@@ -59,7 +59,12 @@ def _checked_args(task: Task, args, who: str) -> list[tuple[str, object]]:
 
 @builtin("call", 2)
 def call(rt, fn, args):
-    """Call a task with named arguments from a map, running with the ambient capabilities."""
+    """Call a task with named arguments from a map, with the capabilities in effect.
+
+    Call a task with named arguments from a map, running with the ambient capabilities.
+
+    Example: call((a, b) => a - b, {a: 5, b: 2}) => 3
+    """
     task = _task(fn, "call")
     named = _checked_args(task, args, "call")
     return run_body(task.code, bind(task, [], named, False))
@@ -67,7 +72,12 @@ def call(rt, fn, args):
 
 @builtin("call_tool", 2)
 def call_tool(rt, fn, args):
-    """Call a task the way a tool runs: checked arguments, only its declared capabilities."""
+    """Call a task the way a tool runs: arguments checked against its types, only its declared capabilities.
+
+    Call a task the way a tool runs: checked arguments, only its declared capabilities.
+
+    Example: call_tool((a, b) => a * b, {a: 3, b: 4}) => 12
+    """
     task = _task(fn, "call_tool")
     named = _checked_args(task, args, "call_tool")
     token = rt.enter_tool(task.declared, task.name)
@@ -79,7 +89,10 @@ def call_tool(rt, fn, args):
 
 @builtin("tool_spec", 2)
 def tool_spec(rt, fn, describe):
-    """The catalog entry a model sees for a task, derived from its signature."""
+    """The catalog entry a model sees for a task, derived from its signature.
+
+    Example: tool_spec((city) => city, "Weather in a city").params => ["city"]
+    """
     task = _task(fn, "tool_spec")
     if type(describe) is not str:
         raise SynError(f"tool_spec expects a text description, got {type_name(describe)}")
