@@ -79,11 +79,26 @@ _ORPHANS = {
 }
 
 
+def protected_binding(name: str) -> str:
+    """The message for a protected name bound to something callable (load time or run time)."""
+    return (f"'{name}' is a protected name: it cannot be bound to a task or lambda "
+            "(the label and output checks rely on it); choose another name")
+
+
 def check_binding(name: str, callable_value: bool, span: Span) -> None:
     """A protected name may hold plain values, never a task or lambda."""
     if callable_value and name in PROTECTED_NAMES:
-        raise parse_error(f"'{name}' is a protected name: it cannot be bound to a task or lambda "
-                          "(the label and output checks rely on it); choose another name", span)
+        raise parse_error(protected_binding(name), span)
+
+
+def check_bound_name(name: str, what: str, span: Span) -> None:
+    """A parameter, loop variable or pattern binding can receive a task from data the code does
+    not control, so a protected name is never one; the refusal comes at load time, before any
+    call evaluates an argument. `what` names the binding (`a parameter`, `a loop variable`)."""
+    if name in PROTECTED_NAMES:
+        raise parse_error(f"'{name}' is a protected name: it cannot be {what} (the value could be "
+                          "a task or lambda, and the label and output checks rely on the name); "
+                          "choose another name", span)
 
 
 def check_expression_statement(expr: ast.Expr) -> None:

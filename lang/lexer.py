@@ -5,7 +5,7 @@ newlines inside brackets vanish, and several decisions need one token of *contex
 LALR(1) parser cannot take (it only sees one token ahead). Those are settled here, so the
 grammar stays conflict-free:
 
-* soft keywords (`test`, `use`, `export`, `enum`, `raise` at the start of a statement; the
+* soft keywords (`test`, `use`, `export`, `enum`, `raise`, `log`, `trace` at the start of a statement; the
   clause words `about`, `between`, `under`, `given`, `for`, `within`) become keywords only where
   their construct starts, and stay plain names before `(`, `.`, `[`, an operator, `|>` or `of`;
 * a `(` whose matching `)` is followed by `=>` opens a lambda (`LAMBDA_LPAR`);
@@ -39,14 +39,15 @@ HARD_KEYWORDS = {
     "signal": "SIGNAL", "wait_for": "WAIT_FOR", "require": "REQUIRE", "sandbox": "SANDBOX",
     "invariant": "INVARIANT", "intent": "INTENT", "approve": "APPROVE", "confirm": "CONFIRM",
     "ask": "ASK", "show": "SHOW", "reason": "REASON", "decide": "DECIDE", "analyze": "ANALYZE",
-    "generate": "GENERATE", "try": "TRY", "recover": "_RECOVER", "trace": "TRACE", "log": "LOG",
+    "generate": "GENERATE", "try": "TRY", "recover": "_RECOVER",
     "measure": "MEASURE", "checkpoint": "CHECKPOINT", "and": "_AND", "or": "_OR", "not": "NOT",
     "true": "TRUE", "false": "FALSE", "nothing": "NOTHING",
 }
 KEYWORD_TYPES = frozenset(HARD_KEYWORDS.values())
 
 # Soft keywords that open a statement, and the clause words.
-STATEMENT_WORDS = {"test": "TEST", "use": "USE", "export": "EXPORT", "enum": "ENUM", "raise": "RAISE"}
+STATEMENT_WORDS = {"test": "TEST", "use": "USE", "export": "EXPORT", "enum": "ENUM", "raise": "RAISE",
+                   "log": "LOG", "trace": "TRACE"}
 AFTER_WORDS = {"about": ("REASON", "_ABOUT"), "between": ("DECIDE", "_BETWEEN"),
                "under": ("SANDBOX", "_UNDER")}
 CLAUSE_WORDS = {"given": "_GIVEN", "for": "_FOR", "within": "_WITHIN"}

@@ -132,6 +132,7 @@ class Builder(Transformer):
 
     def each_stmt(self, c):
         kw, var, _, iterable, body = c
+        checks.check_bound_name(var.value, "a loop variable", self._span(var))
         return ast.Each(var.value, iterable, body, span=self._span(kw))
 
     def while_stmt(self, c):
@@ -156,6 +157,7 @@ class Builder(Transformer):
 
     def param(self, c):
         name, type_, default = c
+        checks.check_bound_name(name.value, "a parameter", self._span(name))
         return ast.Param(name.value, None if type_ is None else type_.value, default,
                          span=self._span(name))
 
@@ -210,6 +212,8 @@ class Builder(Transformer):
 
     def p_spread(self, c):
         dots, name = c
+        if name is not None:
+            checks.check_bound_name(name.value, "a pattern binding", self._span(name))
         return _Spread("" if name is None else name.value, self._span(dots))
 
     def p_map(self, c):
@@ -218,6 +222,7 @@ class Builder(Transformer):
     def p_entry(self, c):
         key, sub = c
         if sub is None:
+            checks.check_bound_name(key.value, "a pattern binding", self._span(key))
             return (key.value, None)
         return (key.value, self._inner_pattern(sub))
 
@@ -232,6 +237,7 @@ class Builder(Transformer):
         if isinstance(expr, ast.Name):
             if expr.name == "_":
                 return ast.PWildcard(span=expr.span)
+            checks.check_bound_name(expr.name, "a pattern binding", expr.span)
             return ast.PBind(expr.name, span=expr.span)
         return self._structured(expr) or self._value_pattern(expr)
 
@@ -259,6 +265,8 @@ class Builder(Transformer):
 
     def lambda_expr(self, c):
         params = [ast.Param(t.value, None, None, span=self._span(t)) for t in c[1:-1] if t is not None]
+        for param in params:
+            checks.check_bound_name(param.name, "a parameter", param.span)
         return ast.Lambda(params, c[-1], span=self._span(c[0]))
 
     def sandbox_expr(self, c):

@@ -160,17 +160,18 @@ def call_builtin(rt, spec, args: list, named, span=None):
     """
     if spec.cap is not None:
         rt.site = span
-    given = len(args)
-    if given < spec.min_args or (spec.max_args is not None and given > spec.max_args):
-        raise SynError(_builtin_arity(spec, given))
     if named:
         extra = [k for k, _ in named if k not in spec.named]
-        if extra:
+        if extra:  # before arity: `length(x = 1)` is a naming mistake, not a missing argument
             if not spec.named:
                 raise SynError(f"{spec.name}() does not accept named arguments (got {extra[0]} = …); "
                                "pass it by position")
             raise SynError(f"{spec.name}() has no named argument '{extra[0]}' "
                            f"(it accepts: {', '.join(spec.named)})")
+    given = len(args)
+    if given < spec.min_args or (spec.max_args is not None and given > spec.max_args):
+        raise SynError(_builtin_arity(spec, given))
+    if named:
         return spec.fn(rt, *args, **dict(named))
     return spec.fn(rt, *args)
 

@@ -566,11 +566,11 @@ class Capabilities:
             if bounds:
                 fix = "add a require that fits" if how == "auto-granted" else "narrow the require to fit"
                 return "grant wider than the host ceiling", (
-                    f"Capability {shown} is {how} as {wanted.display()}, which is wider than the host "
+                    f"Capability not granted: {shown} — {how} as {wanted.display()}, which is wider than the host "
                     f"ceiling ({CEILING_FLAGS}) allows: {', '.join(bounds)}. A grant counts only when "
                     f"all of it fits under the ceiling; {fix}")
             return "above the host ceiling", (
-                f"Capability {shown} is {how} but above the host ceiling ({CEILING_FLAGS}). "
+                f"Capability not granted: {shown} — {how} but above the host ceiling ({CEILING_FLAGS}). "
                 f"The program cannot fix this; the host must widen the ceiling")
         frame = next(frame for frame in self._frames if frame.allowing(request) is None)
         if frame.kind == "tool":

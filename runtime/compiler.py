@@ -13,6 +13,7 @@ from __future__ import annotations
 import sys
 
 from lang import ast
+from lang.checks import PROTECTED_NAMES, protected_binding
 from lang.errors import SynError
 from lang.resolve import Scope, arm_scope, block_scope, task_scope, test_scope
 from lang.toolschema import JSON_TYPES
@@ -22,9 +23,10 @@ from runtime.fastpaths import Operand
 from runtime.calls import (GIVE, RECURSION_LIMIT, REG, STOP, TaskCode, call_builtin, call_value, invoke,
                            invoke1)
 from runtime.control import StopLoop
+from runtime.labels import unwrap as unwrap_label
 from runtime.patterns import compile_pattern, quick_check
 from runtime.scope import UNBOUND
-from runtime.values import (Builtin, Constructor, EnumValue, ModuleValue, Param, Task, display,
+from runtime.values import (CALLABLE_TYPES, Builtin, Constructor, EnumValue, ModuleValue, Param, Task, display,
                             equal, map_key, compare, type_name)
 
 _refcount = sys.getrefcount
@@ -35,9 +37,14 @@ PARAMETER_TYPES = tuple(JSON_TYPES)
 # Names Python programmers reach for, and what Synsema calls them.
 PYTHON_NAMES = {
     "True": "true", "False": "false", "None": "nothing", "null": "nothing", "nil": "nothing",
-    "len": "length", "str": "text", "float": "number(x)", "self": "a parameter (Synsema has no methods)",
+    "len": "length(x)", "str": "text", "float": "number(x)", "self": "a parameter (Synsema has no methods)",
     "dict": "a map literal {…}", "input": "read_line()", "return": "give",
 }
+
+
+# A second `intent:`: the purpose is fixed once the program runs, so injected code cannot widen it.
+INTENT_FROZEN = ("intent is frozen: it cannot be declared after execution has started; a program "
+                 "declares it once, at the top")
 
 
 def undefined(name: str) -> SynError:
@@ -108,12 +115,15 @@ class Compiler:
         return self.block(body, scope, False)
 
     def _check_intent_position(self, body: list) -> None:
-        seen_other = False
+        seen_other = seen_intent = False
         for stmt in body:
             if type(stmt) is ast.Intent:
                 if self.is_module:
                     raise SynError("a module does not declare intent: only the main program does",
                                    stmt.span)
+                if seen_intent:
+                    raise SynError(INTENT_FROZEN, stmt.span)
+                seen_intent = True
                 if seen_other:
                     raise SynError("intent: must come at the top of the program, before other statements",
                                    stmt.span)
@@ -170,7 +180,7 @@ class Compiler:
         return self.expr(node.expr, scope)
 
     def s_Let(self, node, scope, tail):
-        value = self.expr(node.value, scope)
+        value = self.protected(node.name, self.expr(node.value, scope), node.span)
         store = self.binder(node.name, scope, node.span)
         if node.exported and not scope.is_global:
             raise SynError("export is only allowed at the top level of a module", node.span)
@@ -285,7 +295,21 @@ class Compiler:
             return v
         return run
 
+    def protected(self, name: str, value, span):
+        """`value`, refused when it is callable and `name` is protected (`let print be f()`):
+        the load-time check sees only lambda literals, this one sees what was computed."""
+        if name not in PROTECTED_NAMES:
+            return value
+
+        def checked(f):
+            v = value(f)
+            if isinstance(unwrap_label(v)[0], CALLABLE_TYPES):
+                raise SynError(protected_binding(name), span)
+            return v
+        return checked
+
     def _set_name(self, name, value, scope, node):
+        value = self.protected(name, value, node.span)
         candidates = scope.resolve(name)
         g = self.globals
         span = node.span

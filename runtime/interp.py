@@ -15,7 +15,7 @@ import sys
 from lang.errors import SynError
 from runtime.calls import REG, call_value, invoke
 from runtime.capabilities import Capabilities, validate_cap_name
-from runtime.compiler import Compiler
+from runtime.compiler import INTENT_FROZEN, Compiler
 from runtime.control import ExitProgram
 from runtime.label_compiler import LabelCompiler
 from runtime.labels import EMPTY, LabelState, strip, unwrap, wrap
@@ -205,7 +205,7 @@ class Runtime:
 
     def declare_intent(self, text: str, span) -> None:
         if self.intent is not None:
-            raise SynError("intent is frozen: a program declares it once, at the top", span)
+            raise SynError(INTENT_FROZEN, span)
         self.intent = text
 
     def llm_expression(self, kind: str, subject, given, objective, with_: dict) -> str:

@@ -133,6 +133,8 @@ class LabelCompiler(Compiler):
             return super().s_Set(node, scope, tail)  # reports the invalid target
         path.reverse()
         name = target.name
+        if not path:
+            value = self.protected(name, value, node.span)
         locate = self.locator(name, scope, node.span)
         span = node.span
         st = self.st

@@ -323,7 +323,7 @@ def _order_kind(v) -> str:
 
 
 class SortKey:
-    """Wraps a value so Python's stable sort uses Synsema's total order (nothing and NaN last)."""
+    """Wraps a value so Python's stable sort uses Synsema's total order (NaN, then nothing, last)."""
 
     __slots__ = ("value",)
 
@@ -336,7 +336,7 @@ class SortKey:
         a_last = a is None or (type(a) is float and math.isnan(a))
         b_last = b is None or (type(b) is float and math.isnan(b))
         if a_last or b_last:
-            return not a_last and b_last
+            return (not a_last and b_last) or (a_last and b_last and a is not None and b is None)
         return _order(a, b, "<") < 0
 
 

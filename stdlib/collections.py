@@ -163,13 +163,24 @@ def insert(rt, xs, index, item):
     return result
 
 
+def _range_bound(value) -> int:
+    """A bound of range: an integer, or a float with an integral value (`range(2.0, 4)`)."""
+    if type(value) is int:
+        return value
+    if type(value) is float and value.is_integer():
+        return int(value)
+    if type(value) is float:
+        raise SynError(f"range: {short(value)} must be an integer — round it first with "
+                       f"round(x), floor(x) or ceil(x)")
+    raise SynError(f"range expects integers, got {type_name(value)} {short(value)} — "
+                   f"convert with int(x)")
+
+
 def range_numbers(*bounds) -> range:
     """The checked integers of range(end), range(start, end) or range(start, end, step), lazily:
     `each i in range(…)` walks this without building a list."""
-    for value in bounds:
-        if type(value) is not int:
-            raise SynError(f"range expects integers, got {type_name(value)} {short(value)} — "
-                           f"convert with int(x)")
+    if not all(type(value) is int for value in bounds):
+        bounds = tuple(_range_bound(value) for value in bounds)
     if len(bounds) == 3 and bounds[2] == 0:
         raise SynError("range: step cannot be 0")
     return range(*bounds)
@@ -546,9 +557,10 @@ def _desc(fname: str, desc) -> bool:
 
 
 def _sorted_positions(keys: list, desc: bool) -> list[int]:
-    """Positions of `keys` in stable sorted order; `nothing` and NaN go last either way."""
+    """Positions of `keys` in stable sorted order; NaN then `nothing` go last either way."""
     sort_key_check(keys)
-    last = [i for i, k in enumerate(keys) if k is None or (type(k) is float and math.isnan(k))]
+    last = ([i for i, k in enumerate(keys) if type(k) is float and math.isnan(k)]
+            + [i for i, k in enumerate(keys) if k is None])
     ordered = [i for i, k in enumerate(keys) if not (k is None or (type(k) is float and math.isnan(k)))]
     ordered.sort(key=lambda i: SortKey(keys[i]), reverse=desc)
     return ordered + last

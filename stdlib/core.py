@@ -200,11 +200,15 @@ def number(rt, value, default=_NO_DEFAULT):
 
 @builtin("float", 1, 2)
 def float_(rt, value, default=_NO_DEFAULT):
-    """Like number, but asked for explicitly: a large integer is rounded to the nearest float.
+    """Like number, but asked for explicitly: a large integer is rounded to the nearest float,
+    and a bool is 1.0 or 0.0.
 
     Example: float("2.5") => 2.5
     Example: float(3) => 3.0
+    Example: float(true) => 1.0
     """
+    if type(value) is bool:
+        return float(value)
     return _total(lambda f, v: _to_float(f, v, False), "float", value, default)
 
 
@@ -284,16 +288,23 @@ def _to_int(value, base) -> int:
 def int_(rt, value, *extra, fallback=_NO_DEFAULT, base=None):
     """Exact integer from an int, a whole float or decimal, or integer text (any base).
 
-    A second positional argument is refused rather than guessed at: `int("ff", 16)` reads as
-    Python's base but upstream once read it as a default, so both must be named.
+    A second positional argument is the default, as for `number(x, d)`, except an integer
+    from 2 to 36: `int("ff", 16)` reads as Python's base, so that one must be named.
 
     Example: int("42") => 42
     Example: int("ff", base = 16) => 255
     Example: int("x", fallback = 0) => 0
+    Example: int("x", 0) => 0
     """
     if extra:
-        raise SynError("int takes one positional argument: write int(x, base = 16) to read text "
-                       "in another base, or int(x, fallback = d) to get d instead of an error")
+        default = extra[0]
+        if type(default) is int and 2 <= default <= 36:
+            raise SynError("int: a second argument from 2 to 36 is ambiguous: write int(x, base = "
+                           f"{default}) to read text in that base, or int(x, fallback = {default}) "
+                           "to get it instead of an error")
+        if fallback is not _NO_DEFAULT:
+            raise SynError("int: the default is given twice, by position and as fallback =")
+        fallback = default
     if base is not None and (type(base) is not int or not 2 <= base <= 36):
         raise SynError(f"int: base must be an integer from 2 to 36, got {short(base)}")
     if fallback is _NO_DEFAULT:

@@ -20,6 +20,8 @@ from runtime.capabilities import resolve_path
 from stdlib.core import wrong_type
 from stdlib.registry import builtin
 
+_UNSET = object()
+
 
 def _path(rt, fname: str, path, cap: str) -> str:
     if type(path) is not str:
@@ -148,6 +150,25 @@ def file_exists(rt, path):
     return os.path.exists(_path(rt, "file_exists", path, "file.read"))
 
 
+@builtin("delete_file", 1, cap="file.write")
+def delete_file(rt, path):
+    """Remove a file (not a directory).
+
+    A missing file is an error: a delete that finds nothing usually means the path is wrong.
+
+    Example: write_file("gone.txt", "x") => nothing
+    Example: delete_file("gone.txt") => nothing
+    Example: file_exists("gone.txt") => false
+    """
+    real = _path(rt, "delete_file", path, "file.write")
+    if os.path.isdir(real):
+        raise SynError(f"delete_file: {real} is a directory; delete_file removes files only")
+    try:
+        os.unlink(real)
+    except OSError as problem:
+        raise _failure("delete_file", real, problem) from None
+
+
 @builtin("list_dir", 1, cap="file.read")
 def list_dir(rt, path):
     """The names in a directory, sorted, without `.` and `..`.
@@ -163,14 +184,21 @@ def list_dir(rt, path):
 
 
 @builtin("env", 1, 2, cap="env")
-def env(rt, name, default=None):
-    """The environment variable `name`, or `default` when it is not set.
+def env(rt, name, default=_UNSET):
+    """The environment variable `name`; when it is not set, `default`, or an error without one.
 
-    The environment variable `name`, or `default` (nothing) when it is not set.
+    Fail loud: a missing setting is found at the line that needs it, not later as nothing.
 
     Example: env("SYNSEMA_EXAMPLE_UNSET", "fallback") => "fallback"
+    Example: env("SYNSEMA_EXAMPLE_UNSET") => error: env: SYNSEMA_EXAMPLE_UNSET is not set
     """
     if type(name) is not str:
         raise wrong_type("env", "a variable name as text", name)
     rt.check_cap("env", name)
-    return os.environ.get(name, default)
+    value = os.environ.get(name)
+    if value is not None:
+        return value
+    if default is _UNSET:
+        raise SynError(f"env: {name} is not set — set it in the environment, or pass a default: "
+                       f"env(\"{name}\", default)")
+    return default

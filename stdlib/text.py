@@ -9,6 +9,7 @@ replace helpers remain as deprecated aliases that warn once per process on stder
 from __future__ import annotations
 
 import re
+import unicodedata
 from decimal import Decimal
 
 from lang.errors import SynError
@@ -240,6 +241,19 @@ def regex_replace(rt, t, pattern, replacement):
     return _regex_replace("regex_replace", t, pattern, replacement)
 
 
+@builtin("fold_text", 1)
+def fold_text(rt, t):
+    """Text for matching regardless of case and accents: lower-case, accents stripped.
+
+    Letters without a decomposition (ß, ø) stay as they are.
+
+    Example: fold_text("Ártico ÉSTA") => "artico esta"
+    """
+    decomposed = unicodedata.normalize("NFD", _text("fold_text", t))
+    bare = "".join(ch for ch in decomposed if not unicodedata.combining(ch))
+    return unicodedata.normalize("NFC", bare).lower()
+
+
 # ------------------------------------------------------------------ deprecated names
 _warned: set[str] = set()
 
@@ -294,3 +308,13 @@ def replace_re(rt, t, pattern, replacement):
     """
     _deprecated(rt, "replace_re", "regex_replace")
     return _regex_replace("replace_re", t, pattern, replacement)
+
+
+@builtin("fold", 1)
+def fold(rt, t):
+    """The old name of fold_text: lower-case, accents stripped; warns once.
+
+    Example: fold("Está") => "esta"
+    """
+    _deprecated(rt, "fold", "fold_text")
+    return fold_text(rt, t)

@@ -17,7 +17,7 @@ from lang.errors import SynError
 from stdlib.registry import builtin
 
 FAMILIES: dict[str, tuple[str, ...]] = {
-    "text": ("fold_text", "fold", "strip_ansi"),
+    "text": ("strip_ansi",),
     "special functions": ("gamma", "lgamma", "erf", "erfc", "beta"),
     "complex numbers": ("complex", "imag", "conj", "is_complex"),
     "arrays and linear algebra": (

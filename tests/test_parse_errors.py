@@ -48,7 +48,7 @@ def test_leftover_tokens():
     ('use "x.syn" as with', 1, 16, "module alias"),
     ("try\n    x\nrecover type\n    y\n", 3, 9, "error variable after 'recover'"),
     ("export let show be 1", 1, 12, "variable after 'let'"),
-    ("match v\n    is [a, log]\n        x\n", 2, 12, "pattern variable"),
+    ("match v\n    is [a, measure]\n        x\n", 2, 12, "pattern variable"),
     ("match v\n    is {type}\n        x\n", 2, 9, "pattern variable"),
 ])
 def test_reserved_words(src, line, col, what):
@@ -66,6 +66,34 @@ def test_reserved_words(src, line, col, what):
 def test_protected_names_cannot_hold_callables(src, name):
     err = error(src)
     assert err.phase == "Parse" and f"'{name}' is a protected name" in err.message
+
+
+@pytest.mark.parametrize("src, line, col, what", [
+    ("task f(print)\n    give 1\n", 1, 8, "a parameter"),
+    ("let f be (a, declassify) => a", 1, 14, "a parameter"),
+    ("each print in xs\n    x\n", 1, 6, "a loop variable"),
+    ("match v\n    is [print]\n        x\n", 2, 9, "a pattern binding"),
+    ("match v\n    is {label_of}\n        x\n", 2, 9, "a pattern binding"),
+    ("match v\n    is [a, ...eprint]\n        x\n", 2, 15, "a pattern binding"),
+])
+def test_protected_names_are_never_bound_from_data(src, line, col, what):
+    """What a caller or a list supplies could be a task: refused at load, whatever it is."""
+    err = check(src, "Parse", line, col, f"is a protected name: it cannot be {what}")
+    assert err.message.startswith("'")
+
+
+@pytest.mark.parametrize("src", [
+    "task log(x)\n    give x\n", "export task trace(m)\n    give m\n", "let log be 1",
+    "print(trace(1))", "set trace to 2", "m.log(1)",
+])
+def test_log_and_trace_are_names_outside_their_statements(src):
+    statement = parse(src, "e.syn").body[0]
+    assert type(statement).__name__ not in ("Log", "Marker"), statement
+
+
+def test_log_and_trace_still_open_their_statements():
+    body = parse('log "x"\ntrace "step"\n    y\n', "e.syn").body
+    assert [type(s).__name__ for s in body] == ["Log", "Marker"]
 
 
 # ---------------------------------------------------------------- python and JS reflexes

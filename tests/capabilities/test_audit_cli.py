@@ -36,7 +36,7 @@ def test_audit_json_on_stderr_records_the_failing_exit(tmp_path):
     records = [json.loads(line) for line in lines if line.startswith("{")]
     assert records[0]["reason"] == "above the host ceiling" and records[0]["granted"] is False
     assert records[-1] == {"summary": {"granted": 0, "denied": 1, "exit": 1}}
-    assert any(line.startswith("Runtime error: prog.syn:2:7: Capability env(\"APP_NAME\") is declared but "
+    assert any(line.startswith("Runtime error: prog.syn:2:7: Capability not granted: env(\"APP_NAME\") — declared but "
                                "above the host ceiling") for line in lines)
 
 

@@ -11,7 +11,7 @@ HERE = Span("prog.syn", 3, 5)
 
 NOT_GRANTED = ('Capability not granted: net("api.x.com") — this is a permission, not a bug: '
                'add require net("api.x.com") to the program\'s preamble')
-ABOVE_CEILING = ('Capability net("api.x.com") is declared but above the host ceiling '
+ABOVE_CEILING = ('Capability not granted: net("api.x.com") — declared but above the host ceiling '
                  '(--sandbox/--cap-set). The program cannot fix this; the host must widen the ceiling')
 
 
@@ -81,12 +81,12 @@ def test_sandbox_ceiling_keeps_stdout_and_time_only():
     caps.check("stdout", None)
     caps.check("time", None)
     assert caps.effective() == ["stdout", "time"]
-    assert denial(caps, "llm") == ("Capability llm is auto-granted but above the host ceiling "
+    assert denial(caps, "llm") == ("Capability not granted: llm — auto-granted but above the host ceiling "
                                    "(--sandbox/--cap-set). The program cannot fix this; the host must "
                                    "widen the ceiling")
-    assert denial(caps, "stdin").startswith("Capability stdin is auto-granted but above")
+    assert denial(caps, "stdin").startswith("Capability not granted: stdin — auto-granted but above")
     assert denial(caps, "net", "api.x.com:443") == ABOVE_CEILING
-    assert denial(caps, "random").startswith("Capability random is declared but above the host ceiling")
+    assert denial(caps, "random").startswith("Capability not granted: random — declared but above the host ceiling")
 
 
 def test_stdout_is_a_real_capability_under_a_ceiling():
@@ -110,7 +110,7 @@ def test_not_granted_says_the_program_must_act():
 def test_wildcard_require_wider_than_the_ceiling_gets_nothing():
     caps = program(Ceiling.parse("stdout,net=api.mock"), ("net", "*"))
     message = denial(caps, "net", "api.mock:443")
-    assert message == ('Capability net("api.mock") is declared as net("*"), which is wider than the host '
+    assert message == ('Capability not granted: net("api.mock") — declared as net("*"), which is wider than the host '
                        'ceiling (--sandbox/--cap-set) allows: net("api.mock"). A grant counts only when all '
                        'of it fits under the ceiling; narrow the require to fit')
     assert "net" not in " ".join(caps.effective())
@@ -146,7 +146,7 @@ def test_seed_private_llm_ceiling():
     assert "above the host ceiling" in denial(caps, "llm", "bank")
     # Without the require, the ceiling's llm item does not cover the auto-grant of every principal.
     assert denial(program(ceiling), "llm") == (
-        'Capability llm is auto-granted as llm, which is wider than the host ceiling (--sandbox/--cap-set) '
+        'Capability not granted: llm — auto-granted as llm, which is wider than the host ceiling (--sandbox/--cap-set) '
         'allows: llm("customers@api.anthropic.com"). A grant counts only when all of it fits under the '
         'ceiling; add a require that fits')
 

@@ -133,10 +133,13 @@ def test_home_and_relative_paths(tmp_path):
 def test_env_reads_granted_names(tmp_path):
     result = run(tmp_path, """require env("APP_*")
 print(env("APP_NAME"))
-print(env("APP_MISSING"))
 print(env("APP_MISSING", "fallback"))
+print(env("APP_MISSING", nothing))
+print(env("APP_MISSING"))
 """, env={"APP_NAME": "demo"})
-    assert (result.code, result.out) == (0, "demo\nnothing\nfallback\n"), result
+    assert (result.code, result.out) == (1, "demo\nfallback\nnothing\n"), result
+    assert result.err == ('Runtime error: prog.syn:5:7: env: APP_MISSING is not set — set it in the '
+                          'environment, or pass a default: env("APP_MISSING", default)\n'), result
 
 
 def test_an_interrupted_write_leaves_the_old_or_the_new_file_never_half(tmp_path):

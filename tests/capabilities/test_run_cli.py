@@ -45,7 +45,7 @@ def test_run_mode_grants_stdin_and_the_sandbox_ceiling_does_not(tmp_path):
     ok = run_program("print(read_line())\n", tmp_path, stdin="typed\n")
     assert (ok.code, ok.out) == (0, "typed\n"), ok
     boxed = run_program("print(read_line())\n", tmp_path, "--sandbox", stdin="typed\n")
-    assert boxed.code == 1 and "Capability stdin is auto-granted but above the host ceiling" in boxed.err
+    assert boxed.code == 1 and "Capability not granted: stdin — auto-granted but above the host ceiling" in boxed.err
 
 
 def test_tool_restriction_is_lifted_after_the_tool_fails(tree):
@@ -86,5 +86,5 @@ def test_seed_private_llm_ceiling_accepts_the_principal_require(tmp_path):
 def test_seed_private_llm_ceiling_filters_the_llm_auto_grant(tmp_path):
     result = run_program('print(llm_step("hi", [], "")["kind"])\n', tmp_path, "--cap-set", SEED_CEILING)
     assert result.code == 1
-    assert ('Capability llm is auto-granted as llm, which is wider than the host ceiling (--sandbox/--cap-set) '
+    assert ('Capability not granted: llm — auto-granted as llm, which is wider than the host ceiling (--sandbox/--cap-set) '
             'allows: llm("customers@api.anthropic.com")') in result.err
