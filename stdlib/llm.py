@@ -1,4 +1,4 @@
-"""Builtins that reach a model: `llm_available`, `llm_step`, `llm_usage`.
+"""Builtins that reach a model: `llm_available`, `llm_step`, `tool_result`, `llm_usage`.
 
 They are thin on purpose: the work is in `runtime.llm`, imported inside each function so that a
 program which never asks a model pays nothing for it at start-up.
@@ -32,6 +32,20 @@ def llm_step(rt, prompt, catalog, context):
     rt.check_cap("llm", None)
     from runtime.llm.step import llm_step as step
     return step(prompt, catalog, context)
+
+
+@builtin("tool_result", 2, cap="llm")
+def tool_result(rt, call, value):
+    """The result of one tool call, as an llm_step context item; `call` is a step or one of its calls.
+
+    The map is {kind: "tool_result", id, name, content}: text stays as it is, other values go
+    as JSON. Put it in the context list after the step that made the call.
+
+    Example: tool_result({"id": "call_1", "name": "add", "args": {"a": 2}}, 5) => {kind: "tool_result", id: "call_1", name: "add", content: "5"}
+    """
+    rt.check_cap("llm", None)
+    from runtime.llm.step import tool_result as build
+    return build(call, value)
 
 
 @builtin("llm_usage", 0)

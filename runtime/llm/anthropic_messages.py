@@ -29,7 +29,7 @@ class AnthropicMessages(ApiProvider):
             "model": self.model,
             "max_tokens": self.max_tokens,
             "system": ask.system_text(),
-            "messages": [{"role": "user", "content": ask.user_text()}],
+            "messages": _messages(ask, names),
         }
         if ask.tools:
             body["tools"] = [{"name": names.wire(tool.name), "description": tool.description,
@@ -82,3 +82,38 @@ class AnthropicMessages(ApiProvider):
             return sum(int(usage.get(name) or 0) for name in USAGE_FIELDS)
         except (KeyError, TypeError, ValueError, AttributeError):
             return 0
+
+
+
+def _messages(ask: Ask, names: ToolNames) -> list[dict]:
+    """The conversation as Messages turns: the prompt, then each turn as content blocks.
+
+    The API wants user and assistant turns alternating, and the results of an assistant turn's
+    tool_use blocks first in the next user turn: consecutive user-side turns (texts and tool
+    results) merge into one message, its tool_result blocks ahead of its text. A text context
+    is a single user message, as before.
+    """
+    if not ask.turns():
+        return [{"role": "user", "content": ask.user_text()}]
+    messages: list[dict] = [{"role": "user", "content": [{"type": "text", "text": ask.user_text()}]}]
+    for turn in ask.turns():
+        role = "assistant" if turn["role"] == "assistant" else "user"
+        if messages[-1]["role"] != role:
+            messages.append({"role": role, "content": []})
+        messages[-1]["content"].extend(_blocks(turn, names))
+    for message in messages:
+        if message["role"] == "user":  # a stable sort: results first, each group in order
+            message["content"].sort(key=lambda block: block["type"] != "tool_result")
+        elif not message["content"]:  # an assistant turn with no words and no calls
+            message["content"].append({"type": "text", "text": ""})
+    return messages
+
+
+def _blocks(turn: dict, names: ToolNames) -> list[dict]:
+    if turn["role"] == "user":
+        return [{"type": "text", "text": turn["text"]}]
+    if turn["role"] == "tool":
+        return [{"type": "tool_result", "tool_use_id": turn["id"], "content": turn["text"]}]
+    blocks = [{"type": "text", "text": turn["text"]}] if turn["text"] else []
+    return blocks + [{"type": "tool_use", "id": call["id"], "name": names.outgoing(call["name"]),
+                      "input": call["args"]} for call in turn["calls"]]

@@ -44,25 +44,37 @@ class Tool:
 class Ask:
     """One request: `op` is `step` or an expression form (`reason`, `decide`, `analyze`, `generate`).
 
-    `force` names a tool the model must call; `decide` uses it for a forced choice.
+    `context` is either text (what the script reports has happened, appended to the prompt) or
+    a conversation: a tuple of turns, each a JSON-ready dict of one of three shapes —
+    `{"role": "user", "text"}`, `{"role": "assistant", "text", "calls": [{"id", "name", "args"}]}`
+    (the model's own earlier turn) and `{"role": "tool", "id", "name", "text"}` (a call's
+    result) — which each provider sends as its API's own conversation. `force` names a tool the
+    model must call; `decide` uses it for a forced choice.
     """
 
     op: str
     prompt: str
-    context: str = ""
+    context: str | tuple[dict, ...] = ""
     tools: tuple[Tool, ...] = ()
     force: str | None = None
 
     def to_json(self) -> dict:
-        return {"op": self.op, "prompt": self.prompt, "context": self.context,
+        return {"op": self.op, "prompt": self.prompt,
+                "context": self.context if isinstance(self.context, str) else list(self.context),
                 "tools": [{"name": t.name, "description": t.description, "input_schema": t.input_schema}
                           for t in self.tools],
                 "force": self.force}
 
     @classmethod
     def from_json(cls, data: dict) -> "Ask":
+        """Read a stored request; raises KeyError, TypeError or ValueError when `data` is not one."""
         tools = tuple(Tool(t["name"], t["description"], t["input_schema"]) for t in data["tools"])
-        return cls(data["op"], data["prompt"], data["context"], tools, data["force"])
+        context = data["context"]
+        if isinstance(context, list):
+            context = tuple(_checked_turn(turn) for turn in context)
+        elif not isinstance(context, str):
+            raise ValueError("'context' must be text or a list of turns")
+        return cls(data["op"], data["prompt"], context, tools, data["force"])
 
     def key(self) -> str:
         """Stable identity of the request: sha256 of its canonical JSON, 16 hex digits."""
@@ -72,7 +84,9 @@ class Ask:
     def summary(self) -> str:
         """A short human description for error messages: the op, the prompt and the context."""
         text = f"{'llm_step' if self.op == 'step' else self.op} {_excerpt(self.prompt)}"
-        if self.context.strip():
+        if isinstance(self.context, tuple):
+            text += f" with a conversation of {len(self.context)} turns"
+        elif self.context.strip():
             text += f" with context {_excerpt(self.context)}"
         return text
 
@@ -83,10 +97,41 @@ class Ask:
         return _INSTRUCTIONS[self.op]
 
     def user_text(self) -> str:
-        """The user message: the prompt, then what the script reports has happened so far."""
-        if not self.context.strip():
+        """The first user message: the prompt, then a text context (a conversation follows it)."""
+        if not isinstance(self.context, str) or not self.context.strip():
             return self.prompt
         return f"{self.prompt}\n\nContext so far:\n{self.context.strip()}"
+
+    def turns(self) -> tuple[dict, ...]:
+        """The conversation after the first user message (none for a text context)."""
+        return () if isinstance(self.context, str) else self.context
+
+
+def user_turn(text: str) -> dict:
+    return {"role": "user", "text": text}
+
+
+def assistant_turn(text: str, calls: list[dict]) -> dict:
+    return {"role": "assistant", "text": text, "calls": calls}
+
+
+def tool_turn(call_id: str, name: str, text: str) -> dict:
+    return {"role": "tool", "id": call_id, "name": name, "text": text}
+
+
+def _checked_turn(turn) -> dict:
+    """A stored turn, rebuilt from its fields so that a malformed one is refused."""
+    role = turn["role"]
+    if role == "user" and isinstance(turn["text"], str):
+        return user_turn(turn["text"])
+    if role == "tool" and all(isinstance(turn[k], str) for k in ("id", "name", "text")):
+        return tool_turn(turn["id"], turn["name"], turn["text"])
+    if (role == "assistant" and isinstance(turn["text"], str) and isinstance(turn["calls"], list)
+            and all(isinstance(c["id"], str) and isinstance(c["name"], str) and isinstance(c["args"], dict)
+                    for c in turn["calls"])):
+        return assistant_turn(turn["text"], [{"id": c["id"], "name": c["name"], "args": c["args"]}
+                                             for c in turn["calls"]])
+    raise ValueError(f"not a conversation turn: {_excerpt(json.dumps(turn))}")
 
 
 @dataclass(frozen=True)

@@ -50,6 +50,11 @@ class ToolNames:
         """The name to send for the script's tool `name`."""
         return self._wire[name]
 
+    def outgoing(self, name: str) -> str:
+        """The name to send for a tool named in the conversation: its wire name when it is one
+        of this request's tools, else `name` made carriable (a model's invented name)."""
+        return self._wire.get(name) or _NOT_CARRIED.sub("_", name)[:MAX_LENGTH] or "tool"
+
     def script(self, wire: str) -> str:
         """The script's name for a name the model sent; unknown names pass through."""
         return self._script.get(wire, wire)

@@ -8,6 +8,8 @@ them (models call several tools at once by default).
 
 from __future__ import annotations
 
+import json
+
 from runtime.llm.api import ApiProvider
 from runtime.llm.config import Config
 from runtime.llm.exchange import (Ask, Call, InvalidReply, Reply, cut_off, parse_arguments, refusal_text,
@@ -28,7 +30,8 @@ class OpenAIChat(ApiProvider):
             "model": self.model,
             "max_tokens": self.max_tokens,
             "messages": [{"role": "system", "content": ask.system_text()},
-                         {"role": "user", "content": ask.user_text()}],
+                         {"role": "user", "content": ask.user_text()},
+                         *(_message(turn, names) for turn in ask.turns())],
         }
         if ask.tools:
             body["tools"] = [{"type": "function",
@@ -93,6 +96,24 @@ class OpenAIChat(ApiProvider):
             return total
         except (KeyError, TypeError, ValueError, AttributeError):
             return 0
+
+
+def _message(turn: dict, names: ToolNames) -> dict:
+    """One conversation turn as a chat message: user text, the assistant's tool calls (arguments
+    as JSON text, as the API sends them), or a `tool` message answering a call by its id."""
+    if turn["role"] == "user":
+        return {"role": "user", "content": turn["text"]}
+    if turn["role"] == "tool":
+        return {"role": "tool", "tool_call_id": turn["id"], "content": turn["text"]}
+    message: dict = {"role": "assistant", "content": turn["text"] or None}
+    if turn["calls"]:
+        message["tool_calls"] = [{"id": call["id"], "type": "function",
+                                  "function": {"name": names.outgoing(call["name"]),
+                                               "arguments": json.dumps(call["args"], ensure_ascii=False)}}
+                                 for call in turn["calls"]]
+    elif message["content"] is None:
+        message["content"] = ""
+    return message
 
 
 def _reasoning_field(message: dict) -> str:

@@ -14,12 +14,13 @@ the model was shown.
 from __future__ import annotations
 
 import json
+import math
 
 from lang.errors import SynError
 from lang.toolschema import catalog_schema
 from runtime.llm import session
 from runtime.llm.convert import convert_args
-from runtime.llm.exchange import Ask, Reply, Tool
+from runtime.llm.exchange import Ask, Reply, Tool, assistant_turn, tool_turn, user_turn
 from runtime.values import display, type_name
 
 NO_PROVIDER = "[no llm provider]"
@@ -28,14 +29,85 @@ NO_PROVIDER = "[no llm provider]"
 def llm_step(prompt, catalog, context) -> dict:
     """One step of an agent loop; `catalog` is a list of tool maps (see `catalog_tools`)."""
     tools = catalog_tools(catalog)
+    turns = conversation("llm_step", context)
     current = session.current()
     if current.offline:
         return _final(NO_PROVIDER, 0)
     exceeded = current.budget_exceeded()
     if exceeded:
         return _final(exceeded, 0)
-    ask = Ask("step", display(prompt), "" if context is None else display(context), tools)
+    ask = Ask("step", display(prompt), turns, tools)
     return step_value(current.ask(ask), {tool.name: tool.input_schema for tool in tools})
+
+
+def conversation(who: str, context) -> str | tuple[dict, ...]:
+    """The context as an Ask carries it: text as it is (nothing is no context), a list as turns.
+
+    A list item is text (a user message), a step map from `llm_step` (the model's own turn:
+    a final's text, or a tool step's calls with any words beside them) or a `tool_result`.
+    Checked even offline, like the catalog.
+    """
+    if context is None:
+        return ""
+    if type(context) is not list:
+        return display(context)
+    return tuple(_turn(who, index, item) for index, item in enumerate(context))
+
+
+def _turn(who: str, index: int, item) -> dict:
+    where = f"{who}: context[{index}]"
+    if type(item) is str:
+        return user_turn(item)
+    kind = item.get("kind") if type(item) is dict else None
+    if kind == "final":
+        if type(item.get("text")) is not str:
+            raise SynError(f"{where}: a final step needs its 'text'")
+        return assistant_turn(item["text"], [])
+    if kind == "tool":
+        calls = item.get("calls")
+        if type(calls) is not list or not calls:
+            raise SynError(f"{where}: a tool step needs its 'calls' (pass the step llm_step returned)")
+        for number, call in enumerate(calls):
+            if not (type(call) is dict and type(call.get("id")) is str and type(call.get("name")) is str
+                    and type(call.get("args")) is dict):
+                raise SynError(f"{where}: call {number} needs a text 'id' and 'name' and a map 'args'")
+        text = item.get("text", "")
+        return assistant_turn(text if type(text) is str else display(text),
+                              [{"id": c["id"], "name": c["name"], "args": json_data(c["args"])} for c in calls])
+    if kind == "tool_result":
+        if not all(type(item.get(key)) is str for key in ("id", "name", "content")):
+            raise SynError(f"{where}: a tool_result needs text 'id', 'name' and 'content' (build it with "
+                           "tool_result(call, value))")
+        return tool_turn(item["id"], item["name"], item["content"])
+    raise SynError(f"{where} must be text, a step from llm_step or a tool_result(call, value), "
+                   f"got {type_name(item)}{' ' + repr(kind) if kind else ''}")
+
+
+def tool_result(call, value) -> dict:
+    """The map `tool_result(call, value)` builds: what the call returned, as the model reads it.
+
+    `call` is a tool step (its first call) or an entry of its `calls`; `value` goes as text —
+    text as it is, anything else as JSON where it has a JSON form, else as `text()` shows it.
+    """
+    if type(call) is not dict:
+        raise SynError(f"tool_result: the call must be a step or an entry of its 'calls', got {type_name(call)}")
+    for key in ("id", "name"):
+        if type(call.get(key)) is not str:
+            raise SynError(f"tool_result: the call has no text '{key}' (pass a tool step or one of its 'calls')")
+    content = value if type(value) is str else json.dumps(json_data(value), ensure_ascii=False)
+    return {"kind": "tool_result", "id": call["id"], "name": call["name"], "content": content}
+
+
+def json_data(value):
+    """`value` as JSON data: data values as they are, anything else (a task, a secret, a
+    decimal) as the text `text()` shows for it."""
+    if value is None or type(value) in (str, bool, int, float):
+        return value if type(value) is not float or math.isfinite(value) else display(value)
+    if type(value) is list:
+        return [json_data(item) for item in value]
+    if type(value) is dict:
+        return {key if type(key) is str else display(key): json_data(item) for key, item in value.items()}
+    return display(value)
 
 
 def catalog_tools(catalog) -> tuple[Tool, ...]:
