@@ -219,6 +219,7 @@ class Resolution:
         self.references: list[Reference] = []
         self.bindings: list[Binding] = []
         self._by_node: dict[int, Reference] = {}
+        self._frames: list[tuple[int, int, Scope]] = []   # (first line, last line, frame)
 
     def undefined(self) -> list[Reference]:
         return [r for r in self.references if r.where == "undefined"]
@@ -226,6 +227,16 @@ class Resolution:
     def reference_at(self, node) -> Reference | None:
         """The reference a given `ast.Name` (or `ast.Set`) node makes."""
         return self._by_node.get(id(node))
+
+    def scope_at(self, line: int) -> Scope:
+        """The innermost frame whose lines hold `line` (the globals outside every frame): what
+        an editor completes from at a cursor."""
+        best = self.globals
+        best_size = None
+        for first, last, scope in self._frames:
+            if first <= line <= last and (best_size is None or last - first <= best_size):
+                best, best_size = scope, last - first
+        return best
 
     def candidates(self, scope: Scope) -> list[str]:
         """The names visible from `scope`, innermost first: what a "did you mean" picks from."""
@@ -302,7 +313,16 @@ class _Resolver:
         for stmt in stmts:
             self.stmt(stmt, scope)
 
+    def lines_of(self, inner: Scope, first: int, nodes: list) -> None:
+        """Record that `inner` is the frame of the source lines from `first` to the last line of
+        `nodes` (for `Resolution.scope_at`)."""
+        last = max((n.span.line for node in nodes for n in ast.walk(node) if n.span is not None),
+                   default=first)
+        self.result._frames.append((first, last, inner))
+
     def frame(self, stmts: list, inner: Scope) -> None:
+        if stmts and stmts[0].span is not None:
+            self.lines_of(inner, stmts[0].span.line, stmts)
         self.bind_declared(stmts, inner)
         for stmt in stmts:
             self.stmt(stmt, inner)
@@ -368,6 +388,8 @@ class _Resolver:
 
     def function(self, params: list, body, scope: Scope, node) -> None:
         inner = task_scope(scope, params, body)
+        if node.span is not None:
+            self.lines_of(inner, node.span.line, [node])
         for p in params:
             self.bind(p.name, "parameter", p, inner)
         for p in params:

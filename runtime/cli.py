@@ -22,6 +22,7 @@ commands:
   test [host flags] [-v] [-k PATTERN] [--junit FILE] PATH…    run test blocks
   check FILE…                                               parse and load-check files
   fmt [--check] [--diff] PATH…                              format files in the canonical layout
+  lsp                                                       the language server, on stdio
   repl [host flags]                                         interactive session
   code outline|check|caps FILE [--json]                     static code intelligence
   doc [NAME] [--markdown]                                   the builtin reference
@@ -327,6 +328,13 @@ def cmd_fmt(args: list[str]) -> int:
         raise UsageError(f"no such file or directory: {missing}") from None
 
 
+def cmd_lsp(args: list[str]) -> int:
+    if args:
+        raise UsageError(f"lsp takes no arguments (it speaks LSP on stdin/stdout): {args[0]}")
+    from runtime.lsp import main as lsp_main
+    return lsp_main()
+
+
 def cmd_code(args: list[str]) -> int:
     if not args:
         raise UsageError("code needs a tool: outline, check or caps")
@@ -443,8 +451,8 @@ def cmd_mcp(args: list[str]) -> int:
     return serve(files, options, with_math, port)
 
 
-COMMANDS = {"run": cmd_run, "test": cmd_test, "check": cmd_check, "fmt": cmd_fmt, "code": cmd_code,
-            "doc": cmd_doc, "llm": cmd_llm, "math": cmd_math, "repl": cmd_repl,
+COMMANDS = {"run": cmd_run, "test": cmd_test, "check": cmd_check, "fmt": cmd_fmt, "lsp": cmd_lsp,
+            "code": cmd_code, "doc": cmd_doc, "llm": cmd_llm, "math": cmd_math, "repl": cmd_repl,
             "mcp": cmd_mcp}
 
 
