@@ -39,7 +39,8 @@ Rules (SPEC §6, LANGUAGE §8), and the decisions taken where the documents are 
   `*`, `?`, `[…]` inside a component glob that one component, so `/data/*` covers what is below
   `/data` but neither `/data` itself nor `/database`. A checked path is fully resolved with
   `realpath` first, so a symlink inside a scope that points outside it is refused. `file` covers
-  `file.read` and `file.write`. env/secret/reveal: an exact name or a trailing-`*` prefix.
+  `file.read` and `file.write`. env/secret/reveal, and mcp (a server named in the host's
+  `--mcp-config`): an exact name or a trailing-`*` prefix.
   llm/judge: a principal (`llm("customers")`); a ceiling item `llm=customers@host` bounds the
   principal `customers`; a check without scope (an ordinary model call) is allowed by any grant of
   the name. time/random/stdout/stdin take no scope. Other names (exec, db, serve, memory, …):
@@ -69,11 +70,11 @@ from fnmatch import fnmatchcase
 
 from lang.errors import Span, SynError
 
-# LANGUAGE.md §8, in its order.
+# LANGUAGE.md §8, in its order; then `mcp` (issue 16: a server the host lists in --mcp-config).
 KNOWN_NAMES = (
     "net", "file", "file.read", "file.write", "exec", "env", "secret", "reveal", "time", "random",
     "stdout", "stdin", "llm", "judge", "db", "serve", "memory", "sign", "wallet", "spend",
-    "sandbox_run", "attest",
+    "sandbox_run", "attest", "mcp",
 )
 # Ceiling items that are not capabilities but policy for the labels system.
 CEILING_EXTRAS = ("declassify",)
@@ -272,7 +273,7 @@ def _component_covers(outer: str, inner: str) -> bool:
 _KINDS = {name: _Exact() for name in KNOWN_NAMES}
 _KINDS.update({name: _Unscoped() for name in ("time", "random", "stdout", "stdin")})
 _KINDS.update({name: _Principal() for name in ("llm", "judge")})
-_KINDS.update({name: _Prefix() for name in ("env", "secret", "reveal")})
+_KINDS.update({name: _Prefix() for name in ("env", "secret", "reveal", "mcp")})
 _KINDS.update({name: _Path() for name in ("file", "file.read", "file.write")})
 _KINDS["net"] = _Net()
 

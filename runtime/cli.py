@@ -32,6 +32,7 @@ commands:
   version                                                   print the version
 
 host flags: --labels  --sandbox  --cap-set "name,name=scope,…"  --audit json|PATH
+            --mcp-config FILE (the MCP servers a program may reach, mcpServers JSON)
 """
 
 
@@ -52,6 +53,7 @@ class HostFlags:
         self.sandbox = False
         self.cap_set = None
         self.audit = None
+        self.mcp_config = None
 
     def take(self, args: list[str], i: int) -> int:
         """Consume the host flag at args[i] if it is one; the index after it, or i unchanged."""
@@ -62,7 +64,7 @@ class HostFlags:
         if arg == "--sandbox":
             self.sandbox = True
             return i + 1
-        for flag in ("--cap-set", "--audit"):
+        for flag in ("--cap-set", "--audit", "--mcp-config"):
             if arg == flag:
                 if i + 1 >= len(args):
                     raise UsageError(f"{flag} needs a value")
@@ -94,6 +96,12 @@ class HostFlags:
             except OSError as problem:
                 raise UsageError(f"--audit: cannot open {self.audit}: {problem.strerror}") from None
         options = {"ceiling": ceiling, "audit": audit}
+        if self.mcp_config is not None:
+            from runtime.mcp.config import ConfigError, load
+            try:
+                options["mcp_config"] = load(self.mcp_config)
+            except ConfigError as problem:
+                raise UsageError(f"--mcp-config: {problem}") from None
         if self.labels:
             options["labels"] = True
         return options

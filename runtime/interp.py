@@ -43,7 +43,7 @@ class Runtime:
     """The host side of a run. `mode` is "run" or "test" (human prompts auto-pass in tests)."""
 
     def __init__(self, *, mode: str = "run", argv=(), ceiling=None, audit=None, labels: bool = False,
-                 out=None, err=None, cwd: str | None = None, stdin=None):
+                 out=None, err=None, cwd: str | None = None, stdin=None, mcp_config=None):
         self.mode = mode
         self.labels = LabelState(ceiling) if labels else None
         self._compiler = LabelCompiler if labels else Compiler
@@ -62,6 +62,8 @@ class Runtime:
         self.globals = builtin_globals()
         self._modules: dict[str, ModuleValue] = {}
         self._loading: list[str] = []
+        self._mcp_servers = mcp_config or {}   # name → runtime.mcp.config.ServerSpec
+        self._mcp_hub = None
 
     # ------------------------------------------------------------------ running
     def compile(self, source: str, file: str, globals_: dict, tests: list | None = None,
@@ -85,8 +87,9 @@ class Runtime:
         module = parse(source, file)
         if self.labels is not None:
             from lang.check import creates_private
-            if not creates_private(module):
-                self._compiler = Compiler  # nothing can ever be private: labels cost nothing
+            if not creates_private(module) and not self._mcp_servers:
+                # nothing can ever be private (MCP results would be): labels cost nothing
+                self._compiler = Compiler
         code, _ = self.compile(source, file, self.globals, tests, module=module)
         REG.depth = 0
         code(None)
@@ -169,6 +172,27 @@ class Runtime:
         if not line:
             return None
         return line[:-1] if line.endswith("\n") else line
+
+    def mcp_tools(self, server: str):
+        """The tools of an MCP server the host listed: name → runtime.mcp.client.ToolInfo."""
+        return self._mcp().tools(server)
+
+    def mcp_call(self, server: str, tool: str, arguments: dict):
+        """Call one MCP tool with JSON arguments; its result as Synsema values."""
+        return self._mcp().call(server, tool, arguments)
+
+    def mcp_principal(self, server: str) -> str:
+        """The label principal the host config gives that server's results."""
+        return self._mcp().spec(server).principal
+
+    def _mcp(self):
+        if self._mcp_hub is None:
+            if not self._mcp_servers:
+                raise SynError("no MCP servers are listed: the host must pass --mcp-config FILE "
+                               "(the mcpServers JSON format) to let a program reach one")
+            from runtime.mcp.client import Hub
+            self._mcp_hub = Hub(self._mcp_servers)
+        return self._mcp_hub
 
     def steps(self):
         """Task calls so far — under labels as private as everything the run has touched."""

@@ -71,7 +71,7 @@ BUILTINS: dict[str, BuiltinSpec] = {}
 MODULES = (
     "stdlib.core", "stdlib.text", "stdlib.collections", "stdlib.numbers", "stdlib.formats",
     "stdlib.time_random", "stdlib.files_env", "stdlib.net", "stdlib.tools", "stdlib.llm",
-    "stdlib.script_math", "stdlib.labels", "stdlib.unsupported",
+    "stdlib.script_math", "stdlib.labels", "stdlib.mcp", "stdlib.unsupported",
 )
 
 

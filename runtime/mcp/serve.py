@@ -7,8 +7,9 @@ Built on the official `mcp` SDK's low-level `Server` (stdio by default, Streamab
   any. Its description is the task's doc comment (`lang.outline.doc_comment`), its
   `inputSchema` the one `code outline --json` prints. A call runs exactly as `call_tool` runs
   it: strict argument checks, only the capabilities the task declares ∩ the program's requires
-  ∩ the host ceiling, every check audited. The answer is the result as text content and
-  `{"result": value}` as structured content.
+  ∩ the host ceiling, every check audited. The answer is the result as text content (text as
+  is, anything else as JSON) and `{"result": value}` as structured content, which the tool's
+  `outputSchema` declares.
 * With `--math`, every operation of the math library, named `math_<domain>_<operation>`
   (provider-safe: no dots), with its full request schema, an example and the bounds in the
   description, its result schema as `outputSchema` and the typed result as structured content.
@@ -23,6 +24,7 @@ the protocol, so whatever a script prints goes to stderr, and stdin reads as emp
 from __future__ import annotations
 
 import io
+import os
 import sys
 from dataclasses import dataclass
 
@@ -30,6 +32,8 @@ from lang.errors import SynError
 from runtime.mcp.threads import InterpreterThread
 
 SERVER_NAME = "synsema"
+# A task's result is any JSON value; structured content must be an object, so it is wrapped.
+RESULT_SCHEMA = {"type": "object", "properties": {"result": {}}, "required": ["result"]}
 
 
 class LoadError(Exception):
@@ -81,7 +85,8 @@ def load_script(path: str, source: str, options: dict) -> list[ScriptTool]:
     for node in tops:
         entry = entries[(node.name, node.span.line)]
         task = rt.globals.get(node.name)
-        description = entry["doc"] or f"Synsema task {node.name} from {path} (no doc comment)"
+        description = entry["doc"] or (f"Synsema task {node.name} from {os.path.basename(path)} "
+                                       "(no doc comment)")
         tools.append(ScriptTool(node.name, description, entry["input_schema"], task, rt))
     return tools
 
@@ -171,7 +176,8 @@ def build_server(scripts: list[ScriptTool], math: list, worker: InterpreterThrea
     from mcp.server.lowlevel import Server
     from runtime.cli import VERSION
 
-    listed = [types.Tool(name=t.name, description=t.description, inputSchema=t.schema)
+    listed = [types.Tool(name=t.name, description=t.description, inputSchema=t.schema,
+                         outputSchema=RESULT_SCHEMA)
               for t in scripts]
     listed += [types.Tool(name=name, title=identifier, description=description,
                           inputSchema=schema, outputSchema=output)
@@ -242,6 +248,8 @@ async def _serve_http(server, port: int) -> None:
 def serve(files: list[tuple[str, str]], options: dict, with_math: bool, port: int | None) -> int:
     """Load every (path, source), then serve until the client goes away; the exit code."""
     import anyio
+    from runtime.mcp.logs import one_line_sdk_logs
+    one_line_sdk_logs()
     worker = InterpreterThread()
     scripts: list[ScriptTool] = []
     try:
@@ -251,13 +259,13 @@ def serve(files: list[tuple[str, str]], options: dict, with_math: bool, port: in
         _stderr((problem.report() if isinstance(problem, SynError) else str(problem)) + "\n")
         return 1
     math = math_tools() if with_math else []
-    seen: dict[str, str] = {}
+    seen: set[str] = set()
     for name in [t.name for t in scripts] + [name for name, *_ in math]:
         if name in seen:
             _stderr(f"synsema mcp serve: two tools are named '{name}'; serve the files separately "
                     "or rename one task\n")
             return 1
-        seen[name] = name
+        seen.add(name)
     if not seen:
         _stderr("synsema mcp serve: nothing to serve — the files define no top-level task\n")
         return 1

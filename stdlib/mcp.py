@@ -1,0 +1,75 @@
+"""`mcp_tools(server)`: the tools of an MCP server the host listed, as task values.
+
+Capability: `mcp("server")` — the program must `require mcp("server")`, the host ceiling can
+remove it, and only servers named in the host's `--mcp-config` exist at all: a script can never
+start a process or reach a server the host did not list. Listing the tools and every call is a
+checked, audited access of `mcp("server")`.
+
+Each task stands for one tool: its parameters come from the tool's input schema (see
+`runtime.mcp.client`), it declares `mcp("server")` so `call_tool` grants it exactly that, and
+it works with `tool_spec`, `call`, `call_tool`, allow-lists and `llm_step` catalogs like any task.
+
+Labels (`--labels`): a call's arguments are a sink — a private argument, or a call made under
+private control flow, is a label_violation before anything is sent (declassify first) — and
+every result is private to the principal the host config names for the server (default: its
+name), so untrusted output stays marked. Bounds: each start-up and call waits at most the
+server's `timeout` (30 s unless the config says otherwise); at most 1,000 tools are listed.
+"""
+
+from __future__ import annotations
+
+from lang.errors import SynError
+from runtime.calls import TaskCode
+from runtime.labels import violation, wrap
+from runtime.values import Param, Task, type_name
+from stdlib.registry import builtin
+
+
+@builtin("mcp_tools", 1, cap="mcp")
+def mcp_tools(rt, server):
+    """A map of tool name → task value for each tool of an MCP server the host listed.
+
+    Example: let tools be mcp_tools("weather")
+    """
+    if type(server) is not str:
+        raise SynError(f"mcp_tools expects the server's name as text, got {type_name(server)}")
+    rt.check_cap("mcp", server)
+    return {name: _task(rt, server, info) for name, info in rt.mcp_tools(server).items()}
+
+
+def _task(rt, server: str, info) -> Task:
+    from runtime.mcp.jsonvalues import to_json
+    names = tuple(name for name, _, _ in info.params)
+    label = f"MCP tool '{server}/{info.name}'"
+
+    def body(frame):
+        arguments = {name: frame[i + 1] for i, name in enumerate(names) if frame[i + 1] is not None}
+        rt.site = None  # no builtin call site: the audit line names the capability alone
+        rt.check_cap("mcp", server)
+        st = rt.labels
+        if st is not None:
+            _refuse_private(st, label, arguments)
+        result = rt.mcp_call(server, info.name, to_json(arguments, f"an argument of {label}"))
+        if st is None:
+            return result
+        principal = rt.mcp_principal(server)
+        rt.declare_principal(principal)   # so redacted output names it: private(<principal>)
+        st.touched = st.touched | {principal}
+        return wrap(result, frozenset((principal,)))
+
+    defaults = [None if required else (lambda frame: None) for _, _, required in info.params]
+    code = TaskCode(info.name, False, names, defaults, body, [])
+    params = tuple(Param(name, kind, not required, not required) for name, kind, required in info.params)
+    return Task(info.name, params, code, None, declared=(("mcp", server),))
+
+
+def _refuse_private(st, label: str, arguments: dict) -> None:
+    """An MCP server is outside the program: nothing private may reach it."""
+    from runtime.labels import deep_labels, shown
+    found = st.pc
+    for value in arguments.values():
+        found = found | deep_labels(value)
+    if found:
+        raise violation(f"{label} would receive data private to {shown(found)} (its arguments or the "
+                        "control flow around the call); an MCP server is a public sink — "
+                        "declassify(…) the arguments first")
