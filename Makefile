@@ -28,6 +28,9 @@ demo: $(STAMP)
 	@echo "== examples/math_agent.syn, replaying a recorded model that computes instead of guessing"
 	SYNSEMA_LLM_PROVIDER=replay SYNSEMA_LLM_CASSETTE=examples/math_agent.cassette.jsonl \
 		$(BIN)/synsema run examples/math_agent.syn
+	@echo "== examples/mcp_agent.syn: the safe loop over an MCP server's tools, replayed"
+	PATH=$(BIN):$$PATH SYNSEMA_LLM_PROVIDER=replay SYNSEMA_LLM_CASSETTE=examples/mcp_agent.cassette.jsonl \
+		$(BIN)/synsema run --mcp-config examples/mcp_agent.mcp.json examples/mcp_agent.syn
 
 test: $(STAMP)
 	$(BIN)/python -m pytest tests

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+import os
+import sys
 import xml.etree.ElementTree as ElementTree
 
 from conftest import ROOT, run_synsema, synsema_env
@@ -143,8 +145,12 @@ def test_recursion_limit_is_exactly_3000(tmp_path):
 
 
 def test_examples_pass_their_tests():
+    env = synsema_env()
+    env["PATH"] = os.path.dirname(sys.executable) + os.pathsep + env.get("PATH", "")
     for example in sorted((ROOT / "examples").glob("*.syn")):
-        result = run_synsema("test", str(example), cwd=ROOT)
+        servers = example.with_suffix(".mcp.json")   # the MCP servers an example's host lists
+        flags = ["--mcp-config", str(servers)] if servers.exists() else []
+        result = run_synsema("test", *flags, str(example), cwd=ROOT, env=env)
         assert result.returncode == 0, (example, result.stdout, result.stderr)
 
 
