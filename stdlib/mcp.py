@@ -29,7 +29,9 @@ from stdlib.registry import builtin
 def mcp_tools(rt, server):
     """A map of tool name → task value for each tool of an MCP server the host listed.
 
-    Example: let tools be mcp_tools("weather")
+    The host lists the servers with `--mcp-config FILE`; the program needs `require mcp("name")`.
+
+    Example: mcp_tools("weather") => error: Capability not granted: mcp("weather")
     """
     if type(server) is not str:
         raise SynError(f"mcp_tools expects the server's name as text, got {type_name(server)}")

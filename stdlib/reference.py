@@ -28,6 +28,7 @@ SECTIONS = {
     "stdlib.llm": "Language models",
     "stdlib.script_math": "The math library",
     "stdlib.labels": "Information-flow labels",
+    "stdlib.mcp": "MCP servers",
 }
 
 
