@@ -37,7 +37,9 @@ def get(identifier: str) -> MathTool | None:
 # --- schemas --------------------------------------------------------------------------------
 
 def _inline(node: Any, defs: dict) -> Any:
-    """Replace every {"$ref": "#/$defs/X"} by a copy of X and drop "title" annotations."""
+    """Replace every {"$ref": "#/$defs/X"} by a copy of X and drop "title" annotations, and
+    Pydantic's OpenAPI `discriminator` (its mapping points into the dropped `$defs`): a tagged
+    union becomes `anyOf`, whose variants are already told apart by their `const` tag."""
     if isinstance(node, list):
         return [_inline(item, defs) for item in node]
     if not isinstance(node, dict):
@@ -50,9 +52,11 @@ def _inline(node: Any, defs: dict) -> Any:
         return {**target, **extra}
     out = {}
     for key, value in node.items():
-        if key in ("$defs", "title"):
+        if key in ("$defs", "title", "discriminator"):
             continue
-        if key == "properties":
+        if key == "oneOf":
+            out["anyOf"] = _inline(value, defs)
+        elif key == "properties":
             out[key] = {name: _inline(sub, defs) for name, sub in value.items()}
         else:
             out[key] = _inline(value, defs)

@@ -8,7 +8,14 @@ stderr and exit code 1; a malformed command line is exit code 2.
 from __future__ import annotations
 
 import json
+import re
 import sys
+
+# No request nests deeper than a few levels (a matrix is three); a payload nested deeper than
+# this is refused before the JSON parser recurses into it (CPython's stops near 1000 levels
+# with a RecursionError). A local check: issue12's shared JSON depth helper had not landed.
+MAX_PAYLOAD_DEPTH = 100
+_NESTING = re.compile(r'"(?:[^"\\]|\\.)*"|[\[\]{}]')
 
 USAGE = ("usage: synsema math list [--json]\n"
          "       synsema math describe ID\n"
@@ -57,7 +64,7 @@ def _run(identifier: str, text: str) -> int:
     from . import api
     from .errors import MathError
     try:
-        payload = json.loads(text)
+        payload = _decode(text)
     except ValueError as error:
         print(f"math.run {identifier}: invalid JSON payload: {error}", file=sys.stderr)
         return 1
@@ -68,3 +75,18 @@ def _run(identifier: str, text: str) -> int:
         return 1
     print(result.model_dump_json())
     return 0
+
+
+def _decode(text: str):
+    """json.loads, refusing nesting deeper than MAX_PAYLOAD_DEPTH first."""
+    depth = 0
+    for token in _NESTING.finditer(text):
+        bracket = token.group()
+        if bracket in "[{":
+            depth += 1
+            if depth > MAX_PAYLOAD_DEPTH:
+                raise ValueError(f"nested deeper than {MAX_PAYLOAD_DEPTH} levels at character "
+                                 f"{token.start()}")
+        elif bracket in "]}":
+            depth -= 1
+    return json.loads(text)

@@ -7,8 +7,11 @@ fractions, matrix shape, canonical clause order) the rule's text is in the schem
 together with a small valid example, so a caller can form a correct first request.
 
 Python-side values: `BigInt` fields hold `int`, `Rat` fields hold `fractions.Fraction`.
-On the wire a `BigInt` is a JSON integer up to 2^53-1 and decimal text beyond; a `Rat` is always
-canonical text (`"3/4"`, `"-2"`). Floats are never accepted in an exact field.
+A request may write an exact integer as a JSON integer of any size (Python and this library read
+it exactly; scripts hold exact ints) or as decimal text, which keeps it exact through JSON layers
+that read numbers as float64; schema and validator both say so. Results write integers beyond
+2^53-1 as text. A `Rat` is always canonical text (`"3/4"`, `"-2"`) on the way out. Floats are
+never accepted in an exact field.
 """
 
 from __future__ import annotations
@@ -23,7 +26,9 @@ from pydantic import (BaseModel, ConfigDict, Field, PlainSerializer, PlainValida
                       ValidationError, WithJsonSchema, create_model, model_validator)
 from pydantic_core import InitErrorDetails, PydanticCustomError
 
-# Integers beyond this lose precision in float64-based JSON layers, so they travel as text.
+# Integers beyond this lose precision in float64-based JSON layers: results write them as text,
+# and a schema's integer bounds stay within it (a 300-digit "maximum" would overflow the float
+# a provider's JSON parser reads it into), the exact range being in the description and pattern.
 MAX_SAFE = 2**53 - 1
 
 # Every exact integer in a result stays below this many decimal digits: CPython refuses to
@@ -65,6 +70,17 @@ def _positive_pattern(digits: int, power: bool) -> str:
     return f"{body}|10{{{digits}}}" if power else body
 
 
+def _integer_branch(low: int, top: int) -> dict:
+    """The JSON-integer half of an exact number's schema: its bounds where they are safe
+    numbers, else none (the description and the text pattern state the range)."""
+    branch: dict = {"type": "integer"}
+    if -MAX_SAFE <= low:
+        branch["minimum"] = low
+    if top <= MAX_SAFE:
+        branch["maximum"] = top
+    return branch
+
+
 def BigInt(digits: int = OUTPUT_DIGITS, *, minimum: int | None = None, power: bool = False,
            description: str | None = None) -> Any:
     """An exact integer with |n| < 10^digits (|n| <= 10^digits when `power`), n >= minimum.
@@ -83,8 +99,9 @@ def BigInt(digits: int = OUTPUT_DIGITS, *, minimum: int | None = None, power: bo
     pattern = re.compile(text)
     bound = f"10^{digits}" if power else f"10^{digits} - 1"
     rng = (f"|n| <= {bound}" if minimum is None else f"{minimum} <= n <= {bound}")
-    doc = (f"An exact integer with {rng}: a JSON integer, or decimal text such as "
-           f"\"9007199254740993\" (values beyond 2^53-1 must be text).")
+    doc = (f"An exact integer with {rng}: a JSON integer (read exactly at any size) or decimal "
+           f"text such as \"9007199254740993\" (text keeps integers beyond 2^53-1 exact through "
+           f"JSON layers that read numbers as float64).")
 
     def validate(value: Any) -> int:
         if type(value) is int:
@@ -104,9 +121,7 @@ def BigInt(digits: int = OUTPUT_DIGITS, *, minimum: int | None = None, power: bo
     def serialize(n: int, info: Any) -> int | str:
         return str(n) if info.mode_is_json() and abs(n) > MAX_SAFE else n
 
-    schema = {"anyOf": [{"type": "integer", "minimum": max(low, -MAX_SAFE),
-                         "maximum": min(top, MAX_SAFE)},
-                        {"type": "string", "pattern": text}],
+    schema = {"anyOf": [_integer_branch(low, top), {"type": "string", "pattern": text}],
               "description": description + " " + doc if description else doc}
     return Annotated[int, PlainValidator(validate),
                      PlainSerializer(serialize, when_used="always"),
@@ -170,8 +185,7 @@ def Rat(num_digits: int, den_digits: int, description: str | None = None) -> Any
                    value=value)
         return Fraction(num, den)
 
-    schema = {"anyOf": [{"type": "integer", "minimum": -min(10**num_digits - 1, MAX_SAFE),
-                         "maximum": min(10**num_digits - 1, MAX_SAFE)},
+    schema = {"anyOf": [_integer_branch(-(10**num_digits - 1), 10**num_digits - 1),
                         {"type": "string", "pattern": pattern}],
               "description": description + " " + doc if description else doc}
     return Annotated[Fraction, PlainValidator(validate),
@@ -197,9 +211,13 @@ RULE_MATRIX_SHAPE = Rule("matrix_row_length",
 RULE_SQUARE = Rule("matrix_not_square", "The matrix must be square (nrows == ncols).")
 
 
-def matrix_model(name: str, entry: Any, max_size: int, entry_text: str) -> type[BaseModel]:
-    """A matrix type `{nrows, ncols, rows}` with at most `max_size` rows and columns."""
-    example = {"nrows": 2, "ncols": 3, "rows": [[1, 0, -2], [0, 1, 3]]}
+def matrix_model(name: str, entry: Any, max_size: int, entry_text: str, *,
+                 square: bool = False) -> type[BaseModel]:
+    """A matrix type `{nrows, ncols, rows}` with at most `max_size` rows and columns; `square`
+    only changes what the description says and shows (the request checks the shape)."""
+    example = ({"nrows": 2, "ncols": 2, "rows": [[1, 0], [-2, 3]]} if square else
+               {"nrows": 2, "ncols": 3, "rows": [[1, 0, -2], [0, 1, 3]]})
+    kind = "A square matrix" if square else "A matrix"
 
     def shape(self: Any) -> Any:
         if len(self.rows) != self.nrows:
@@ -213,7 +231,7 @@ def matrix_model(name: str, entry: Any, max_size: int, entry_text: str) -> type[
 
     return create_model(
         name, __config__=CONFIG,
-        __doc__=(f"A matrix of {entry_text}, at most {max_size}x{max_size}. "
+        __doc__=(f"{kind} of {entry_text}, at most {max_size}x{max_size}. "
                  f"{RULE_MATRIX_SHAPE.text} Example: {canonical_json(example)}"),
         __validators__={"shape": model_validator(mode="after")(shape)},
         nrows=(Count(0, max_size, "Number of rows."), ...),

@@ -74,6 +74,45 @@ def test_every_published_example_runs_and_its_result_revalidates(tool, index):
     result = math_api.run(tool.identifier, payload)
     again = tool.result_adapter.validate_json(tool.result_adapter.dump_json(result))
     assert again == result
+    # the published result schema describes what the wire actually carries
+    jsonschema.validate(json.loads(tool.result_adapter.dump_json(result)),
+                        catalog.result_schema(tool))
+
+
+@pytest.mark.parametrize("tool", TOOLS, ids=lambda t: t.identifier)
+def test_schemas_are_self_contained_with_no_dangling_references(tool):
+    for schema in (catalog.request_schema(tool), catalog.result_schema(tool)):
+        text = json.dumps(schema)
+        assert "$ref" not in text and "#/$defs" not in text and "$defs" not in text
+        assert "discriminator" not in text and "oneOf" not in text
+        jsonschema.Draft202012Validator.check_schema(schema)
+
+
+@pytest.mark.parametrize("identifier", ["linalg.det", "linalg.charpoly", "linalg.eigenvalues"])
+def test_square_matrix_operations_show_a_square_example_matrix(identifier):
+    tool = catalog.TOOLS[identifier]
+    matrix = catalog.request_schema(tool)["properties"]["matrix"]
+    shown = json.loads(re.search(r"Example: (\{.*\})", matrix["description"]).group(1))
+    assert shown["nrows"] == shown["ncols"] == len(shown["rows"]) == 2
+    assert "square" in matrix["description"].lower()
+    assert math_api.check(identifier, {"matrix": shown}).valid
+
+
+def test_exact_integers_are_json_integers_of_any_size_or_text_in_schema_and_validator():
+    tool = catalog.TOOLS["nt.integer.gcd"]
+    schema = catalog.request_schema(tool)
+    entry = schema["properties"]["values"]["items"]
+    assert "read exactly at any size" in entry["description"]
+    assert "must be text" not in json.dumps(schema)
+    big = 2**53 + 1  # = 3 * 107 * 28059810762433; a float64 layer would make it 2^53
+    for value in (big, str(big)):
+        jsonschema.validate({"values": [value, 3]}, schema)
+        assert math_api.check("nt.integer.gcd", {"values": [value, 3]}).valid
+        assert math_api.run("nt.integer.gcd", {"values": [value, 3]}).gcd == 3
+    # out of range: the schema's text pattern and the validator agree
+    with pytest.raises(jsonschema.ValidationError):
+        jsonschema.validate({"values": ["1" + "0" * 300]}, schema)
+    assert not math_api.check("nt.integer.gcd", {"values": [10**300]}).valid
 
 
 def _keywords(node, found: set) -> None:

@@ -162,3 +162,26 @@ def test_cli_errors_are_one_line_with_exit_1_and_usage_errors_exit_2(capsys):
     assert cli.main(["frobnicate"]) == 2
     assert cli.main([]) == 2
     assert "usage: synsema math list" in capsys.readouterr().err
+
+
+def test_cli_run_refuses_deeply_nested_json_without_a_traceback():
+    from conftest import run_synsema
+    for depth in (1200, 50000):
+        payload = '{"n": ' + "[" * depth + "]" * depth + ', "k": 1}'
+        done = run_synsema("math", "run", "comb.binomial", payload)
+        assert done.returncode == 1 and "Traceback" not in done.stderr
+        assert done.stderr == ("math.run comb.binomial: invalid JSON payload: nested deeper "
+                               "than 100 levels at character 105\n")
+    # brackets inside text do not count, and ordinary nesting is untouched
+    done = run_synsema("math", "run", "smt.solve",
+                       json.dumps({"logic": "QF_LIA", "script": "; " + "[" * 500}))
+    assert done.returncode == 0 and json.loads(done.stdout) == {"status": "sat", "model": []}
+
+
+def test_cli_reads_json_integers_beyond_2_53_exactly_and_writes_them_as_text():
+    from conftest import run_synsema
+    done = run_synsema("math", "run", "nt.integer.gcd", '{"values": [9007199254740993, 3]}')
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout)["gcd"] == 3
+    done = run_synsema("math", "run", "nt.integer.lcm", '{"values": [9007199254740993, 2]}')
+    assert json.loads(done.stdout) == {"lcm": "18014398509481986"}

@@ -288,3 +288,80 @@ def test_random_queries_are_rejected_by_the_reader_or_decided():
             check_model(text, result["model"])
 
     decided_or_rejected()
+
+
+# --- the linearised coefficient bound (the request contract behind the model-size bound) -----
+
+def _chain(factor: str, inner: str, times: int) -> str:
+    for _ in range(times):
+        inner = f"(* {factor} {inner})"
+    return inner
+
+
+def test_adversarial_nested_products_and_define_fun_chains_are_refused_at_the_contract():
+    # Every numeral has 12 digits and the nesting stays under 100, yet the effective
+    # coefficient is (10^12 - 1)^450: before the contract bounded it, z3 answered with a
+    # 5400-digit model value and the run failed with backend_fault model_value_too_large.
+    c = "999999999999"
+    script = "(declare-const x Int)(declare-const y Int)(assert (= x 1))"
+    script += f"(define-fun a1 () Int {_chain(c, 'x', 90)})"
+    for k in range(2, 6):
+        script += f"(define-fun a{k} () Int {_chain(c, f'a{k - 1}', 90)})"
+    script += "(assert (= y a5))"
+    assert rejected("smt.solve", {"logic": "QF_LIA", "script": script}) == [
+        "smt_coefficient_too_large"]
+    # the smallest cases past the bound, directly and through one define-fun
+    for body in ("(* 1000000 (* 1000000 x))",
+                 "(* 1000000 b)", "(+ (* 999999999999 x) x)"):
+        script = ("(declare-const x Int)(declare-const y Int)"
+                  "(define-fun b () Int (* 1000000 x))" f"(assert (> {body} 0))")
+        assert rejected("smt.solve", {"logic": "QF_LIA", "script": script}) == [
+            "smt_coefficient_too_large"], body
+    assert rejected("smt.solve", {"logic": "QF_LRA", "script": (
+        "(declare-const x Real)(assert (> (/ (/ x 1000000) 1000000) 1))")}) == [
+        "smt_coefficient_too_large"]
+
+
+def test_useful_queries_just_inside_the_coefficient_bound_are_decided_with_a_witness():
+    # 999999 * 1000001 = 10^12 - 1: the largest coefficient, built through a define-fun chain
+    script = ("(declare-const x Int)(declare-const y Int)"
+              "(define-fun a ((z Int)) Int (* 999999 z))(define-fun b () Int (* 1000001 (a x)))"
+              "(assert (= x 7))(assert (= (+ b y) 1))")
+    result = smt("QF_LIA", script)
+    assert result["status"] == "sat"
+    assert {e["name"]: e["value"]["value"] for e in result["model"]} == {
+        "x": 7, "y": 1 - 7 * (10**12 - 1)}
+    check_model(script, result["model"])
+    real = ("(declare-const x Real)(declare-const y Real)"
+            "(assert (= (+ (/ (/ x 1000000) 999999) y) 1))(assert (= y (/ 1 3)))")
+    result = smt("QF_LRA", real)
+    assert result["status"] == "sat"
+    check_model(real, result["model"])
+
+
+def test_constant_folding_and_expansion_are_bounded_before_any_solver_runs():
+    import time
+    # squaring a constant through 30 nested lets would build a number of 12 * 2^29 digits;
+    # the reader used to try (and hang); now the second square is refused
+    squares = "(declare-const x Int)(assert " + "".join(
+        f"(let ((a{i} (* a{i - 1} a{i - 1}))) " if i else "(let ((a0 999999)) "
+        for i in range(30)) + "(> x a29)" + ")" * 30 + ")"
+    started = time.perf_counter()
+    assert rejected("smt.solve", {"logic": "QF_LIA", "script": squares}) == [
+        "smt_coefficient_too_large"]
+    # f_k(x) = f_{k-1}(f_{k-1}(x)) doubles at every level: 2^40 terms once expanded
+    doubling = "(declare-const x Int)(define-fun f0 ((z Int)) Int (+ z 1))" + "".join(
+        f"(define-fun f{k} ((z Int)) Int (f{k - 1} (f{k - 1} z)))" for k in range(1, 41))
+    assert rejected("smt.solve", {"logic": "QF_LIA",
+                                  "script": doubling + "(assert (> (f40 x) 0))"}) == ["smt_limit"]
+    assert smt("QF_LIA", doubling + "(assert (= (f10 x) 0))")["model"][0]["value"]["value"] \
+        == -1024
+    assert time.perf_counter() - started < 30  # both refusals come from the reader, not z3
+
+
+def test_arithmetic_unknowns_count_the_columns_the_solver_adds():
+    constants = "".join(f"(declare-const x{i} Int)" for i in range(50))
+    inside = constants + "".join(f"(assert (> (abs x{i}) {i}))" for i in range(14))
+    assert smt("QF_LIA", inside)["status"] == "sat"
+    past = constants + "".join(f"(assert (> (abs x{i}) {i}))" for i in range(15))
+    assert rejected("smt.solve", {"logic": "QF_LIA", "script": past}) == ["smt_limit"]

@@ -16,9 +16,9 @@ from fractions import Fraction
 
 import z3
 
-from ..domains.smtlib import Assertion, Declaration, Definition, Script, Term, sort_text
+from ..domains.smtlib import (MODEL_DIGITS, Assertion, Declaration, Definition, Script, Term,
+                              sort_text)
 from ..errors import BackendFault
-from ..primitives import OUTPUT_DIGITS
 
 _BOOL_OPS = {"and": z3.And, "or": z3.Or, "xor": lambda *a: functools.reduce(z3.Xor, a)}
 _BV_NARY = {"bvand": operator.and_, "bvor": operator.or_, "bvxor": operator.xor,
@@ -39,7 +39,8 @@ class _Builder:
         self.ctx = z3.Context()
         self.sorts = {name: z3.DeclareSort(name, self.ctx) for name in script.sorts}
         self.functions: dict[str, z3.FuncDeclRef] = {}
-        self.definitions: dict[str, tuple[list, z3.ExprRef]] = {}
+        self.definitions: dict[str, Definition] = {}
+        self.built: dict[str, tuple[list, z3.ExprRef]] = {}
 
     def sort(self, sort: tuple) -> z3.SortRef:
         kind = sort[0]
@@ -58,9 +59,17 @@ class _Builder:
                                              self.sort(d.sort))
 
     def define(self, d: Definition) -> None:
-        params = [z3.FreshConst(self.sort(s), prefix=name) for name, s in d.params]
-        scope = {name: p for (name, _), p in zip(d.params, params)}
-        self.definitions[d.name] = (params, self.term(d.body, scope))
+        self.definitions[d.name] = d
+
+    def definition(self, name: str) -> tuple[list, z3.ExprRef]:
+        """A defined function's parameters and body, built on its first use: a definition
+        no assertion reaches is never expanded (the request check bounds those that are)."""
+        if name not in self.built:
+            d = self.definitions[name]
+            params = [z3.FreshConst(self.sort(s), prefix=p) for p, s in d.params]
+            scope = {p: const for (p, _), const in zip(d.params, params)}
+            self.built[name] = (params, self.term(d.body, scope))
+        return self.built[name]
 
     def term(self, t: Term, scope: dict) -> z3.ExprRef:
         ctx = self.ctx
@@ -82,7 +91,7 @@ class _Builder:
         args = [self.term(a, scope) for a in t.args]
         if t.kind == "app":
             if t.name in self.definitions:
-                params, body = self.definitions[t.name]
+                params, body = self.definition(t.name)
                 return z3.substitute(body, *zip(params, args)) if params else body
             return self.functions[t.name](*args)
         return self.operator(t, args)
@@ -153,7 +162,9 @@ class _Builder:
 
 
 def _digits_ok(text: str) -> str:
-    if len(text.lstrip("-")) > OUTPUT_DIGITS:
+    """The request contract bounds model numbers (smtlib.MODEL_DIGITS); a larger one means the
+    argument behind that bound failed, which is a contract bug, not an answer."""
+    if len(text.lstrip("-")) > MODEL_DIGITS:
         raise BackendFault("model_value_too_large")
     return text
 

@@ -26,8 +26,10 @@ Matrix10 = matrix_model("Matrix10", Rat(9, 4), 10, "rational entries (numerators
                         "denominators below 10^4)")
 Matrix8 = matrix_model("Matrix8", Rat(6, 3), 8, "rational entries (numerators below 10^6, "
                        "denominators below 10^3)")
+SquareMatrix10 = matrix_model("SquareMatrix10", Rat(9, 4), 10, "rational entries (numerators "
+                              "below 10^9, denominators below 10^4)", square=True)
 IntegerMatrix8 = matrix_model("IntegerMatrix8", BigInt(6, power=True), 8,
-                              "integer entries of absolute value at most 10^6")
+                              "integer entries of absolute value at most 10^6", square=True)
 MatrixValue = matrix_model("MatrixValue", OutRat, 10, "exact rational entries")
 
 EXAMPLE_2X2 = {"nrows": 2, "ncols": 2, "rows": [[1, 2], [3, 4]]}
@@ -66,7 +68,7 @@ def _kernel_basis(reduced: list[list[Fraction]], pivots: list[int], ncols: int
 
 class SquareRequest10(BaseModel):
     model_config = CONFIG
-    matrix: Annotated[Matrix10, Field(description=RULE_SQUARE.text)]
+    matrix: Annotated[SquareMatrix10, Field(description=RULE_SQUARE.text)]
 
     @model_validator(mode="after")
     def _square(self) -> "SquareRequest10":

@@ -41,7 +41,17 @@ RULES = (
          f"At most {smtlib.MAX_DECLARATIONS} declarations, {smtlib.MAX_ASSERTIONS} "
          f"assertions, {smtlib.MAX_ARITHMETIC_CONSTANTS} Int/Real constants, numerals of at "
          f"most {smtlib.MAX_NUMERAL_DIGITS} digits, bit-vector widths of at most "
-         f"{smtlib.MAX_BV_WIDTH}, nesting depth {smtlib.MAX_DEPTH}."),
+         f"{smtlib.MAX_BV_WIDTH}, nesting depth {smtlib.MAX_DEPTH}; with let bindings and "
+         f"define-fun applications expanded, at most {smtlib.MAX_EXPANDED_TERMS} terms and "
+         f"at most {smtlib.MAX_ARITHMETIC_UNKNOWNS} arithmetic unknowns (the Int/Real "
+         "constants plus one per ite, abs, to_int, is_int or arithmetic function term and two "
+         "per div or mod)."),
+    Rule("smt_coefficient_too_large",
+         "With let bindings and define-fun applications expanded, every arithmetic term is "
+         "linear, and written over a common denominator d as (a1*x1 + ... + an*xn + a0)/d its "
+         f"d and every |ai| are below 10^{smtlib.MAX_COEFFICIENT_DIGITS}: (* 1000000 (* 999999 "
+         "x)) is fine, (* 1000000 (* 1000000 x)) is not; a coefficient built through a chain "
+         "of define-funs counts the same way."),
     Rule("smt_sort_mismatch", "Every term is well sorted; assertions are Bool."),
 )
 SCRIPT_TEXT = ("One quantifier-free SMT-LIB 2 query: declarations and assertions only; an "
@@ -219,14 +229,23 @@ SOLVE = MathTool(
               f"declarations, <= {smtlib.MAX_ASSERTIONS} assertions, <= "
               f"{smtlib.MAX_ARITHMETIC_CONSTANTS} Int/Real constants, numerals <= "
               f"{smtlib.MAX_NUMERAL_DIGITS} digits, bit-vector widths <= "
-              f"{smtlib.MAX_BV_WIDTH}; linear arithmetic only.",
-        computation="z3 rlimit <= 5*10^7 (about 5 s here; deterministic per z3 version) in a "
+              f"{smtlib.MAX_BV_WIDTH}; linear arithmetic only. The linearised query (let and "
+              f"define-fun expanded: <= {smtlib.MAX_EXPANDED_TERMS} terms) has <= "
+              f"{smtlib.MAX_ARITHMETIC_UNKNOWNS} arithmetic unknowns and every arithmetic "
+              f"term, over its common denominator d, has d and all coefficients below "
+              f"10^{smtlib.MAX_COEFFICIENT_DIGITS}.",
+        computation="The request check walks the expanded query once (<= "
+                    f"{smtlib.MAX_EXPANDED_TERMS} terms, about 0.3 s at that limit here); z3 "
+                    "rlimit <= 5*10^7 (about 5 s here; deterministic per z3 version) in a "
                     "fresh context, plus z3's timeout 1 s before the 10 s deadline.",
-        output="At most 200 model entries; bit-vector values < 2^256; linear-arithmetic "
-               "simplex vertices are ratios of minors (Hadamard: < 650 digits). z3's cuts and "
-               "branching come with no such proof, so the adapter checks every model number "
-               "against the 4000-digit output bound and reports a violation as a backend "
-               "fault."))
+        output="At most 200 model entries; bit-vector values < 2^256. A tableau row relates "
+               "at most two bounded terms, so its cleared entries are below "
+               f"10^{smtlib.ROW_DIGITS}; a simplex vertex is a ratio of two minors of order "
+               f"<= {smtlib.MAX_ARITHMETIC_UNKNOWNS} (Hadamard), so model numerators and "
+               f"denominators have at most {smtlib.MODEL_DIGITS} digits. z3's integer cuts "
+               "and branching come with no such proof, so the adapter checks every model "
+               "number against that bound and reports a violation as a backend fault (a "
+               "contract bug, never an answer)."))
 
 
 TOOLS = (SOLVE,)

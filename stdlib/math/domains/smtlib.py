@@ -10,8 +10,9 @@ into terms in a fresh context. Every rejection names its line and column.
 
 from __future__ import annotations
 
+import math
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field, replace
 from fractions import Fraction
 
 MAX_SCRIPT = 16384
@@ -21,6 +22,21 @@ MAX_ARITHMETIC_CONSTANTS = 50
 MAX_NUMERAL_DIGITS = 12
 MAX_BV_WIDTH = 256
 MAX_DEPTH = 100
+# The linearised query (let bindings and define-fun applications expanded) that z3's arithmetic
+# solver sees: every arithmetic term is (a1 x1 + ... + an xn + a0) / d with d and every |ai|
+# below 10^MAX_COEFFICIENT_DIGITS, over at most MAX_ARITHMETIC_UNKNOWNS columns; expanding it
+# visits at most MAX_EXPANDED_TERMS terms. smt.py derives the model-size bound from these.
+MAX_COEFFICIENT_DIGITS = 12
+MAX_ARITHMETIC_UNKNOWNS = 64
+MAX_EXPANDED_TERMS = 20000
+# Output: a row of the solver's tableau relates at most two such forms (a comparison, an
+# equality, the definition of an ite/abs column, a function-argument case), so cleared of
+# denominators its entries are below 2 * 10^24, times at most 64 occurrences of one column:
+# below 10^ROW_DIGITS. A simplex vertex is a ratio of two minors of order <= 64 (Cramer), and
+# Hadamard bounds each by (sqrt(64) * 10^ROW_DIGITS)^64: MODEL_DIGITS digits.
+ROW_DIGITS = 2 * MAX_COEFFICIENT_DIGITS + 3
+MODEL_DIGITS = math.ceil(MAX_ARITHMETIC_UNKNOWNS * (ROW_DIGITS +
+                                                    math.log10(MAX_ARITHMETIC_UNKNOWNS) / 2))
 
 
 @dataclass(frozen=True)
@@ -79,6 +95,8 @@ class Term:
     indices: tuple = ()
     bindings: tuple = ()
     body: "Term | None" = None
+    line: int = field(default=0, compare=False)
+    col: int = field(default=0, compare=False)
 
 
 @dataclass(frozen=True)
@@ -267,6 +285,15 @@ class _Reader:
                             f"{MAX_BV_WIDTH}", atom)
         return value
 
+    def bounded(self, value: Fraction | None, at) -> Fraction | None:
+        """A constant computed from numerals, refused once it outgrows the coefficient bound
+        (so nested products and let chains cannot build huge numbers, even here)."""
+        if value is not None and not _small(value):
+            raise self.fail("smt_coefficient_too_large", f"this constant is {_size(value)}; "
+                            f"constants and coefficients stay below 10^{MAX_COEFFICIENT_DIGITS}"
+                            " in numerator and denominator", at)
+        return value
+
     def index(self, atom, at) -> int:
         if not isinstance(atom, Atom) or atom.kind != "numeral" or len(atom.text) > 6:
             raise self.fail("smt_syntax", "expected a small numeral index", at)
@@ -389,7 +416,11 @@ class _Reader:
                             f"{sort_text(want)}", at)
 
     def term(self, node, scope: dict) -> tuple[Term, Fraction | None]:
-        """The checked term and, for arithmetic constants, its rational value."""
+        """The checked term (with its position) and, for arithmetic constants, its value."""
+        term, value = self.unplaced_term(node, scope)
+        return replace(term, line=node.line, col=node.col), value
+
+    def unplaced_term(self, node, scope: dict) -> tuple[Term, Fraction | None]:
         if isinstance(node, Atom):
             return self.atom(node, scope)
         if not node.items:
@@ -594,7 +625,7 @@ class _Reader:
                     value = Fraction(1)
                     for v in known:
                         value *= v
-            return op(sort), value
+            return op(sort), self.bounded(value, node)
         if self.logic.reals and name == "/":
             arity(2)
             same(lambda s: s == REAL)
@@ -606,7 +637,7 @@ class _Reader:
                 value = values[0]
                 for v in values[1:]:
                     value /= v
-            return op(REAL), value
+            return op(REAL), self.bounded(value, node)
         if self.logic.ints and name in ("div", "mod"):
             arity(2, 2)
             same(lambda s: s == INT)
@@ -662,4 +693,135 @@ def read(text: str, logic: str) -> Script:
     reader = _Reader(logic)
     for node in parse(text):
         reader.command(node)
-    return Script(logic, tuple(reader.sorts), tuple(reader.commands))
+    script = Script(logic, tuple(reader.sorts), tuple(reader.commands))
+    _Linearization(script).check()
+    return script
+
+
+# --- the linearised query -------------------------------------------------------------------
+
+_LIMIT = 10**MAX_COEFFICIENT_DIGITS
+
+
+def _small(q: Fraction) -> bool:
+    return abs(q.numerator) < _LIMIT and q.denominator < _LIMIT
+
+
+def _size(q: Fraction) -> str:
+    digits = max(len(str(abs(q.numerator))), len(str(q.denominator)))
+    return f"{digits} digits long"
+
+
+class _Linearization:
+    """The linear forms z3's arithmetic solver will see, computed before it sees anything.
+
+    Every arithmetic term is expanded (let variables and define-fun parameters stand for the
+    forms of what they are bound to; a defined function's body is walked again at every
+    application, as z3 expands it) into a map from unknowns to rational coefficients, key None
+    for the constant term. An unknown is a declared Int/Real constant or a term the solver
+    treats as a fresh column (ite, div, mod, abs, to_int, is_int, an uninterpreted function
+    application of arithmetic sort). Each form, written over its common denominator d, must
+    have d and every numerator below 10^12; the unknowns, the declared constants plus one per
+    such term occurrence (two for div and mod: quotient and remainder), are at most 64.
+    """
+
+    _OPAQUE = {"ite": 1, "div": 2, "mod": 2, "abs": 1, "to_int": 1, "is_int": 1}
+
+    def __init__(self, script: Script):
+        self.functions = {d.name: d for d in script.commands if isinstance(d, Definition)}
+        self.commands = script.commands
+        self.unknowns = sum(1 for d in script.declarations if not d.domain and
+                            d.sort in (INT, REAL))
+        self.visited = 0
+        self.applied_at: list[Term] = []
+
+    def fail(self, code: str, message: str, at: Term) -> SmtError:
+        where = "".join(f" (in {t.name} applied at line {t.line}, column {t.col})"
+                        for t in reversed(self.applied_at))
+        return SmtError(code, message + where, at.line, at.col)
+
+    def check(self) -> None:
+        for command in self.commands:
+            if isinstance(command, Assertion):
+                self.form(command.term, {})
+
+    def fresh_unknowns(self, count: int, at: Term) -> dict:
+        self.unknowns += count
+        if self.unknowns > MAX_ARITHMETIC_UNKNOWNS:
+            raise self.fail("smt_limit", f"more than {MAX_ARITHMETIC_UNKNOWNS} arithmetic "
+                            "unknowns (Int/Real constants plus ite, div, mod, abs, to_int, "
+                            "is_int and arithmetic function terms, counted after expansion)", at)
+        return {("unknown", self.unknowns): Fraction(1)}
+
+    def bounded(self, form: dict, at: Term) -> dict:
+        denominator = math.lcm(*(c.denominator for c in form.values())) if form else 1
+        top = max((abs(c.numerator) * (denominator // c.denominator) for c in form.values()),
+                  default=0)
+        if denominator >= _LIMIT or top >= _LIMIT:
+            big = max(denominator, top)
+            raise self.fail("smt_coefficient_too_large", f"after expansion this term has a "
+                            f"coefficient of {len(str(big))} digits (over the common "
+                            f"denominator {'1' if denominator == 1 else str(denominator)}); "
+                            f"coefficients stay below 10^{MAX_COEFFICIENT_DIGITS}", at)
+        return form
+
+    def form(self, t: Term, scope: dict):
+        """The linear form of an arithmetic term (None for other sorts); checks every
+        subterm on the way."""
+        self.visited += 1
+        if self.visited > MAX_EXPANDED_TERMS:
+            raise self.fail("smt_limit", f"the query expands to more than "
+                            f"{MAX_EXPANDED_TERMS} terms (let bindings and define-fun "
+                            "applications are expanded, as the solver does)", t)
+        arithmetic = t.sort in (INT, REAL)
+        if t.kind in ("int", "real"):
+            return {None: Fraction(t.value)} if t.value else {}
+        if t.kind in ("bool", "bv"):
+            return None
+        if t.kind == "ref":
+            return scope[t.name]
+        if t.kind == "let":
+            inner = dict(scope)
+            for name, bound in t.bindings:
+                inner[name] = self.form(bound, scope)
+            return self.form(t.body, inner)
+        args = [self.form(a, scope) for a in t.args]
+        if t.kind == "app":
+            definition = self.functions.get(t.name)
+            if definition is not None:
+                self.applied_at.append(t)
+                body = self.form(definition.body, {name: value for (name, _), value in
+                                                   zip(definition.params, args)})
+                self.applied_at.pop()
+                return body
+            if not t.args:
+                return {t.name: Fraction(1)} if arithmetic else None
+            return self.fresh_unknowns(1, t) if arithmetic else None
+        if t.name in self._OPAQUE and (arithmetic or t.name == "is_int"):
+            fresh = self.fresh_unknowns(self._OPAQUE[t.name], t)
+            return fresh if arithmetic else None  # is_int(r) is to_int(r) = r: one column
+        if not arithmetic:
+            return None
+        if t.name == "to_real":
+            return args[0]
+        if t.name in ("+", "-"):
+            out: dict = {}
+            for i, a in enumerate(args):
+                sign = -1 if t.name == "-" and (i > 0 or len(args) == 1) else 1
+                for key, c in a.items():
+                    out[key] = out.get(key, 0) + sign * c
+            return self.bounded({k: c for k, c in out.items() if c}, t)
+        if t.name in ("*", "/"):
+            scale, variable = Fraction(1), {None: Fraction(1)}
+            for i, a in enumerate(args):
+                constant = set(a) <= {None}
+                value = a.get(None, Fraction(0))
+                if t.name == "/" and i > 0:
+                    scale /= value
+                elif constant:
+                    scale *= value
+                else:
+                    variable = a
+            return self.bounded({k: c * scale for k, c in variable.items() if c * scale}, t)
+        raise SmtError("smt_not_in_logic", f"operator {t.name!r} has no linear form", t.line,
+                       t.col)
