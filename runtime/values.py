@@ -29,17 +29,22 @@ class Task:
     `params` is a tuple of `Param` for callers that inspect signatures (`tool_spec`,
     `call_tool`); `code` is the evaluator's compiled body and `env` the defining frame.
     `declared` holds the capabilities of the `require` lines at the top of the body.
+    `input_schema` is None for the script's own tasks (their schema is derived from `params`);
+    a task that stands for a math operation carries the operation's full request schema, so
+    `tool_spec` can show a model the structure, patterns and bounds the params cannot.
     """
 
-    __slots__ = ("name", "params", "code", "env", "declared", "is_lambda", "__weakref__")
+    __slots__ = ("name", "params", "code", "env", "declared", "is_lambda", "input_schema",
+                 "__weakref__")
 
-    def __init__(self, name, params, code, env, declared=(), is_lambda=False):
+    def __init__(self, name, params, code, env, declared=(), is_lambda=False, input_schema=None):
         self.name = name
         self.params = params
         self.code = code
         self.env = env
         self.declared = declared
         self.is_lambda = is_lambda
+        self.input_schema = input_schema
 
     def __repr__(self) -> str:
         return display(self)

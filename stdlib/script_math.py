@@ -79,7 +79,8 @@ def check(rt, op_id, payload):
 
 @builtin("math.tool", 1)
 def tool(rt, op_id):
-    """A task value running one math operation, its parameters the request's fields.
+    """A task value running one math operation, its parameters the request's fields; its
+    `tool_spec` carries the operation's full request schema.
 
     Example: let is_prime be math.tool("nt.prime.test") => nothing
     Example: is_prime(n = 7).status => "prime"
@@ -95,7 +96,7 @@ def tool(rt, op_id):
     defaults = [None if required else (lambda frame: None) for _, _, required in fields]
     code = TaskCode(op_id, False, names, defaults, body, [])
     params = tuple(Param(name, kind, not required, not required) for name, kind, required in fields)
-    return Task(op_id, params, code, None)
+    return Task(op_id, params, code, None, input_schema=_library().input_schema(op_id))
 
 
 def math_module() -> ModuleValue:

@@ -98,4 +98,7 @@ def tool_spec(rt, fn, describe):
         raise SynError(f"tool_spec expects a text description, got {type_name(describe)}")
     params = [f"{p.name}: {p.type}" if p.type else p.name for p in task.params]
     optional = [p.name for p in task.params if p.has_default]
-    return {"name": task.name, "describe": describe, "params": params, "optional": optional}
+    spec = {"name": task.name, "describe": describe, "params": params, "optional": optional}
+    if task.input_schema is not None:  # a math operation: llm_step sends its full schema
+        spec["input_schema"] = task.input_schema
+    return spec

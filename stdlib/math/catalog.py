@@ -2,14 +2,17 @@
 
 Every declaration comes from a domain module's `TOOLS` tuple; nothing else is public. This
 module turns declarations into what discovery shows: a summary entry (usable directly as an
-`llm_step` catalog item: name, describe, params, optional), and a full entry with the claim,
-the request and result JSON Schemas (references inlined, since several model providers do not
-resolve `$ref`), the examples, the bounds and the deadline.
+`llm_step` catalog item: name, describe, params, optional, and input_schema, the full request
+JSON Schema that the model is shown), and a full entry that adds the claim, the result JSON
+Schema, the examples, the bounds and the deadline. Schemas have their references inlined and
+stay in the subset every provider accepts (several do not resolve `$ref`).
 """
 
 from __future__ import annotations
 
 import copy
+import functools
+import json
 import re
 from typing import Any
 
@@ -65,13 +68,20 @@ def _inline(node: Any, defs: dict) -> Any:
 
 def request_schema(tool: MathTool) -> dict:
     """The request's JSON Schema with references inlined and the first example in the
-    top-level description."""
+    top-level description: the form every model provider accepts, sent to models as the
+    tool's input schema (a fresh copy each call)."""
+    return json.loads(_request_schema_text(tool.identifier))
+
+
+@functools.lru_cache(maxsize=None)
+def _request_schema_text(identifier: str) -> str:
+    tool = TOOLS[identifier]
     raw = tool.request.model_json_schema(mode="validation")
     schema = _inline(raw, raw.get("$defs", {}))
     example = f"Example: {canonical_json(tool.examples[0].payload)}"
     schema["description"] = (schema["description"] + " " + example
                              if "description" in schema else example)
-    return schema
+    return json.dumps(schema)
 
 
 def result_schema(tool: MathTool) -> dict:
@@ -99,7 +109,8 @@ def params(tool: MathTool) -> list[tuple[str, str | None, bool]]:
 # --- entries --------------------------------------------------------------------------------
 
 class CatalogEntry(BaseModel):
-    """What `find` returns per operation (detail "summary")."""
+    """What `find` returns per operation (detail "summary"): an `llm_step` catalog item whose
+    `input_schema` (the full request schema) is what the model is shown."""
 
     model_config = ConfigDict(frozen=True, extra="forbid")
     identifier: str
@@ -110,6 +121,7 @@ class CatalogEntry(BaseModel):
     describe: str
     params: list[str]
     optional: list[str]
+    input_schema: dict
 
 
 class ExampleEntry(BaseModel):
@@ -135,7 +147,6 @@ class CatalogDetail(CatalogEntry):
     """What `describe` returns, and `find` with detail "full"."""
 
     claim: str
-    request_schema: dict
     result_schema: dict
     examples: list[ExampleEntry]
     bounds: BoundsEntry
@@ -153,7 +164,8 @@ def _summary_fields(tool: MathTool) -> dict:
             f" Outcomes (status): {', '.join(tool.outcomes)}." if tool.outcomes != ("value",)
             else "") + f" Example arguments: {canonical_json(first.payload)}",
         params=[f"{name}: {kind}" if kind else name for name, kind, _ in fields],
-        optional=[name for name, _, required in fields if not required])
+        optional=[name for name, _, required in fields if not required],
+        input_schema=request_schema(tool))
 
 
 def entry(tool: MathTool) -> CatalogEntry:
@@ -162,8 +174,7 @@ def entry(tool: MathTool) -> CatalogEntry:
 
 def detail(tool: MathTool) -> CatalogDetail:
     return CatalogDetail(
-        **_summary_fields(tool), claim=tool.claim, request_schema=request_schema(tool),
-        result_schema=result_schema(tool),
+        **_summary_fields(tool), claim=tool.claim, result_schema=result_schema(tool),
         examples=[ExampleEntry(description=e.description, payload=e.payload)
                   for e in tool.examples],
         bounds=BoundsEntry(input=tool.bounds.input, computation=tool.bounds.computation,

@@ -47,9 +47,21 @@ def tool_params(identifier: str) -> list[tuple[str, str | None, bool]]:
     number, text, bool, list or map, or None for fields that accept more than one kind of
     value (an exact integer given as a number or as text)."""
     from . import catalog
+    return catalog.params(_tool_for(identifier))
+
+
+def input_schema(identifier: str) -> dict:
+    """The operation's request schema in the form model providers accept (no `$ref`), the
+    same one `find` entries carry as `input_schema`."""
+    from . import catalog
+    return catalog.request_schema(_tool_for(identifier))
+
+
+def _tool_for(identifier: str):
+    from . import catalog
     tool = catalog.get(identifier) if isinstance(identifier, str) else None
     if tool is None:
         from .api import _unknown_text
         raise MathError.build("unknown_operation", str(identifier),
                               ["- " + _unknown_text(identifier)], verb="math.tool")
-    return catalog.params(tool)
+    return tool

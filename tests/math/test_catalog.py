@@ -175,7 +175,8 @@ def test_find_full_detail_and_describe_carry_schemas_examples_and_bounds():
     assert full.optional == ["assumptions", "conflict_budget", "solver"]
     assert full.examples[0].payload == {"cnf": {"num_vars": 2, "clauses": [[-1, 2], [1, 2]]}}
     assert full.bounds.computation and full.deadline_ms == 10000
-    assert "$defs" not in json.dumps(full.request_schema)
+    assert full.input_schema == catalog.request_schema(catalog.TOOLS["sat.solve"])
+    assert "$defs" not in json.dumps(full.input_schema)
 
 
 def test_find_and_describe_reject_bad_arguments_with_a_message():
