@@ -13,6 +13,7 @@ from __future__ import annotations
 import copy
 import functools
 import json
+import math
 import re
 from typing import Any
 
@@ -184,41 +185,118 @@ def detail(tool: MathTool) -> CatalogDetail:
 
 
 # --- search ---------------------------------------------------------------------------------
+#
+# Ranking: an exact identifier first, then identifiers the query is a prefix of, then the rest
+# by score. A query word scores where it matches best, weighted by the field (identifier 4,
+# vocabulary 3, summary 2, claim 1) and by how rare it is across the catalog (idf, so
+# "matrix" counts less than "kernel"); a vocabulary phrase found whole in the query adds its
+# words' idf again, twice. Words match by their English stem (snowball), or when one stem of
+# at least six letters begins the other ("factorisation" finds "factor"). Ties go to the
+# operation matching more query words, then to the one whose best match is in a heavier
+# field, and only then to the identifier.
 
-_STOP = frozenset("a an and are as be by for in is of on or the to with".split())
+_STOP = frozenset("""a an and are as at be by can do does for from give how i in into is it
+    its me my of on or over please the this that to using what which whether with compute
+    calculate find get determine want exact exactly""".split())
+_FIELD_WEIGHTS = (("identifier", 4), ("vocabulary", 3), ("summary", 2), ("claim", 1))
+_PHRASE_BONUS = 2
+_PREFIX = 6
 
 
-def _tokens(text: str) -> set[str]:
-    return {t for t in re.split(r"[^a-z0-9]+", text.lower()) if t and t not in _STOP}
+@functools.lru_cache(maxsize=4096)
+def _stem(word: str) -> str:
+    return _STEMMER().stemWord(word)
 
 
-def _overlap(query: set[str], words: set[str]) -> int:
-    """How many query tokens match a word: equal, a prefix of it (3+ characters), or
-    extending it (a word of 5+ characters, so "factorization" finds "factor")."""
-    return sum(1 for q in query if any(
-        q == w or (len(q) >= 3 and w.startswith(q)) or (len(w) >= 5 and q.startswith(w))
-        for w in words))
+@functools.lru_cache(maxsize=1)
+def _STEMMER():
+    import snowballstemmer
+    return snowballstemmer.stemmer("english")
+
+
+def _words(text: str) -> list[str]:
+    """Stemmed words of `text`, stop words and single characters dropped, in order."""
+    return [_stem(w) for w in re.split(r"[^a-z0-9]+", text.lower())
+            if len(w) > 1 and w not in _STOP]
+
+
+def _matches(q: str, w: str) -> bool:
+    if q == w:
+        return True
+    short, long_ = (q, w) if len(q) <= len(w) else (w, q)
+    return len(short) >= _PREFIX and long_.startswith(short)
+
+
+# What a domain's abbreviated name stands for; searched as part of the identifier.
+DOMAIN_WORDS = {"nt": "number theory integers", "comb": "combinatorics counting",
+                "poly": "polynomial polynomials", "linalg": "linear algebra matrix matrices",
+                "calculus": "calculus", "sat": "boolean propositional",
+                "smt": "smt solver constraints"}
+
+
+class _Indexed:
+    """One operation's searchable words per field and its vocabulary phrases."""
+
+    def __init__(self, tool: MathTool):
+        self.tool = tool
+        named = tool.identifier.replace("_", " ") + " " + DOMAIN_WORDS.get(tool.domain, "")
+        self.fields = {"identifier": set(_words(named)),
+                       "vocabulary": {w for phrase in tool.vocabulary for w in _words(phrase)},
+                       "summary": set(_words(tool.summary)), "claim": set(_words(tool.claim))}
+        self.phrases = [tuple(_words(phrase)) for phrase in tool.vocabulary]
+        self.all = set().union(*self.fields.values())
+
+
+@functools.lru_cache(maxsize=1)
+def _index() -> tuple[list[_Indexed], dict[str, float]]:
+    indexed = [_Indexed(tool) for tool in TOOLS.values()]
+    frequency: dict[str, int] = {}
+    for entry in indexed:
+        for word in entry.all:
+            frequency[word] = frequency.get(word, 0) + 1
+    total = len(indexed)
+    return indexed, {w: math.log((total + 1) / (n + 0.5)) for w, n in frequency.items()}
+
+
+def _idf(word: str, idf: dict[str, float]) -> float:
+    known = [v for w, v in idf.items() if _matches(word, w)]
+    return max(known, default=0.0)
+
+
+def _score(entry: _Indexed, query: list[str], idf: dict[str, float]) -> tuple:
+    score, matched, heaviest = 0.0, 0, 0
+    for q in set(query):
+        weight = next((w for name, w in _FIELD_WEIGHTS
+                       if any(_matches(q, word) for word in entry.fields[name])), 0)
+        if weight:
+            score += weight * _idf(q, idf)
+            matched += 1
+            heaviest = max(heaviest, weight)
+    n = len(query)
+    for phrase in entry.phrases:
+        k = len(phrase)
+        if k and any(all(_matches(a, b) for a, b in zip(query[i:i + k], phrase))
+                     for i in range(n - k + 1)):
+            score += _PHRASE_BONUS * sum(_idf(w, idf) for w in phrase)
+    return score, matched, heaviest
 
 
 def search(query: str, domain: str | None) -> list[MathTool]:
-    """Operations in ranking order: exact identifier, identifier prefix, then token overlap
-    with identifier, summary and claim; ties by identifier. An empty query lists all."""
+    """Operations in ranking order (see above); an empty query lists all by identifier."""
     pool = [t for t in TOOLS.values() if domain is None or t.domain == domain]
     q = query.strip().lower()
     if not q:
         return pool
-    wanted = _tokens(q)
-    ranked = []
-    for tool in pool:
-        if tool.identifier == q:
-            rank = (0, 0)
-        elif tool.identifier.startswith(q):
-            rank = (1, 0)
-        else:
-            score = _overlap(wanted, _tokens(tool.identifier) | _tokens(tool.summary)
-                             | _tokens(tool.claim))
-            if not score:
-                continue
-            rank = (2, -score)
-        ranked.append((rank, tool.identifier, tool))
-    return [tool for _, _, tool in sorted(ranked, key=lambda r: (r[0], r[1]))]
+    exact = [t for t in pool if t.identifier == q]
+    prefix = [t for t in pool if t.identifier != q and t.identifier.startswith(q)]
+    words = _words(q)
+    indexed, idf = _index()
+    scored = []
+    for entry in indexed:
+        if entry.tool in exact or entry.tool in prefix or entry.tool not in pool:
+            continue
+        score, matched, heaviest = _score(entry, words, idf)
+        if score > 0:
+            scored.append(((-round(score, 9), -matched, -heaviest, entry.tool.identifier),
+                           entry.tool))
+    return exact + prefix + [tool for _, tool in sorted(scored, key=lambda pair: pair[0])]

@@ -60,6 +60,8 @@ class MathTool:
     inside the worker process, so it may import backends (lazily, inside its body).
     `on_deadline`, present only when the result type has an `unknown` variant, builds that
     variant when the deadline kills the worker: `on_deadline(request, deadline_ms, elapsed_ms)`.
+    `vocabulary` holds the words and phrases a mathematician would search for this operation
+    by (synonyms, names of methods and theorems, field terms); `math.find` ranks by it.
     """
 
     identifier: str
@@ -72,6 +74,7 @@ class MathTool:
     rules: tuple[Rule, ...] = ()
     deadline: float = DEFAULT_DEADLINE
     on_deadline: Callable[[Any, int, int], Any] | None = None
+    vocabulary: tuple[str, ...] = ()
     result_adapter: TypeAdapter = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:

@@ -258,6 +258,12 @@ def evaluate(request: FunctionRequest):
 
 FUNCTION = MathTool(
     identifier="nt.function.evaluate",
+    vocabulary=(
+        "arithmetic function", "Euler's totient", "totient", "Euler phi", "phi function",
+        "divisors", "number of divisors", "sum of divisors", "divisor function", "sigma function",
+        "Moebius function", "Mobius function", "Jacobi symbol", "Legendre symbol",
+        "quadratic residue", "square root modulo", "modular square root", "primitive root",
+        "multiplicative order", "order modulo"),
     claim=("The exact value of one arithmetic function: Euler's phi(n), the divisors of n, "
            "sigma_k(n), the Moebius mu(n) (each with the factorisation it was computed from), "
            "the Jacobi symbol (a/n) for odd n, all square roots of a modulo a prime n with the "

@@ -82,6 +82,10 @@ def integrate_rational_function(request: RationalFunctionRequest) -> RationalAnt
 
 INTEGRATE_RATIONAL = MathTool(
     identifier="calculus.integrate.rational",
+    vocabulary=(
+        "integral", "integrate", "integration", "antiderivative", "indefinite integral",
+        "primitive", "partial fractions", "partial fraction decomposition", "rational function",
+        "logarithmic part", "Rothstein-Trager", "Hermite reduction", "calculus"),
     claim=("For f = P/Q in Q(x), Q != 0: an antiderivative F = A/B + sum_i sum_{t : Ri(t) = 0} "
            "t * log Si(t, x) with Ri in Z[t] square-free and Si in Q[t][x] "
            "(Lazard-Rioboo-Trager), such that F' = f as rational functions. No radicals and no "

@@ -232,6 +232,10 @@ def certify_prime(request: CertifyRequest):
 
 CERTIFY = MathTool(
     identifier="nt.prime.certify",
+    vocabulary=(
+        "primality certificate", "prime certificate", "prove primality", "primality proof",
+        "prove that n is prime", "Pratt certificate", "Pocklington", "certify a prime",
+        "proven prime", "certificate of primality"),
     claim=("For 0 <= n < 10^100: prime with a Pocklington certificate (a list of steps p, "
            "primes q^e dividing p - 1 with product F, F^2 > p, and bases a_q with "
            "a_q^(p-1) = 1 and gcd(a_q^((p-1)/q) - 1, p) = 1, down to leaves below psi_13 proven "

@@ -115,6 +115,10 @@ def expand(request: ContinuedFractionRequest):
 
 CONTINUED_FRACTION = MathTool(
     identifier="nt.continued_fraction.expand",
+    vocabulary=(
+        "continued fraction", "continued fraction expansion", "convergents", "partial quotients",
+        "quadratic irrational", "periodic continued fraction", "square root expansion",
+        "rational approximation", "Pell equation"),
     claim=("The regular continued fraction of x = (a + b sqrt d)/c: for rational x the finite "
            "canonical expansion; for an irrational quadratic x the preperiod and the shortest "
            "period of its eventually periodic expansion, exactly."),

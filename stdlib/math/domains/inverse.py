@@ -63,6 +63,9 @@ def matrix_inverse(request: SquareRequest10):
 
 INVERSE = MathTool(
     identifier="linalg.inverse",
+    vocabulary=(
+        "inverse matrix", "matrix inverse", "inverse of a matrix", "invert a matrix",
+        "invertible matrix", "A^-1", "singular matrix", "kernel witness", "Gauss-Jordan"),
     claim=("For a square matrix A over Q: the unique inverse B with A B = B A = I (the inverse "
            "of the 0x0 matrix is 0x0), or, when A is singular, its rank and a nonzero v with "
            "A v = 0 as the witness that no inverse exists."),

@@ -89,6 +89,9 @@ def determinant(request: SquareRequest10) -> Determinant:
 
 DET = MathTool(
     identifier="linalg.det",
+    vocabulary=(
+        "determinant", "det", "singular matrix", "is the matrix invertible", "nonsingular",
+        "volume", "Leibniz", "Laplace expansion"),
     claim="The exact determinant of a square matrix over Q (the determinant of 0x0 is 1).",
     request=SquareRequest10, result=Determinant, function=determinant,
     rules=(RULE_MATRIX_SHAPE, RULE_SQUARE, RULE_RATIONAL),
@@ -131,6 +134,10 @@ def rank(request: MatrixRequest10) -> Rank:
 
 RANK = MathTool(
     identifier="linalg.rank",
+    vocabulary=(
+        "rank", "rank of a matrix", "matrix rank", "linear independence", "linearly independent",
+        "linearly dependent", "column space dimension", "row space dimension", "full rank",
+        "nonsingular minor"),
     claim=("The rank over Q with a witness: row and column indices of a nonsingular r x r "
            "submatrix."),
     request=MatrixRequest10, result=Rank, function=rank,
@@ -168,6 +175,10 @@ def reduced_row_echelon(request: MatrixRequest8) -> Rref:
 
 RREF = MathTool(
     identifier="linalg.rref",
+    vocabulary=(
+        "reduced row echelon form", "row echelon form", "row reduction", "row reduce",
+        "Gaussian elimination", "Gauss-Jordan elimination", "Gauss-Jordan", "echelon",
+        "pivot columns", "pivots", "elimination"),
     claim="The unique reduced row echelon form R of A over Q and its pivot columns.",
     request=MatrixRequest8, result=Rref, function=reduced_row_echelon,
     rules=(RULE_MATRIX_SHAPE, RULE_RATIONAL),
@@ -200,6 +211,10 @@ def nullspace(request: MatrixRequest8) -> Nullspace:
 
 NULLSPACE = MathTool(
     identifier="linalg.nullspace",
+    vocabulary=(
+        "kernel", "kernel of a matrix", "null space", "nullspace", "nullity",
+        "homogeneous system", "homogeneous linear equations", "solutions of Ax = 0",
+        "linear dependencies among columns"),
     claim=("A basis of {v : Av = 0} over Q: the canonical basis read from the RREF (one vector "
            "per free column, 1 there and 0 at the other free columns)."),
     request=MatrixRequest8, result=Nullspace, function=nullspace,
@@ -279,6 +294,10 @@ def solve_linear(request: SolveRequest):
 
 SOLVE = MathTool(
     identifier="linalg.solve",
+    vocabulary=(
+        "linear system", "system of linear equations", "linear equations",
+        "simultaneous linear equations", "solve Ax = b", "matrix equation", "inconsistent system",
+        "Fredholm alternative", "affine solution set", "unique solution"),
     claim=("The solution set of Ax = b over Q: unique x; affine x0 + span(basis); or "
            "inconsistent with a certificate y such that y^T A = 0 and y^T b != 0 (Fredholm "
            "alternative)."),
@@ -322,6 +341,9 @@ def characteristic_polynomial(request: SquareIntegerRequest) -> Charpoly:
 
 CHARPOLY = MathTool(
     identifier="linalg.charpoly",
+    vocabulary=(
+        "characteristic polynomial", "charpoly", "det(xI - A)", "Cayley-Hamilton", "Berkowitz",
+        "secular equation", "trace and determinant"),
     claim="det(xI - A) in Z[x] for a square integer matrix A (monic of degree n; 1 for 0x0).",
     request=SquareIntegerRequest, result=Charpoly, function=characteristic_polynomial,
     rules=(RULE_MATRIX_SHAPE, RULE_SQUARE),
@@ -401,6 +423,10 @@ def eigenvalues(request: EigenvaluesRequest) -> Eigenvalues:
 
 EIGENVALUES = MathTool(
     identifier="linalg.eigenvalues",
+    vocabulary=(
+        "eigenvalues", "eigenvalue", "spectrum", "characteristic roots", "latent roots",
+        "algebraic multiplicity", "geometric multiplicity", "diagonalizable", "Jordan form",
+        "spectral"),
     claim=("All complex eigenvalues with algebraic multiplicities, grouped by the irreducible "
            "factors g of the characteristic polynomial over Q: every root of g is an eigenvalue "
            "of algebraic multiplicity e (sum of deg(g) * e = n). For rational eigenvalues the "

@@ -89,6 +89,11 @@ def factor_integer(request: FactorRequest) -> Factorization:
 
 FACTOR = MathTool(
     identifier="nt.integer.factor",
+    vocabulary=(
+        "factorization", "factorisation", "integer factorization", "prime factorization",
+        "prime factors", "prime decomposition", "factor an integer", "factor a number",
+        "prime power", "semiprime", "Pollard rho", "elliptic curve method",
+        "fundamental theorem of arithmetic", "multiplicity of a prime", "p-adic valuation"),
     claim=("For 1 <= n < 10^30: the primes p1 < p2 < ... and exponents ei >= 1 with "
            "n = prod pi^ei. Each pi < psi_13 (about 3.3e24) is proven prime by deterministic "
            "Miller-Rabin with bases 2..41; a larger factor is labelled bpsw_probable (passes "
@@ -182,6 +187,10 @@ def primality_verdict(request: PrimeTestRequest):
 
 PRIME_TEST = MathTool(
     identifier="nt.prime.test",
+    vocabulary=(
+        "primality", "primality test", "primality testing", "is prime", "is it prime",
+        "prime or composite", "compositeness", "composite number", "probable prime",
+        "pseudoprime", "strong pseudoprime", "Miller-Rabin", "Baillie-PSW", "BPSW", "witness"),
     claim=("For 0 <= n < 10^77: composite with a checkable witness (a nontrivial factor or a "
            "Miller-Rabin witness base); prime only when n < psi_13 = 3317044064679887385961981, "
            "where Miller-Rabin with bases 2..41 is deterministic; probable_prime when "
@@ -230,6 +239,10 @@ def integer_gcd(request: IntegerListRequest) -> GcdResult:
 
 GCD = MathTool(
     identifier="nt.integer.gcd",
+    vocabulary=(
+        "greatest common divisor", "gcd", "highest common factor", "hcf",
+        "greatest common factor", "Bezout", "Bezout coefficients", "Bezout identity",
+        "extended Euclidean algorithm", "Euclid's algorithm", "coprime", "relatively prime"),
     claim=("g = gcd(a1, ..., ak) >= 0 and Bezout coefficients ci with sum ci*ai = g; the gcd "
            "of zeros is 0."),
     request=IntegerListRequest, result=GcdResult, function=integer_gcd,
@@ -254,6 +267,9 @@ def integer_lcm(request: IntegerListRequest) -> LcmResult:
 
 LCM = MathTool(
     identifier="nt.integer.lcm",
+    vocabulary=(
+        "least common multiple", "lowest common multiple", "lcm", "smallest common multiple",
+        "common multiple", "least common denominator"),
     claim="L = lcm(a1, ..., ak) >= 0, the least non-negative common multiple; L = 0 if any "
           "ai = 0.",
     request=IntegerListRequest, result=LcmResult, function=integer_lcm,
@@ -299,6 +315,10 @@ def modular_inverse(request: InverseRequest):
 
 INVERSE = MathTool(
     identifier="nt.modular.inverse",
+    vocabulary=(
+        "modular inverse", "inverse modulo", "multiplicative inverse",
+        "modular multiplicative inverse", "inverse mod", "reciprocal modulo", "invert modulo",
+        "unit modulo", "modular arithmetic", "division modulo"),
     claim=("For a modulus m >= 2 and an integer a: the unique x in [0, m) with a*x = 1 (mod m), "
            "or the proof that none exists: g = gcd(a, m) > 1."),
     request=InverseRequest, result=InverseResult, function=modular_inverse,
@@ -363,6 +383,10 @@ def solve_crt(request: CrtRequest):
 
 CRT = MathTool(
     identifier="nt.crt.solve",
+    vocabulary=(
+        "Chinese remainder theorem", "CRT", "simultaneous congruences", "system of congruences",
+        "congruences", "linear congruences", "residue class", "remainders", "modular equations",
+        "non-coprime moduli"),
     claim=("The full solution set of x = ri (mod mi) as one class r mod M with M = lcm(mi) and "
            "0 <= r < M; or incompatibility witnessed by a pair (i, j) with gcd(mi, mj) not "
            "dividing ri - rj. Moduli need not be coprime."),
@@ -398,6 +422,9 @@ def binomial(request: BinomialRequest) -> IntegerValue:
 
 BINOMIAL = MathTool(
     identifier="comb.binomial",
+    vocabulary=(
+        "binomial coefficient", "binomial", "n choose k", "choose", "combinations",
+        "number of combinations", "Pascal's triangle", "subsets of size k", "combinatorics"),
     claim="C(n, k) = n!/(k!(n-k)!) for 0 <= k <= n and 0 for k < 0 or k > n, for n >= 0.",
     request=BinomialRequest, result=IntegerValue, function=binomial,
     examples=(Example.of(
@@ -423,6 +450,10 @@ def partition_count(request: PartitionRequest) -> IntegerValue:
 
 PARTITIONS = MathTool(
     identifier="comb.partitions.count",
+    vocabulary=(
+        "integer partitions", "partition function", "number of partitions", "partitions of n",
+        "partition numbers", "Hardy-Ramanujan", "Rademacher", "ways to write n as a sum",
+        "combinatorics", "counting"),
     claim="p(n), the number of partitions of n into positive integer parts (p(0) = 1).",
     request=PartitionRequest, result=IntegerValue, function=partition_count,
     examples=(Example.of(

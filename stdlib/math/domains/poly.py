@@ -71,6 +71,11 @@ def factor_polynomial(request: FactorRequest) -> PolynomialFactorization:
 
 FACTOR = MathTool(
     identifier="poly.factor",
+    vocabulary=(
+        "factor a polynomial", "polynomial factorization", "polynomial factorisation",
+        "factor polynomial", "irreducible factors", "irreducibility",
+        "irreducible over the rationals", "factor over Q", "factorise over the rationals",
+        "square-free decomposition", "Zassenhaus"),
     claim=("For nonzero f in Q[x]: c in Q and pairs (gi, ei) with f = c * prod gi^ei, each gi "
            "in Z[x] primitive with positive leading coefficient, irreducible over Q, and "
            "pairwise distinct."),
@@ -169,6 +174,11 @@ def polynomial_roots(request: RootsRequest) -> Roots:
 
 ROOTS = MathTool(
     identifier="poly.roots",
+    vocabulary=(
+        "roots of a polynomial", "polynomial roots", "zeros of a polynomial",
+        "solve a polynomial equation", "polynomial equation", "real roots", "complex roots",
+        "rational roots", "root isolation", "isolating intervals", "algebraic numbers",
+        "multiplicities of roots", "Sturm"),
     claim=("The complete multiset of complex roots of nonzero f, counted with multiplicity: "
            "rational roots exactly, and for every irreducible factor g of degree >= 2 the "
            "statement 'all deg(g) roots of g, each with multiplicity e'. With isolate: true, "
@@ -232,6 +242,11 @@ def polynomial_gcd(request: GcdRequest) -> PolynomialGcd:
 
 GCD = MathTool(
     identifier="poly.gcd",
+    vocabulary=(
+        "polynomial gcd", "gcd of polynomials", "greatest common divisor of polynomials",
+        "common factor of polynomials", "common roots", "divides", "divisibility of polynomials",
+        "polynomial division", "Bezout cofactors", "extended Euclidean algorithm for polynomials",
+        "coprime polynomials"),
     claim=("The monic g = gcd(f, h) in Q[x] (0 if both are 0) and Bezout cofactors s, t with "
            "s*f + t*h = g."),
     request=GcdRequest, result=PolynomialGcd, function=polynomial_gcd,

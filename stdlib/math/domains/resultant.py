@@ -62,6 +62,9 @@ def resultant(request: ResultantRequest) -> ResultantResult:
 
 RESULTANT = MathTool(
     identifier="poly.resultant",
+    vocabulary=(
+        "resultant", "discriminant", "Sylvester matrix", "common root", "repeated root",
+        "square-free test", "elimination of a variable", "discriminant of a quadratic"),
     claim=("For f in Q[x] of degree >= 1 and optional nonzero g: the exact discriminant of f "
            "and the exact resultant Res(f, g) = det Sylvester(f, g); Res(f, g) = 0 exactly when "
            "f and g share a complex root, disc(f) = 0 exactly when f has a repeated root."),

@@ -52,6 +52,10 @@ def canonicalize(request: CNF) -> Canonicalized:
 
 CANONICALIZE = MathTool(
     identifier="sat.cnf.canonicalize",
+    vocabulary=(
+        "canonical CNF", "normalize a CNF", "normalise clauses", "conjunctive normal form",
+        "clause simplification", "remove tautologies", "duplicate clauses", "duplicate literals",
+        "DIMACS", "preprocess a formula"),
     claim=("The canonical CNF with the same set of satisfying assignments over variables "
            "1..num_vars, obtained only by deleting repeated literals, tautological clauses and "
            "repeated clauses and by sorting. It is a syntactic normal form: two equivalent "
@@ -147,6 +151,10 @@ def check_assignment(request: AssignmentRequest):
 
 ASSIGNMENT_CHECK = MathTool(
     identifier="sat.assignment.check",
+    vocabulary=(
+        "check an assignment", "verify a model", "truth assignment", "evaluate a CNF",
+        "does the assignment satisfy", "falsified clause", "check a certificate",
+        "validate a satisfying assignment"),
     claim=("Three-valued evaluation of a canonical CNF under a possibly partial assignment: "
            "satisfied (every clause has a true literal), falsified (some clause has all "
            "literals false), undetermined (no clause is false but some clause has no true "
@@ -250,6 +258,11 @@ def solve_deadline(request: SolveRequest, deadline_ms: int, elapsed_ms: int) -> 
 
 SOLVE = MathTool(
     identifier="sat.solve",
+    vocabulary=(
+        "satisfiability", "SAT", "SAT solver", "boolean satisfiability",
+        "propositional satisfiability", "propositional logic", "satisfying assignment",
+        "is the formula satisfiable", "unsatisfiable core", "unsat core", "CDCL", "CaDiCaL",
+        "pigeonhole", "conflict budget", "assumptions"),
     claim=("Within a declared conflict budget: sat with a total model over 1..num_vars "
            "satisfying every clause and every assumption (variables occurring nowhere are "
            "false); unsat with a core of assumptions such that the CNF plus the core is "

@@ -107,6 +107,10 @@ def find_recurrence(request: RecurrenceRequest) -> Recurrence:
 
 RECURRENCE = MathTool(
     identifier="seq.recurrence.find",
+    vocabulary=(
+        "linear recurrence", "recurrence relation", "guess a recurrence", "sequence recognition",
+        "identify a sequence", "rational generating function", "generating function",
+        "Berlekamp-Massey", "next term of a sequence", "Fibonacci-like"),
     claim=("For integer terms a_0..a_(N-1): the least L and rational c_1..c_L with "
            "a_n = sum c_i a_(n-i) for every given n >= L, the generating function P/Q that "
            "expands to every given term (checked by re-expansion), and whether the terms "

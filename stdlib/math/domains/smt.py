@@ -206,6 +206,11 @@ def solve_deadline(request: SmtRequest, deadline_ms: int, elapsed_ms: int) -> Sm
 
 SOLVE = MathTool(
     identifier="smt.solve",
+    vocabulary=(
+        "SMT", "satisfiability modulo theories", "SMT-LIB", "z3", "linear integer arithmetic",
+        "linear real arithmetic", "integer linear programming", "linear inequalities",
+        "constraints", "constraint solving", "bit-vectors", "uninterpreted functions",
+        "feasibility", "decision procedure", "model of constraints"),
     claim=("For one quantifier-free SMT-LIB 2 query in the declared logic: sat with a complete "
            "model (every declared constant and function) under which every assertion is true; "
            "unsat as decided by z3 (not independently certified), optionally with a core of "
