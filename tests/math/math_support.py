@@ -168,6 +168,10 @@ def largest_inputs() -> list[tuple[str, str, dict]]:
                                                       for _ in range(12)]
     matrix = [[rng.choice([-1, 1]) * 10**6 if (i + j) % 3 else rng.randrange(-10**6, 10**6)
                for j in range(8)] for i in range(8)]
+    # near the size rule's 3000 digits: 20x20 of 149-digit and 24x24 of 115-digit integers
+    big_integers = [[str(rng.randrange(10**148, 10**149)) for _ in range(20)] for _ in range(20)]
+    charpoly_integers = [[str(rng.randrange(10**114, 10**115)) for _ in range(24)]
+                         for _ in range(24)]
     big_rational = [[str(Fraction(rng.randrange(-10**9 + 1, 10**9), rng.randrange(1, 10**4)))
                      for _ in range(10)] for _ in range(10)]
     num = [str(Fraction(rng.randrange(10**5, 10**6) * rng.choice([-1, 1]), rng.randrange(2, 1000)))
@@ -199,11 +203,11 @@ def largest_inputs() -> list[tuple[str, str, dict]]:
     poly = lambda cs: {"variable": "x", "coefficients": cs}  # noqa: E731
     return [
         ("nt", "nt.integer.factor", {"n": str(semiprime)}),
-        ("nt", "nt.prime.test", {"n": str(prevprime(10**77))}),
+        ("nt", "nt.prime.test", {"n": str(prevprime(10**620))}),
         ("nt", "nt.crt.solve", {"congruences": [
             {"residue": i, "modulus": str(p)} for i, p in enumerate(
-                [prevprime(10**19 - k * 10**6) for k in range(16)])]}),
-        ("comb", "comb.binomial", {"n": 10000, "k": 5000}),
+                [prevprime(10**187 - k * 10**6) for k in range(16)])]}),
+        ("comb", "comb.binomial", {"n": 12900, "k": 6450}),
         ("comb", "comb.partitions.count", {"n": 1000000}),
         ("poly", "poly.factor", {"polynomial": poly(rat_poly)}),
         ("poly", "poly.factor", {"polynomial": poly(swinnerton_dyer(5))}),
@@ -212,6 +216,10 @@ def largest_inputs() -> list[tuple[str, str, dict]]:
                               "h": poly([rng.randrange(1, 10**12) for _ in range(17)])}),
         ("linalg", "linalg.eigenvalues", {"matrix": mat(matrix), "isolate": True}),
         ("linalg", "linalg.det", {"matrix": mat(big_rational)}),
+        ("linalg", "linalg.det", {"matrix": mat(big_integers)}),
+        ("linalg", "linalg.rank", {"matrix": mat(big_integers)}),
+        ("linalg", "linalg.rref", {"matrix": mat(big_integers)}),
+        ("linalg", "linalg.charpoly", {"matrix": mat(charpoly_integers)}),
         ("linalg", "linalg.solve", {"matrix": mat([[str(Fraction(rng.randrange(-10**6 + 1, 10**6),
                                                                 rng.randrange(1, 1000)))
                                                     for _ in range(8)] for _ in range(8)]),

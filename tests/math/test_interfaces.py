@@ -96,7 +96,7 @@ def test_script_values_are_plain_python_exact_ints_and_rational_text():
 
 def test_script_payloads_reject_floats_decimals_and_bools_in_exact_fields():
     from decimal import Decimal
-    assert "int_type" in [i["code"] for i in
+    assert "integer_type" in [i["code"] for i in
                           script.check("comb.binomial", {"n": 5.0, "k": 2})["issues"]]
     assert not script.check("comb.binomial", {"n": Decimal(5), "k": 2})["valid"]
     assert not script.check("comb.binomial", {"n": True, "k": 2})["valid"]

@@ -9,7 +9,7 @@ from math_support import (det_fraction, mat, mat_mul, poly_mul, poly_strip, q, r
                           wire)
 
 # det = (10^8+1)(10^8-1) - 10^16 = -1, but 10^16 - 1 is not a float64: floats say det 0.
-NEAR_SINGULAR = [[100000001, 100000000], [100000000, 99999999]]
+NEAR_SINGULAR = [[1000000001, 1000000000], [1000000000, 999999999]]  # MATH.md §5.3
 # Exactly singular (row 2 = 3 * row 1), but float elimination leaves 0.6 - 3 * 0.2 != 0.
 FLOAT_FOOLING = [["1/10", "1/5"], ["3/10", "3/5"]]
 HILBERT5 = [[str(Fraction(1, i + j + 1)) for j in range(5)] for i in range(5)]
@@ -92,8 +92,8 @@ def test_det_invariants_and_largest_input():
 
 
 def test_det_request_boundary():
-    eleven = [[1] * 11 for _ in range(11)]
-    assert "less_than_equal" in rejected("linalg.det", {"matrix": mat(eleven)})
+    too_many = [[1] * 21 for _ in range(21)]
+    assert "less_than_equal" in rejected("linalg.det", {"matrix": mat(too_many)})
     assert rejected("linalg.det", {"matrix": mat([[1, 2, 3], [4, 5, 6]])}) == [
         "matrix_not_square"]
     assert rejected("linalg.det", {"matrix": {"nrows": 2, "ncols": 2,
@@ -101,7 +101,7 @@ def test_det_request_boundary():
     assert rejected("linalg.det", {"matrix": {"nrows": 3, "ncols": 2,
                                               "rows": [[1, 2], [3, 4]]}}) == ["matrix_row_count"]
     assert rejected("linalg.det", {"matrix": mat([["2/4"]])}) == ["rational_not_reduced"]
-    assert rejected("linalg.det", {"matrix": mat([[10**9]])}) == ["rational_out_of_range"]
+    assert rejected("linalg.det", {"matrix": mat([[10**1000]])}) == ["rational_out_of_range"]
 
 
 # --- linalg.rank ----------------------------------------------------------------------------
@@ -170,7 +170,7 @@ def test_rref_invariants_and_largest_input():
              for _ in range(8)] for _ in range(5)]
     check_rref(rows, rref(mat(rows)))
     check_rref([[1, 2, 3], [2, 4, 6], [1, 0, 1]], rref(mat([[1, 2, 3], [2, 4, 6], [1, 0, 1]])))
-    assert "less_than_equal" in rejected("linalg.rref", {"matrix": mat([[1] * 9])})
+    assert "less_than_equal" in rejected("linalg.rref", {"matrix": mat([[1] * 21])})
 
 
 # --- linalg.nullspace -----------------------------------------------------------------------
@@ -275,7 +275,7 @@ def test_charpoly_adversarial_and_invariants_at_the_largest_input():
     coefficients = charpoly(rows)
     assert max(abs(c) for c in coefficients) > 2**53  # beyond what float eigenvalues recover
     check_cayley_hamilton(rows, coefficients)
-    assert rejected("linalg.charpoly", {"matrix": mat([[10**6 + 1]])}) == [
+    assert rejected("linalg.charpoly", {"matrix": mat([[10**1000]])}) == [
         "integer_out_of_range"]
     assert rejected("linalg.charpoly", {"matrix": mat([["1/2"]])}) == ["integer_text"]
     assert rejected("linalg.charpoly", {"matrix": mat([[1, 2]])}) == ["matrix_not_square"]
@@ -355,3 +355,68 @@ def test_eigenvalues_isolated_regions_at_the_largest_input():
                 a, b, c, d = map(q, r["box"])
                 assert poly.count_roots(a + c * I, b + d * I) == 1
     assert "less_than_equal" in rejected("linalg.eigenvalues", {"matrix": mat([[1] * 9] * 9)})
+
+
+# --- the size rule: the bound is on bit size x dimension, the quantity elimination pays for --
+
+def _integers(rng, n: int, m: int, digits: int) -> list[list[int]]:
+    return [[rng.choice((-1, 1)) * rng.randrange(10**(digits - 1), 10**digits) for _ in range(m)]
+            for _ in range(n)]
+
+
+def test_math_md_adversarial_matrix_with_entries_past_10_9_is_accepted():
+    # MATH.md's own example: entries above 10^9, determinant -1, float64 says singular
+    rows = [[1000000001, 1000000000], [1000000000, 999999999]]
+    assert det(rows) == -1
+    assert rank(mat(rows))["rank"] == 2
+
+
+def test_det_and_rank_near_the_size_bound_and_past_it():
+    from stdlib.math.domains.linalg import SIZE_DIGITS, size_digits
+    rng = random.Random(5)
+    rows = _integers(rng, 10, 10, 290)  # 10 x 10 of 290-digit integers: size about 2905
+    assert 2850 < size_digits([[Fraction(v) for v in r] for r in rows]) <= SIZE_DIGITS
+    value = det(rows)
+    assert value == det_fraction([[Fraction(v) for v in r] for r in rows]) != 0
+    assert len(str(abs(value.numerator))) <= SIZE_DIGITS
+    assert rank(mat(rows))["rank"] == 10
+    past = _integers(rng, 10, 10, 301)
+    assert rejected("linalg.det", {"matrix": mat(past)}) == ["matrix_too_large"]
+    assert rejected("linalg.rank", {"matrix": mat(past)}) == ["matrix_too_large"]
+    # the columns count too: one long column of big numbers in a wide matrix
+    wide = [[10**299 + i] + [1] * 19 for i in range(20)]
+    assert rejected("linalg.rank", {"matrix": mat(wide)}) == ["matrix_too_large"]
+    # denominators count: 20 rows whose entries have distinct 4-digit denominators
+    fractions = [[str(Fraction(rng.randrange(1, 10**50), rng.randrange(1000, 10**4)))
+                  for _ in range(20)] for _ in range(20)]
+    assert rejected("linalg.det", {"matrix": mat(fractions)}) == ["matrix_too_large"]
+
+
+def test_rref_nullspace_and_solve_near_the_size_bound():
+    rng = random.Random(9)
+    rows = _integers(rng, 12, 12, 230)  # size about 2770
+    rows[11] = [a - b for a, b in zip(rows[0], rows[1])]  # rank 11: one kernel vector
+    basis = nullspace(mat(rows))
+    assert len(basis) == 1 and all(v == 0 for v in apply(rows, basis[0]))
+    reduced = run("linalg.rref", {"matrix": mat(rows)})
+    assert reduced["pivot_columns"] == list(range(11))
+    b = [sum(Fraction(v) for v in row) for row in rows]  # x = (1, ..., 1) solves it
+    solved = run("linalg.solve", {"matrix": mat(rows), "rhs": [str(v) for v in b]})
+    assert solved["status"] == "affine"
+    assert apply(rows, solved["particular"]) == b
+    past = _integers(rng, 12, 12, 260)
+    assert rejected("linalg.rref", {"matrix": mat(past)}) == ["matrix_too_large"]
+    assert rejected("linalg.solve", {"matrix": mat(rows), "rhs": [10**999] * 12}) == [
+        "matrix_too_large"]  # the rule covers the augmented matrix
+
+
+def test_charpoly_near_the_size_bound_and_past_it():
+    rng = random.Random(13)
+    rows = _integers(rng, 24, 24, 115)
+    coefficients = run("linalg.charpoly", {"matrix": mat(rows)})["charpoly"]["coefficients"]
+    assert len(coefficients) == 25 and Fraction(coefficients[0]) == 1
+    assert -Fraction(coefficients[1]) == sum(rows[i][i] for i in range(24))
+    assert rejected("linalg.charpoly", {"matrix": mat(_integers(rng, 24, 24, 125))}) == [
+        "matrix_too_large"]
+    assert "less_than_equal" in rejected("linalg.charpoly",
+                                         {"matrix": mat([[1] * 25 for _ in range(25)])})

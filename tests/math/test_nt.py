@@ -116,10 +116,23 @@ def test_prime_test_boundaries():
     from sympy import isprime
     check_witness(below, verdict(str(below)))
     assert (verdict(str(below))["status"] == "prime") == isprime(below)
-    assert rejected("nt.prime.test", {"n": "1" + "0" * 77}) == ["integer_text"]
+    assert rejected("nt.prime.test", {"n": "1" + "0" * 620}) == ["integer_text"]
+    assert rejected("nt.prime.test", {"n": 10**620}) == ["integer_out_of_range"]
     assert rejected("nt.prime.test", {"n": -1}) == ["integer_out_of_range"]
-    largest = 10**77 - 1
+    largest = 10**620 - 1
     check_witness(largest, verdict(str(largest)))
+
+
+def test_prime_test_near_the_digit_bound():
+    # the bound is on the digit count, which drives the cost: a 2048-bit modulus is in range
+    from sympy import prevprime
+    p = prevprime(10**620)  # the largest prime the request accepts
+    assert verdict(str(p)) == {"status": "probable_prime", "method": "strong_bpsw"}
+    q = prevprime(10**310)
+    semiprime = q * prevprime(10**309)
+    result = verdict(str(semiprime))
+    assert result["status"] == "composite"
+    check_witness(semiprime, result)
 
 
 def test_prime_test_adversarial_strong_pseudoprimes():
@@ -258,6 +271,19 @@ def test_crt_adversarial_non_coprime_moduli():
     check_crt([(1, 4), (2, 6)], result)
 
 
+def test_crt_near_the_total_digit_bound_and_past_it():
+    from sympy import randprime
+    rng = random.Random(23)
+    moduli = [randprime(10**186, 10**187) for _ in range(16)]  # 2992 digits in all
+    pairs = [(str(rng.randrange(m)), str(m)) for m in moduli]
+    result = crt(*pairs)
+    check_crt(pairs, result)
+    assert 2970 < len(str(result["modulus"])) <= 3000
+    past = pairs + [(0, str(randprime(10**8, 10**9)))]  # 9 more digits: 3001
+    assert rejected("nt.crt.solve", {"congruences": [{"residue": r, "modulus": m}
+                                                     for r, m in past]}) == ["crt_too_large"]
+
+
 def test_crt_largest_accepted_input_and_rejections():
     from sympy import prevprime
     pairs = [(str(i * 10**17 - 5), str(prevprime(10**19 - k * 10**6))) for i, k in
@@ -269,7 +295,7 @@ def test_crt_largest_accepted_input_and_rejections():
     for _ in range(5):
         pairs = [(rng.randrange(-50, 50), rng.randrange(1, 40)) for _ in range(4)]
         check_crt(pairs, crt(*pairs))
-    too_many = {"congruences": [{"residue": 0, "modulus": 2}] * 17}
+    too_many = {"congruences": [{"residue": 0, "modulus": 2}] * 65}
     assert rejected("nt.crt.solve", too_many) == ["too_long"]
     assert rejected("nt.crt.solve", {"congruences": [{"residue": 0, "modulus": 0}]}) == [
         "integer_out_of_range"]
@@ -303,9 +329,18 @@ def test_binomial_pascal_and_symmetry():
 
 
 def test_binomial_request_boundary():
-    assert rejected("comb.binomial", {"n": 10001, "k": 2}) == ["less_than_equal"]
-    assert rejected("comb.binomial", {"n": -1, "k": 0}) == ["greater_than_equal"]
-    assert rejected("comb.binomial", {"n": 5, "k": 10001}) == ["less_than_equal"]
+    # the bound is the size of C(n, k), not n: huge n with small k, and k past n, are fine
+    assert binomial(10001, 2) == 10001 * 10000 // 2
+    assert binomial(5, 10001) == 0 and binomial(10**299, -3) == 0
+    n = 10**200
+    from math import comb
+    assert binomial(str(n), 19) == comb(n, 19)
+    value = binomial(12900, 6450)  # 3882 digits, just inside 10^3900
+    assert value == comb(12900, 6450) and len(str(value)) == 3882
+    assert rejected("comb.binomial", {"n": 13000, "k": 6500}) == ["binomial_too_large"]
+    assert rejected("comb.binomial", {"n": str(n), "k": 20}) == ["binomial_too_large"]
+    assert rejected("comb.binomial", {"n": -1, "k": 0}) == ["integer_out_of_range"]
+    assert rejected("comb.binomial", {"n": 5.0, "k": 2}) == ["integer_type"]
 
 
 # --- comb.partitions.count ------------------------------------------------------------------

@@ -10,6 +10,7 @@ which keeps them exact and compact whatever their degree.
 
 from __future__ import annotations
 
+import math
 from fractions import Fraction
 from typing import Annotated, Literal
 
@@ -22,15 +23,58 @@ from ..primitives import (CONFIG, AlgebraicNumber, BigInt, Count, IntegerPolynom
 from ..tool import Bounds, Example, MathTool
 from .poly import PolynomialValue, integer_polynomial
 
-Matrix10 = matrix_model("Matrix10", Rat(9, 4), 10, "rational entries (numerators below 10^9, "
-                        "denominators below 10^4)")
-Matrix8 = matrix_model("Matrix8", Rat(6, 3), 8, "rational entries (numerators below 10^6, "
-                       "denominators below 10^3)")
-SquareMatrix10 = matrix_model("SquareMatrix10", Rat(9, 4), 10, "rational entries (numerators "
-                              "below 10^9, denominators below 10^4)", square=True)
+# Elimination over Q costs (dimension)^3 operations on numbers whose size is what Hadamard's
+# inequality bounds, so the request bounds that size, not the entries one by one.
+MAX_DIM = 20
+ENTRY_DIGITS = 1000
+SIZE_DIGITS = 3000
+RULE_SIZE = Rule(
+    "matrix_too_large",
+    f"Size rule: for each row take d, the lcm of its denominators, and r, the Euclidean length "
+    f"of the row times d; the digits of d * max(1, r) (log10), summed over the rows, are at "
+    f"most {SIZE_DIGITS}, and the same holds for the columns. By Hadamard's inequality this "
+    f"bounds every number in the answer, and every intermediate value of the elimination, by "
+    f"{SIZE_DIGITS} digits: a 10x10 matrix of 290-digit integers fits, so does a 20x20 matrix "
+    f"of 140-digit integers.")
+SIZE_INPUT = (f"n <= {MAX_DIM} rows and columns, numerators and denominators below "
+              f"10^{ENTRY_DIGITS}, and the size rule: by rows and by columns, the sum of "
+              f"log10(d * max(1, |d * row|)) (d the denominator lcm) is at most {SIZE_DIGITS} "
+              "digits.")
+_ENTRY = Rat(ENTRY_DIGITS, ENTRY_DIGITS)
+_ENTRY_TEXT = (f"rational entries (numerators and denominators below 10^{ENTRY_DIGITS}; see "
+               "the size rule)")
+MatrixQ = matrix_model("MatrixQ", _ENTRY, MAX_DIM, _ENTRY_TEXT)
+SquareMatrixQ = matrix_model("SquareMatrixQ", _ENTRY, MAX_DIM, _ENTRY_TEXT, square=True)
+CHARPOLY_DIM = 24
+CharpolyMatrix = matrix_model("CharpolyMatrix", BigInt(ENTRY_DIGITS), CHARPOLY_DIM,
+                              f"integer entries below 10^{ENTRY_DIGITS} in absolute value (see "
+                              "the size rule)", square=True)
 IntegerMatrix8 = matrix_model("IntegerMatrix8", BigInt(6, power=True), 8,
                               "integer entries of absolute value at most 10^6", square=True)
-MatrixValue = matrix_model("MatrixValue", OutRat, 10, "exact rational entries")
+MatrixValue = matrix_model("MatrixValue", OutRat, MAX_DIM, "exact rational entries")
+# linalg.inverse keeps its own measured contract (n <= 10, entries below 10^9 / 10^4).
+SquareMatrix10 = matrix_model("SquareMatrix10", Rat(9, 4), 10, "rational entries (numerators "
+                              "below 10^9, denominators below 10^4)", square=True)
+
+
+def size_digits(rows: list[list[Fraction]]) -> float:
+    """Sum over the rows of log10(d * max(1, |d * row|)), d the row's denominator lcm."""
+    total = 0.0
+    for row in rows:
+        d = math.lcm(*(q.denominator for q in row)) if row else 1
+        square = sum((q.numerator * (d // q.denominator)) ** 2 for q in row)
+        total += math.log10(d) + (math.log10(square) / 2 if square > 1 else 0.0)
+    return total
+
+
+def _require_size(rows: list[list[Fraction]], ncols: int, loc: tuple) -> None:
+    by_rows = size_digits(rows)
+    by_cols = size_digits([[row[j] for row in rows] for j in range(ncols)])
+    worst = max(by_rows, by_cols)
+    if worst > SIZE_DIGITS:
+        which = "rows" if by_rows >= by_cols else "columns"
+        reject(RULE_SIZE.code, f"the matrix's size by {which} is {math.ceil(worst)} digits; "
+               f"at most {SIZE_DIGITS} (see the size rule)", loc)
 
 EXAMPLE_2X2 = {"nrows": 2, "ncols": 2, "rows": [[1, 2], [3, 4]]}
 
@@ -66,13 +110,14 @@ def _kernel_basis(reduced: list[list[Fraction]], pivots: list[int], ncols: int
 
 # --- linalg.det -----------------------------------------------------------------------------
 
-class SquareRequest10(BaseModel):
+class SquareRequest(BaseModel):
     model_config = CONFIG
-    matrix: Annotated[SquareMatrix10, Field(description=RULE_SQUARE.text)]
+    matrix: Annotated[SquareMatrixQ, Field(description=RULE_SQUARE.text + " " + RULE_SIZE.text)]
 
     @model_validator(mode="after")
-    def _square(self) -> "SquareRequest10":
+    def _square(self) -> "SquareRequest":
         _require_square(self.matrix)
+        _require_size(self.matrix.rows, self.matrix.ncols, ("matrix",))
         return self
 
 
@@ -81,7 +126,7 @@ class Determinant(BaseModel):
     determinant: OutRat
 
 
-def determinant(request: SquareRequest10) -> Determinant:
+def determinant(request: SquareRequest) -> Determinant:
     from ..adapters import sympy_matrix as backend
     m = request.matrix
     return Determinant(determinant=backend.determinant(m.nrows, m.rows))
@@ -93,35 +138,53 @@ DET = MathTool(
         "determinant", "det", "singular matrix", "is the matrix invertible", "nonsingular",
         "volume", "Leibniz", "Laplace expansion"),
     claim="The exact determinant of a square matrix over Q (the determinant of 0x0 is 1).",
-    request=SquareRequest10, result=Determinant, function=determinant,
-    rules=(RULE_MATRIX_SHAPE, RULE_SQUARE, RULE_RATIONAL),
+    request=SquareRequest, result=Determinant, function=determinant,
+    rules=(RULE_MATRIX_SHAPE, RULE_SQUARE, RULE_RATIONAL, RULE_SIZE),
     examples=(Example.of(
         "Compute the exact determinant of [[1, 2], [3, 4]]; the matrix must be square, with "
         "nrows and ncols matching the rows, entries integers or reduced fractions like \"3/4\".",
         {"matrix": EXAMPLE_2X2}),),
     bounds=Bounds(
-        input="n <= 10, numerators < 10^9, denominators < 10^4.",
-        computation="Fraction-free elimination over QQ (DomainMatrix.det): under 10 ms.",
-        output="With Di the row denominator lcm (< 10^40), det = det(DA)/prod Di; Hadamard "
-               "bounds the numerator by 495 digits and the denominator by 400 digits."))
+        input=SIZE_INPUT,
+        computation="Fraction-free elimination over QQ (DomainMatrix.det): about n^3 operations "
+                    f"on integers below 10^{SIZE_DIGITS} (minors of the row-scaled matrix). "
+                    "Measured here (2 shared cores, load about 12): 0.9-1.2 s through the "
+                    "worker for 20x20 matrices of 149-digit integers (size 2989 digits).",
+        output="det = det(DA)/prod Di with Di the row denominator lcm: Hadamard bounds the "
+               f"numerator and the denominator by {SIZE_DIGITS} digits each."))
 
 
 # --- linalg.rank ----------------------------------------------------------------------------
 
-class MatrixRequest10(BaseModel):
+class SquareRequest10(BaseModel):
     model_config = CONFIG
-    matrix: Matrix10
+    matrix: Annotated[SquareMatrix10, Field(description=RULE_SQUARE.text)]
+
+    @model_validator(mode="after")
+    def _square(self) -> "SquareRequest10":
+        _require_square(self.matrix)
+        return self
+
+
+class MatrixRequest(BaseModel):
+    model_config = CONFIG
+    matrix: Annotated[MatrixQ, Field(description=RULE_SIZE.text)]
+
+    @model_validator(mode="after")
+    def _size(self) -> "MatrixRequest":
+        _require_size(self.matrix.rows, self.matrix.ncols, ("matrix",))
+        return self
 
 
 class Rank(BaseModel):
     model_config = CONFIG
-    rank: Count(0, 10)
-    witness_rows: list[Count(0, 9)] = Field(description="Row indices of a nonsingular r x r "
-                                                        "submatrix.")
-    witness_cols: list[Count(0, 9)] = Field(description="Its column indices.")
+    rank: Count(0, MAX_DIM)
+    witness_rows: list[Count(0, MAX_DIM - 1)] = Field(description="Row indices of a "
+                                                                  "nonsingular r x r submatrix.")
+    witness_cols: list[Count(0, MAX_DIM - 1)] = Field(description="Its column indices.")
 
 
-def rank(request: MatrixRequest10) -> Rank:
+def rank(request: MatrixRequest) -> Rank:
     from ..adapters import sympy_matrix as backend
     m = request.matrix
     cols = backend.rref(m.nrows, m.ncols, m.rows)[1]
@@ -140,32 +203,29 @@ RANK = MathTool(
         "nonsingular minor"),
     claim=("The rank over Q with a witness: row and column indices of a nonsingular r x r "
            "submatrix."),
-    request=MatrixRequest10, result=Rank, function=rank,
-    rules=(RULE_MATRIX_SHAPE, RULE_RATIONAL),
+    request=MatrixRequest, result=Rank, function=rank,
+    rules=(RULE_MATRIX_SHAPE, RULE_RATIONAL, RULE_SIZE),
     examples=(Example.of(
         "Compute the rank over the rationals of [[1, 2, 3], [2, 4, 6]] with a witness "
         "submatrix; nrows and ncols must match the rows.",
         {"matrix": {"nrows": 2, "ncols": 3, "rows": [[1, 2, 3], [2, 4, 6]]}}),),
     bounds=Bounds(
-        input="At most 10x10, numerators < 10^9, denominators < 10^4.",
-        computation="Two RREF computations over QQ (A and its transpose): milliseconds.",
-        output="At most 21 small integers."))
+        input=SIZE_INPUT,
+        computation="Two RREF computations over QQ (A and its transpose), every intermediate "
+                    f"value a ratio of minors below 10^{SIZE_DIGITS}. Measured here (load about "
+                    "12): 2.3 s for a 20x20 matrix of 149-digit integers.",
+        output=f"At most {2 * MAX_DIM + 1} small integers."))
 
 
 # --- linalg.rref ----------------------------------------------------------------------------
 
-class MatrixRequest8(BaseModel):
-    model_config = CONFIG
-    matrix: Matrix8
-
-
 class Rref(BaseModel):
     model_config = CONFIG
     rref: MatrixValue
-    pivot_columns: list[Count(0, 7)]
+    pivot_columns: list[Count(0, MAX_DIM - 1)]
 
 
-def reduced_row_echelon(request: MatrixRequest8) -> Rref:
+def reduced_row_echelon(request: MatrixRequest) -> Rref:
     from ..adapters import sympy_matrix as backend
     m = request.matrix
     reduced, pivots = backend.rref(m.nrows, m.ncols, m.rows)
@@ -180,17 +240,19 @@ RREF = MathTool(
         "Gaussian elimination", "Gauss-Jordan elimination", "Gauss-Jordan", "echelon",
         "pivot columns", "pivots", "elimination"),
     claim="The unique reduced row echelon form R of A over Q and its pivot columns.",
-    request=MatrixRequest8, result=Rref, function=reduced_row_echelon,
-    rules=(RULE_MATRIX_SHAPE, RULE_RATIONAL),
+    request=MatrixRequest, result=Rref, function=reduced_row_echelon,
+    rules=(RULE_MATRIX_SHAPE, RULE_RATIONAL, RULE_SIZE),
     examples=(Example.of(
         "Compute the reduced row echelon form of [[2, 4], [1, 3]] with pivot columns; nrows "
         "and ncols must match the rows.",
         {"matrix": {"nrows": 2, "ncols": 2, "rows": [[2, 4], [1, 3]]}}),),
     bounds=Bounds(
-        input="At most 8x8, numerators < 10^6, denominators < 10^3.",
-        computation="Gauss-Jordan elimination over QQ: milliseconds.",
-        output="Each entry is a ratio of minors of the row-scaled matrix (< 10^244 each): at "
-               "most 64 entries of at most 490 characters."))
+        input=SIZE_INPUT,
+        computation="Gauss-Jordan elimination over QQ, every intermediate value a ratio of "
+                    f"minors below 10^{SIZE_DIGITS}. Measured here (load about 12): 1.7 s for a "
+                    "20x20 matrix of 149-digit integers.",
+        output="Each entry is a ratio of two minors of the row-scaled matrix, numerator and "
+               f"denominator below 10^{SIZE_DIGITS}; at most {MAX_DIM * MAX_DIM} entries."))
 
 
 # --- linalg.nullspace -----------------------------------------------------------------------
@@ -202,7 +264,7 @@ class Nullspace(BaseModel):
         "other free columns; each vector has ncols entries."))
 
 
-def nullspace(request: MatrixRequest8) -> Nullspace:
+def nullspace(request: MatrixRequest) -> Nullspace:
     from ..adapters import sympy_matrix as backend
     m = request.matrix
     reduced, pivots = backend.rref(m.nrows, m.ncols, m.rows)
@@ -217,16 +279,18 @@ NULLSPACE = MathTool(
         "linear dependencies among columns"),
     claim=("A basis of {v : Av = 0} over Q: the canonical basis read from the RREF (one vector "
            "per free column, 1 there and 0 at the other free columns)."),
-    request=MatrixRequest8, result=Nullspace, function=nullspace,
-    rules=(RULE_MATRIX_SHAPE, RULE_RATIONAL),
+    request=MatrixRequest, result=Nullspace, function=nullspace,
+    rules=(RULE_MATRIX_SHAPE, RULE_RATIONAL, RULE_SIZE),
     examples=(Example.of(
         "Compute a basis of the nullspace of [[1, 2, 3], [2, 4, 6], [1, 0, 1]] over the "
         "rationals; nrows and ncols must match the rows.",
         {"matrix": {"nrows": 3, "ncols": 3, "rows": [[1, 2, 3], [2, 4, 6], [1, 0, 1]]}}),),
     bounds=Bounds(
         input="As linalg.rref.",
-        computation="One RREF over QQ: milliseconds.",
-        output="At most 8 vectors of 8 entries, each an RREF entry (< 10^244)."))
+        computation="One RREF over QQ (as linalg.rref): 1.4 s measured for a 20x20 matrix of "
+                    "149-digit integers (load about 12).",
+        output=f"At most {MAX_DIM} vectors of {MAX_DIM} entries, each an RREF entry (numerator "
+               f"and denominator below 10^{SIZE_DIGITS})."))
 
 
 # --- linalg.solve ---------------------------------------------------------------------------
@@ -236,8 +300,9 @@ RULE_RHS = Rule("rhs_length", "rhs must have exactly one entry per matrix row (n
 
 class SolveRequest(BaseModel):
     model_config = CONFIG
-    matrix: Matrix8
-    rhs: Annotated[list[Rat(6, 3)], Field(max_length=8, description=(
+    matrix: Annotated[MatrixQ, Field(description="The size rule applies to the augmented "
+                                                 "matrix [A | b]. " + RULE_SIZE.text)]
+    rhs: Annotated[list[_ENTRY], Field(max_length=MAX_DIM, description=(
         "The right-hand side b. " + RULE_RHS.text))]
 
     @model_validator(mode="after")
@@ -245,6 +310,8 @@ class SolveRequest(BaseModel):
         if len(self.rhs) != self.matrix.nrows:
             reject(RULE_RHS.code, f"rhs has {len(self.rhs)} entries; the matrix has "
                    f"{self.matrix.nrows} rows", ("rhs",))
+        augmented = [row + [b] for row, b in zip(self.matrix.rows, self.rhs)]
+        _require_size(augmented, self.matrix.ncols + 1, ("matrix",))
         return self
 
 
@@ -302,27 +369,44 @@ SOLVE = MathTool(
            "inconsistent with a certificate y such that y^T A = 0 and y^T b != 0 (Fredholm "
            "alternative)."),
     request=SolveRequest, result=SolveResult, function=solve_linear,
-    rules=(RULE_MATRIX_SHAPE, RULE_RATIONAL, RULE_RHS),
+    rules=(RULE_MATRIX_SHAPE, RULE_RATIONAL, RULE_RHS, RULE_SIZE),
     examples=(Example.of(
         "Compute all rational solutions x of [[1, 1], [1, -1]] x = [3, 1]; rhs must have one "
         "entry per matrix row.",
         {"matrix": {"nrows": 2, "ncols": 2, "rows": [[1, 1], [1, -1]]}, "rhs": [3, 1]}),),
     bounds=Bounds(
-        input="As linalg.rref, plus rhs with nrows entries of the same size.",
+        input="As linalg.rref, with the size rule applied to the augmented matrix [A | b] and "
+              "rhs holding nrows entries of the same kind.",
         computation="Two RREF computations over QQ (the augmented matrix, and A^T when "
-                    "inconsistent): milliseconds.",
-        output="At most 9 vectors of at most 8 entries, each a ratio of minors (< 10^244)."))
+                    "inconsistent): 2.0 s measured for a 20x19 system of 149-digit integers "
+                    "(load about 12).",
+        output=f"At most {MAX_DIM + 1} vectors of at most {MAX_DIM} entries, each a ratio of "
+               f"minors of [A | b] or of A^T, numerator and denominator below 10^{SIZE_DIGITS}."))
 
 
 # --- linalg.charpoly ------------------------------------------------------------------------
 
-class SquareIntegerRequest(BaseModel):
+RULE_CHARPOLY_SIZE = Rule(
+    "matrix_too_large",
+    f"Size rule: n * log10(2) plus the sum over the rows of log10(max(1, r)), r the row's "
+    f"Euclidean length, is at most {SIZE_DIGITS}: each coefficient of the characteristic "
+    f"polynomial is a sum of at most 2^n principal minors, so it stays below 10^{SIZE_DIGITS} "
+    f"(Hadamard). A 24x24 matrix of 120-digit integers fits.")
+
+
+class CharpolyRequest(BaseModel):
     model_config = CONFIG
-    matrix: Annotated[IntegerMatrix8, Field(description=RULE_SQUARE.text)]
+    matrix: Annotated[CharpolyMatrix, Field(description=RULE_SQUARE.text + " " +
+                                            RULE_CHARPOLY_SIZE.text)]
 
     @model_validator(mode="after")
-    def _square(self) -> "SquareIntegerRequest":
+    def _square(self) -> "CharpolyRequest":
         _require_square(self.matrix)
+        rows = [[Fraction(v) for v in row] for row in self.matrix.rows]
+        digits = self.matrix.nrows * math.log10(2) + size_digits(rows)
+        if digits > SIZE_DIGITS:
+            reject(RULE_CHARPOLY_SIZE.code, f"the coefficient bound is {math.ceil(digits)} "
+                   f"digits; at most {SIZE_DIGITS} (see the size rule)", ("matrix",))
         return self
 
 
@@ -332,7 +416,7 @@ class Charpoly(BaseModel):
                                                   "degree n with integer coefficients.")
 
 
-def characteristic_polynomial(request: SquareIntegerRequest) -> Charpoly:
+def characteristic_polynomial(request: CharpolyRequest) -> Charpoly:
     from ..adapters import sympy_matrix as backend
     m = request.matrix
     coefficients = backend.charpoly(m.nrows, m.rows)
@@ -345,16 +429,20 @@ CHARPOLY = MathTool(
         "characteristic polynomial", "charpoly", "det(xI - A)", "Cayley-Hamilton", "Berkowitz",
         "secular equation", "trace and determinant"),
     claim="det(xI - A) in Z[x] for a square integer matrix A (monic of degree n; 1 for 0x0).",
-    request=SquareIntegerRequest, result=Charpoly, function=characteristic_polynomial,
-    rules=(RULE_MATRIX_SHAPE, RULE_SQUARE),
+    request=CharpolyRequest, result=Charpoly, function=characteristic_polynomial,
+    rules=(RULE_MATRIX_SHAPE, RULE_SQUARE, RULE_CHARPOLY_SIZE),
     examples=(Example.of(
         "Compute the characteristic polynomial det(xI - A) of [[1, 2], [3, 4]]; the matrix "
-        "must be square with integer entries of absolute value at most 10^6.",
+        "must be square with integer entries, within the size rule.",
         {"matrix": EXAMPLE_2X2}),),
     bounds=Bounds(
-        input="n <= 8, integer entries with |aij| <= 10^6.",
-        computation="Berkowitz over ZZ (DomainMatrix.charpoly): about 1 ms.",
-        output="|ck| <= C(n,k) * k^(k/2) * 10^(6k) <= 10^52."))
+        input=f"n <= {CHARPOLY_DIM}, integer entries below 10^{ENTRY_DIGITS} in absolute value, "
+              f"and n*log10(2) + sum over the rows of log10(max(1, |row|)) <= {SIZE_DIGITS}.",
+        computation="Berkowitz over ZZ (DomainMatrix.charpoly): about n^4 integer operations "
+                    f"on numbers below 10^{SIZE_DIGITS}; measured here (load about 12) 1.0 s for "
+                    "a 24x24 matrix of 120-digit integers.",
+        output="c_k is a sum of C(n, k) principal k-minors, each at most the product of k row "
+               f"lengths (Hadamard): |c_k| < 10^{SIZE_DIGITS}."))
 
 
 # --- linalg.eigenvalues ---------------------------------------------------------------------
