@@ -24,6 +24,8 @@ from lang.lexer import (AFTER_WORDS, CLAUSE_WORDS, HARD_KEYWORDS, KEYWORD_TYPES,
 PROTECTED_NAMES = frozenset({"private", "declassify", "label_of", "is_private", "print", "eprint"})
 
 MAX_NESTING = 400
+# The operand through which a left-associative chain continues, per node type.
+_CHAIN_CONTINUATION = {ast.Binary: "left", ast.And: "left", ast.Or: "left", ast.Pipe: "value"}
 
 # Statements this implementation leaves out (SPEC.md §2, tier C).
 TIER_C_KEYWORDS = frozenset({"AGENT", "SPAWN", "SHARE", "OBSERVE", "SIGNAL", "WAIT_FOR"})
@@ -108,11 +110,13 @@ def check_expression_statement(expr: ast.Expr) -> None:
 
 
 def check_nesting(module: ast.Module) -> None:
-    """Reject trees deeper than MAX_NESTING, which the evaluator could not walk safely.
+    """Reject trees nested deeper than MAX_NESTING, which the evaluator could not walk safely.
 
-    Long operator chains (`a + b + c …`) and many prefix operators nest without brackets,
-    so the lexer's bracket limit is not enough on its own. The same walk applies the load-time
-    rules of the label builtins (`check_label_call`).
+    Prefix operators and right-nested operands nest without brackets, so the lexer's bracket
+    limit is not enough on its own. A flat chain (`a + b + c …`, `x and y and …`, `v |> f |> g`)
+    is long, not deep: its left operand continues the chain at the same depth, so chains of any
+    length load while `not not not …` or `a ** b ** c …` still count each level. The same walk
+    applies the load-time rules of the label builtins (`check_label_call`).
     """
     stack = [(stmt, 1) for stmt in module.body]
     children = ast.children
@@ -121,10 +125,15 @@ def check_nesting(module: ast.Module) -> None:
         if depth > MAX_NESTING:
             raise parse_error(f"expression nested too deeply (more than {MAX_NESTING} levels); "
                               "split it into smaller parts with let", node.span)
-        if type(node) is ast.Call:
+        kind = type(node)
+        if kind is ast.Call:
             check_label_call(node)
+        field = _CHAIN_CONTINUATION.get(kind)
+        chained = getattr(node, field) if field is not None else None
+        if chained is not None:
+            stack.append((chained, depth))
         depth += 1
-        stack.extend((child, depth) for child in children(node))
+        stack.extend((child, depth) for child in children(node) if child is not chained)
 
 
 def check_label_call(node: ast.Call) -> None:

@@ -114,15 +114,21 @@ def bind(task: Task, args: list, named, strict: bool) -> list:
 
 
 def run_body(code: TaskCode, frame: list):
-    """Execute a bound frame; the body's `give` value, or its last statement's value."""
+    """Execute a bound frame; the body's `give` value, or its last statement's value.
+
+    The call depth goes back down however the body ends (a value, `give`, an error, a `stop`
+    leaving through several frames, Ctrl-C), so code that catches an error and goes on —
+    `recover`, `assert_error`, a callback's caller — never inherits a stale depth.
+    """
     reg = REG
+    if reg.depth >= RECURSION_LIMIT:
+        raise SynError("maximum recursion depth exceeded")
     reg.depth += 1
     reg.steps += 1
-    if reg.depth > RECURSION_LIMIT:
-        reg.depth = 0
-        raise SynError("maximum recursion depth exceeded")
-    result = code.body(frame)
-    reg.depth -= 1
+    try:  # free in CPython 3.11 when nothing is raised; keeps the depth exact on every exit
+        result = code.body(frame)
+    finally:
+        reg.depth -= 1
     if result is GIVE:
         result = reg.value
         reg.value = None

@@ -62,6 +62,7 @@ Rules (SPEC §6, LANGUAGE §8), and the decisions taken where the documents are 
 
 from __future__ import annotations
 
+import errno
 import json
 import os
 import re
@@ -404,17 +405,22 @@ class Ceiling:
 class Audit:
     """One JSON line per capability check, then a summary line when the run ends."""
 
-    def __init__(self, path: str | None, collect: bool = False):
-        self._file = None if path is None else open(path, "w", encoding="utf-8")
+    def __init__(self, path: str | None, collect: bool = False, stream=None):
+        self._file = stream if stream is not None else None if path is None else open(path, "w", encoding="utf-8")
         self._finished = False
         self.granted = 0
         self.denied = 0
         self.records: list[dict] | None = [] if collect else None
-        self.to_stderr = path is None and not collect
+        self.to_stderr = self._file is None and not collect
 
     @classmethod
     def open(cls, spec: str) -> "Audit":
-        return cls(None if spec == "json" else spec)
+        """`json` (stderr), `fd:N` (a descriptor the caller opened for writing; left open) or a path."""
+        if spec == "json":
+            return cls(None)
+        if spec.startswith("fd:") and spec[3:].isdigit():
+            return cls(None, stream=_descriptor_stream(int(spec[3:])))
+        return cls(spec)
 
     @classmethod
     def collecting(cls) -> "Audit":
@@ -449,6 +455,15 @@ class Audit:
         stream = self._file if self._file is not None else sys.stderr
         stream.write(json.dumps(record, ensure_ascii=False) + "\n")
         stream.flush()
+
+
+def _descriptor_stream(fd: int):
+    """A text stream on an inherited descriptor, refused unless it is open for writing."""
+    import fcntl
+    mode = fcntl.fcntl(fd, fcntl.F_GETFL) & os.O_ACCMODE  # OSError(EBADF) when fd is not open
+    if mode not in (os.O_WRONLY, os.O_RDWR):
+        raise OSError(errno.EBADF, f"descriptor {fd} is not open for writing")
+    return os.fdopen(fd, "w", encoding="utf-8", closefd=False)
 
 
 # ---------------------------------------------------------------- the running set

@@ -45,6 +45,22 @@ def _usage_error(message: str) -> int:
     return 2
 
 
+def refuse_output_over_input(flag: str, output: str | None, inputs: list[str]) -> None:
+    """An output flag that names one of the input files would destroy it before it is read."""
+    if output is None:
+        return
+    for path in inputs:
+        if path == "-":
+            continue
+        try:
+            same = os.path.samefile(output, path)
+        except OSError:  # the output does not exist yet (or cannot be inspected): compare names
+            same = os.path.realpath(output) == os.path.realpath(path)
+        if same:
+            raise UsageError(f"{flag} {output} is one of the input files; it would be overwritten — "
+                             "write the output somewhere else")
+
+
 class HostFlags:
     """The flags every program-running command shares."""
 
@@ -74,6 +90,12 @@ class HostFlags:
                 setattr(self, flag[2:].replace("-", "_"), arg[len(flag) + 1:])
                 return i + 1
         return i
+
+    def audit_path(self) -> str | None:
+        """The file `--audit` writes, when it names one (not `json` or `fd:N`)."""
+        if self.audit is None or self.audit == "json" or (self.audit.startswith("fd:") and self.audit[3:].isdigit()):
+            return None
+        return self.audit
 
     def runtime_options(self) -> dict:
         from lang.errors import SynError
@@ -177,6 +199,7 @@ def cmd_run(args: list[str]) -> int:
         raise UsageError("run needs a FILE (or - to read the program from stdin)")
     if fmt not in ("human", "json"):
         raise UsageError(f"--format must be human or json, not {fmt}")
+    refuse_output_over_input("--audit", host.audit_path(), [path])
     options = host.runtime_options()
     source = _read_source(path)
     return on_big_stack(lambda: _run_program(source, path, program_args, options, fmt))
@@ -287,6 +310,8 @@ def cmd_test(args: list[str]) -> int:
         raise UsageError(f"no such file or directory: {missing.args[0]}") from None
     if not files:
         raise UsageError("no .syn files found in " + ", ".join(paths))
+    refuse_output_over_input("--audit", host.audit_path(), files)
+    refuse_output_over_input("--junit", junit, files)
     options = host.runtime_options()
 
     def run_all():
@@ -318,7 +343,8 @@ def cmd_check(args: list[str]) -> int:
     for arg in args:
         if arg.startswith("-"):
             raise UsageError(f"unknown flag for check: {arg}")
-    return check_files(args, sys.stdout.write, sys.stderr.write)
+        _read_source(arg)  # a missing or non-UTF-8 file is a usage error, as for run
+    return on_big_stack(lambda: check_files(args, sys.stdout.write, sys.stderr.write))
 
 
 def cmd_fmt(args: list[str]) -> int:
@@ -356,16 +382,16 @@ def cmd_code(args: list[str]) -> int:
         raise UsageError(f"code {tool} takes one FILE")
     if not os.path.isfile(files[0]):
         raise UsageError(f"no such file: {files[0]}")
+    _read_source(files[0])
     if tool == "outline":
-        from lang.outline import run_outline
-        return run_outline(files[0], as_json)
-    if tool == "check":
-        from lang.check import run_code_check
-        return run_code_check(files[0], as_json)
-    if tool == "caps":
-        from lang.caps_outline import run_code_caps
-        return run_code_caps(files[0], as_json)
-    raise UsageError(f"unknown code tool: {tool} (outline, check, caps)")
+        from lang.outline import run_outline as run_tool
+    elif tool == "check":
+        from lang.check import run_code_check as run_tool
+    elif tool == "caps":
+        from lang.caps_outline import run_code_caps as run_tool
+    else:
+        raise UsageError(f"unknown code tool: {tool} (outline, check, caps)")
+    return on_big_stack(lambda: run_tool(files[0], as_json))
 
 
 def cmd_doc(args: list[str]) -> int:
@@ -464,8 +490,31 @@ COMMANDS = {"run": cmd_run, "test": cmd_test, "check": cmd_check, "fmt": cmd_fmt
             "mcp": cmd_mcp}
 
 
+def _reopen_closed_stdio() -> None:
+    """A standard stream the caller closed (`2>&-`) reads as empty and swallows what is written,
+    as CPython's own `print` does with no stdout; nothing fails for want of it."""
+    for fd, name in ((0, "stdin"), (1, "stdout"), (2, "stderr")):
+        if getattr(sys, name) is None:
+            null = os.open(os.devnull, os.O_RDONLY if fd == 0 else os.O_WRONLY)
+            if null != fd:
+                os.dup2(null, fd)
+                os.close(null)
+            setattr(sys, name, open(fd, "r" if fd == 0 else "w", encoding="utf-8", closefd=False))
+
+
 def main(argv: list[str] | None = None) -> int:
-    args = list(sys.argv[1:] if argv is None else argv)
+    """The command line; a broken stdout or stderr ends any command quietly with exit 141."""
+    _reopen_closed_stdio()
+    try:
+        return _dispatch(list(sys.argv[1:] if argv is None else argv))
+    except BrokenPipeError:
+        from runtime.control import BROKEN_PIPE_EXIT, quiet_broken_pipe
+        quiet_broken_pipe(sys.stdout)
+        quiet_broken_pipe(sys.stderr)
+        return BROKEN_PIPE_EXIT
+
+
+def _dispatch(args: list[str]) -> int:
     if not args or args[0] in ("-h", "--help", "help"):
         sys.stdout.write(USAGE) if args else sys.stderr.write(USAGE)
         return 0 if args else 2

@@ -682,17 +682,13 @@ class Compiler:
     def s_Try(self, node, scope, tail):
         body = self.block(node.body, scope, tail)
         recover, template = self.frame_block(node.recover, scope, tail, preset=[node.err_name or "error"])
-        reg = REG
 
         def run(f):
-            depth = reg.depth
             try:
                 return body(f)
             except SynError as e:
-                reg.depth = depth
                 return recover([f, e.message, *template])
             except RecursionError:
-                reg.depth = depth
                 return recover([f, "maximum recursion depth exceeded", *template])
         return run
 
@@ -1131,13 +1127,14 @@ class Compiler:
                             if len(code.names) != 1:
                                 return invoke1(fn, a)
                             frame = [fn.env, a, *code.extra] if code.extra else [fn.env, a]
+                            if reg.depth >= RECURSION_LIMIT:
+                                raise SynError("maximum recursion depth exceeded")
                             reg.depth += 1
                             reg.steps += 1
-                            if reg.depth > RECURSION_LIMIT:
-                                reg.depth = 0
-                                raise SynError("maximum recursion depth exceeded")
-                            result = code.body(frame)
-                            reg.depth -= 1
+                            try:
+                                result = code.body(frame)
+                            finally:
+                                reg.depth -= 1
                             if result is GIVE:
                                 result = reg.value
                                 reg.value = None

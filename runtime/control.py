@@ -5,7 +5,14 @@ only the two cases that leave a task's own code become exceptions: `exit(code)`,
 program from any depth, and a `stop` whose task has no loop of its own, which breaks the
 caller's loop. Both derive from BaseException so `try`/`recover` (which catches SynError) and
 stray `except Exception` clauses never swallow them.
+
+A reader that goes away (`synsema … | head -1`) also ends the run quietly, with
+BROKEN_PIPE_EXIT, the status a shell reports for a tool killed by SIGPIPE.
 """
+
+import os
+
+BROKEN_PIPE_EXIT = 141
 
 
 class ExitProgram(BaseException):
@@ -22,3 +29,16 @@ class StopLoop(BaseException):
     def __init__(self, value=None):
         super().__init__()
         self.value = value
+
+
+def quiet_broken_pipe(stream) -> ExitProgram:
+    """Point the broken `stream` at /dev/null (so Python's exit-time flush stays silent) and
+    give back the ExitProgram that ends the run with BROKEN_PIPE_EXIT."""
+    try:
+        fd = stream.fileno()
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, fd)
+        os.close(devnull)
+    except (OSError, ValueError, AttributeError):
+        pass
+    return ExitProgram(BROKEN_PIPE_EXIT)

@@ -16,7 +16,7 @@ from lang.errors import SynError
 from runtime.calls import REG, call_value, invoke
 from runtime.capabilities import Capabilities, validate_cap_name
 from runtime.compiler import INTENT_FROZEN, Compiler
-from runtime.control import ExitProgram
+from runtime.control import ExitProgram, quiet_broken_pipe
 from runtime.label_compiler import LabelCompiler
 from runtime.labels import EMPTY, LabelState, strip, unwrap, wrap
 from runtime.values import Builtin, ModuleValue, Task, display
@@ -98,6 +98,8 @@ class Runtime:
         """`use "path" as x`: a local .syn file, relative to the importing file, loaded once."""
         if not path.endswith(".syn"):
             raise SynError(f"use: '{path}' is not a .syn file — modules are local Synsema files", span)
+        if "\0" in path:
+            raise SynError("use: a path cannot contain a NUL character", span)
         base = os.path.dirname(os.path.abspath(origin)) if origin not in ("-", "<repl>") else self.cwd
         full = os.path.realpath(os.path.join(base, path))
         root = os.path.realpath(self.root)
@@ -114,6 +116,8 @@ class Runtime:
                 source = handle.read()
         except OSError as problem:
             raise SynError(f"use: cannot read '{path}': {problem.strerror}", span) from None
+        except UnicodeDecodeError:
+            raise SynError(f"use: cannot read '{path}': it is not UTF-8 text", span) from None
         self._loading.append(full)
         shown = os.path.relpath(full, self.cwd) if full.startswith(self.cwd + os.sep) else full
         try:
@@ -271,6 +275,4 @@ class _StreamWriter:
         except BrokenPipeError:
             # The reader went away (`synsema run p.syn | head -1`): stop quietly, as a Unix tool
             # killed by SIGPIPE would, and keep Python from complaining at exit.
-            devnull = os.open(os.devnull, os.O_WRONLY)
-            os.dup2(devnull, self.stream.fileno())
-            raise ExitProgram(141) from None
+            raise quiet_broken_pipe(self.stream) from None

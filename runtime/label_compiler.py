@@ -604,13 +604,14 @@ class LabelCompiler(Compiler):
                     taint = st.give_taint
                     st.give_taint = EMPTY
                     try:  # run_body, written out as in the plain compiler's global calls
+                        if reg.depth >= RECURSION_LIMIT:
+                            raise SynError("maximum recursion depth exceeded")
                         reg.depth += 1
                         reg.steps += 1
-                        if reg.depth > RECURSION_LIMIT:
-                            reg.depth = 0
-                            raise SynError("maximum recursion depth exceeded")
-                        result = code.body([fn.env, a, *code.extra] if code.extra else [fn.env, a])
-                        reg.depth -= 1
+                        try:
+                            result = code.body([fn.env, a, *code.extra] if code.extra else [fn.env, a])
+                        finally:
+                            reg.depth -= 1
                         if result is GIVE:
                             result = reg.value
                             reg.value = None

@@ -331,8 +331,12 @@ def _kind(value) -> str:
 
 def _writer(stream):
     def write(text: str) -> None:
-        stream.write(text)
-        stream.flush()
+        try:
+            stream.write(text)
+            stream.flush()
+        except BrokenPipeError:  # piped into `head`: the session ends quietly
+            from runtime.control import quiet_broken_pipe
+            raise quiet_broken_pipe(stream) from None
     return write
 
 
