@@ -8,9 +8,12 @@ LANGUAGE.md §2 requires. A body's `give` comes back as the GIVE sentinel with i
 
 from __future__ import annotations
 
+import decimal
+
 from lang.errors import SynError
 from lang.suggest import nearest
 from runtime.control import StopLoop
+from runtime.limits import MAX_DECIMAL_EXPONENT, too_large
 from runtime.scope import UNBOUND
 from runtime.values import Builtin, Constructor, Task, type_name
 
@@ -177,9 +180,40 @@ def call_builtin(rt, spec, args: list, named, span=None):
     given = len(args)
     if given < spec.min_args or (spec.max_args is not None and given > spec.max_args):
         raise SynError(_builtin_arity(spec, given))
-    if named:
-        return spec.fn(rt, *args, **dict(named))
-    return spec.fn(rt, *args)
+    try:
+        if named:
+            return spec.fn(rt, *args, **dict(named))
+        return spec.fn(rt, *args)
+    except _HOST_FAILURES as problem:
+        raise host_failure(spec.name, problem) from None
+
+
+# What the host can throw at a builtin's Python code; each becomes a language error at the call.
+_HOST_FAILURES = (MemoryError, RecursionError, OSError, UnicodeError, ArithmeticError, ValueError)
+
+
+def host_failure(name: str, problem: BaseException) -> SynError:
+    """The language error for a Python-level failure inside `name` (a builtin, or an operation):
+    catchable by `recover`, located by the caller, never a traceback."""
+    if isinstance(problem, MemoryError):
+        error = SynError(f"out of memory in {name} — the run needs more memory than the host allows "
+                         "(see --memory-limit)")
+        error.out_of_memory = True  # uncaught, it ends the run as a host limit (runtime.resources)
+        return error
+    if isinstance(problem, RecursionError):
+        return SynError(f"maximum recursion depth exceeded (in {name}: a value nested too deeply, "
+                        "or a callback that never stops calling itself)")
+    if isinstance(problem, UnicodeError):
+        return SynError(f"{name}: the text cannot be encoded or decoded "
+                        f"({getattr(problem, 'reason', problem)})")
+    if isinstance(problem, OSError):
+        return SynError(f"{name}: {problem.strerror or problem}")
+    if isinstance(problem, decimal.Overflow):
+        return too_large(name, "a decimal with an exponent beyond the limit", MAX_DECIMAL_EXPONENT,
+                         "as the exponent")
+    if isinstance(problem, decimal.DecimalException):
+        return SynError(f"{name}: the decimal operation has no exact result here")
+    return SynError(f"{name}: {problem}")
 
 
 def _builtin_arity(spec, given: int) -> str:

@@ -440,6 +440,16 @@ class Audit:
             "file": span.file if span else None, "line": span.line if span else None,
         })
 
+    def limit(self, kind: str, bound, exit_code: int, span: Span | None = None) -> None:
+        """A host resource limit (`time`, `memory`) ended the command: its record, then the summary."""
+        from datetime import datetime, timezone
+        self._write({
+            "ts": datetime.now(timezone.utc).isoformat(timespec="milliseconds").replace("+00:00", "Z"),
+            "limit": kind, "bound": bound,
+            "file": span.file if span else None, "line": span.line if span else None,
+        })
+        self.summary(exit_code)
+
     def summary(self, exit_code: int) -> None:
         self._write({"summary": {"granted": self.granted, "denied": self.denied, "exit": exit_code}})
         self._finished = True
@@ -558,6 +568,10 @@ class Capabilities:
                       [item for item in frame.caps[1:]
                        if any(cap.covers(item) and not item.covers(cap) for cap in current)]
         return [cap.display() for cap in current]
+
+    @property
+    def audit(self) -> Audit | None:
+        return self._audit
 
     def finish(self, exit_code: int) -> None:
         if self._audit is not None:

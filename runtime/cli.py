@@ -1,7 +1,9 @@
 """The `synsema` command.
 
 Exit codes: 0 success, 1 a program error or a failed test, 2 a usage error (unknown flag or
-subcommand, unreadable path, `--sandbox` with `--cap-set`). Programs run on a worker thread
+subcommand, unreadable path, `--sandbox` with `--cap-set`, an output path that is an input),
+3 a host resource limit (`--time-limit`, `--memory-limit`) ended the command, 141 stdout or
+stderr was a pipe whose reader went away. Programs run on a worker thread
 with a large stack so that 3,000 nested Synsema calls end in the language's own
 `maximum recursion depth exceeded`, never in a crashed interpreter.
 """
@@ -31,8 +33,10 @@ commands:
   mcp serve [host flags] [--math] [--http PORT] FILE…       tasks and math as MCP tools
   version                                                   print the version
 
-host flags: --labels  --sandbox  --cap-set "name,name=scope,…"  --audit json|PATH
+host flags: --labels  --sandbox  --cap-set "name,name=scope,…"  --audit json|fd:N|PATH
             --mcp-config FILE (the MCP servers a program may reach, mcpServers JSON)
+            --time-limit SECONDS  --memory-limit SIZE (512M, 2G, off; default 4G)
+            (or SYNSEMA_TIME_LIMIT / SYNSEMA_MEMORY_LIMIT; a limit that ends a command: exit 3)
 """
 
 
@@ -70,6 +74,9 @@ class HostFlags:
         self.cap_set = None
         self.audit = None
         self.mcp_config = None
+        self.time_limit = None
+        self.memory_limit = None
+        self._audit = None
 
     def take(self, args: list[str], i: int) -> int:
         """Consume the host flag at args[i] if it is one; the index after it, or i unchanged."""
@@ -80,7 +87,7 @@ class HostFlags:
         if arg == "--sandbox":
             self.sandbox = True
             return i + 1
-        for flag in ("--cap-set", "--audit", "--mcp-config"):
+        for flag in ("--cap-set", "--audit", "--mcp-config", "--time-limit", "--memory-limit"):
             if arg == flag:
                 if i + 1 >= len(args):
                     raise UsageError(f"{flag} needs a value")
@@ -117,6 +124,7 @@ class HostFlags:
                 audit = Audit.open(self.audit)
             except OSError as problem:
                 raise UsageError(f"--audit: cannot open {self.audit}: {problem.strerror}") from None
+        self._audit = audit
         options = {"ceiling": ceiling, "audit": audit}
         if self.mcp_config is not None:
             from runtime.mcp.config import ConfigError, load
@@ -127,6 +135,28 @@ class HostFlags:
         if self.labels:
             options["labels"] = True
         return options
+
+    def run(self, fn) -> int:
+        """Run `fn()` on the big stack under the host resource limits; its exit code.
+
+        The memory limit is set before the worker starts; when the time limit passes, the
+        command ends from this (main) thread with LIMIT_EXIT, whatever the worker is doing.
+        """
+        from runtime import resources
+        try:
+            seconds, memory = resources.resolve(self.time_limit, self.memory_limit)
+        except resources.LimitSpecError as problem:
+            raise UsageError(str(problem)) from None
+        resources.apply_memory_limit(memory)
+        try:
+            return on_big_stack(fn, seconds)
+        except OutOfTime:
+            pass
+        sys.stderr.write(f"Runtime error: time limit of {seconds:g} s exceeded (--time-limit); "
+                         "the command was stopped\n")
+        if self._audit is not None:
+            self._audit.limit("time", seconds, resources.LIMIT_EXIT)
+        return resources.LIMIT_EXIT
 
 
 def _roomy(fn):
@@ -143,8 +173,15 @@ def _roomy(fn):
 _roomy.__code__ = _roomy.__code__.replace(co_stacksize=100_000)
 
 
-def on_big_stack(fn):
-    """Run `fn()` on a thread with room for 3,000 nested Synsema calls; return its result."""
+class OutOfTime(Exception):
+    """The time limit passed while the program was still running."""
+
+
+def on_big_stack(fn, seconds: float | None = None):
+    """Run `fn()` on a thread with room for 3,000 nested Synsema calls; return its result.
+
+    With `seconds`, wait at most that long, then raise OutOfTime (the worker is a daemon thread:
+    it ends with the process)."""
     sys.setrecursionlimit(200_000)
     threading.stack_size(512 * 1024 * 1024)
     result = []
@@ -158,7 +195,9 @@ def on_big_stack(fn):
 
     worker = threading.Thread(target=target, name="synsema", daemon=True)
     worker.start()
-    worker.join()
+    worker.join(seconds)
+    if worker.is_alive():
+        raise OutOfTime()
     if failure:
         raise failure[0]
     return result[0]
@@ -202,7 +241,7 @@ def cmd_run(args: list[str]) -> int:
     refuse_output_over_input("--audit", host.audit_path(), [path])
     options = host.runtime_options()
     source = _read_source(path)
-    return on_big_stack(lambda: _run_program(source, path, program_args, options, fmt))
+    return host.run(lambda: _run_program(source, path, program_args, options, fmt))
 
 
 def _read_source(path: str) -> str:
@@ -256,6 +295,8 @@ def execute(rt, source: str, path: str, errors: list[str]) -> int:
         return 0
     except SynError as error:
         errors.append(error.report())
+        if getattr(error, "out_of_memory", False):
+            return _memory_exhausted(rt, error)
     except ExitProgram as done:
         return done.code
     except StopLoop:
@@ -263,6 +304,11 @@ def execute(rt, source: str, path: str, errors: list[str]) -> int:
         errors.append(f"Runtime error: {where}stop used outside a loop")
     except RecursionError:
         errors.append(f"Runtime error: {path}: maximum recursion depth exceeded")
+    except MemoryError:
+        from runtime.calls import host_failure
+        error = host_failure("the program", MemoryError())
+        errors.append(f"Runtime error: {path}: {error.message}")
+        return _memory_exhausted(rt, error)
     except KeyboardInterrupt:
         errors.append("Interrupted")
         return 130
@@ -270,6 +316,15 @@ def execute(rt, source: str, path: str, errors: list[str]) -> int:
         errors.append(f"Internal error: {type(bug).__name__}: {bug} — this is a bug in synsema, "
                       "not in your program; please report it with the program that caused it")
     return 1
+
+
+def _memory_exhausted(rt, error) -> int:
+    """An uncaught `out of memory` ends the run as a host limit does: audited, LIMIT_EXIT."""
+    from runtime.resources import LIMIT_EXIT
+    audit = rt.caps.audit
+    if audit is not None:
+        audit.limit("memory", None, LIMIT_EXIT, error.span)
+    return LIMIT_EXIT
 
 
 # ---------------------------------------------------------------------- test
@@ -332,7 +387,7 @@ def cmd_test(args: list[str]) -> int:
                 sys.stderr.write(f"synsema: cannot write the JUnit report {junit}: {problem.strerror}\n")
                 return 2
         return 1 if failed else 0
-    return on_big_stack(run_all)
+    return host.run(run_all)
 
 
 # ---------------------------------------------------------------------- check, code
@@ -448,7 +503,7 @@ def cmd_repl(args: list[str]) -> int:
     from runtime.repl import INTERRUPTS, main as repl_main
     INTERRUPTS.install()  # on the main thread, where Python delivers Ctrl-C
     options = host.runtime_options()
-    return on_big_stack(lambda: repl_main(options))
+    return host.run(lambda: repl_main(options))
 
 
 def cmd_mcp(args: list[str]) -> int:

@@ -11,6 +11,7 @@ comparison operators are inlined; everything else defers to `runtime.operators`.
 from __future__ import annotations
 
 import sys
+from decimal import Decimal
 
 from lang import ast
 from lang.checks import PROTECTED_NAMES, protected_binding
@@ -20,10 +21,11 @@ from lang.toolschema import JSON_TYPES
 from runtime import fastpaths
 from runtime import operators as ops
 from runtime.fastpaths import Operand
-from runtime.calls import (GIVE, RECURSION_LIMIT, REG, STOP, TaskCode, call_builtin, call_value, invoke,
+from runtime.calls import (GIVE, host_failure, RECURSION_LIMIT, REG, STOP, TaskCode, call_builtin, call_value, invoke,
                            invoke1)
 from runtime.control import StopLoop
 from runtime.labels import unwrap as unwrap_label
+from runtime.limits import check_decimal, check_int, joined
 from runtime.patterns import compile_pattern, quick_check
 from runtime.scope import UNBOUND
 from runtime.values import (CALLABLE_TYPES, Builtin, Constructor, EnumValue, ModuleValue, Param, Task, display,
@@ -690,6 +692,8 @@ class Compiler:
                 return recover([f, e.message, *template])
             except RecursionError:
                 return recover([f, "maximum recursion depth exceeded", *template])
+            except MemoryError:
+                return recover([f, host_failure("this block", MemoryError()).message, *template])
         return run
 
     def s_Raise(self, node, scope, tail):
@@ -848,6 +852,13 @@ class Compiler:
 
     def e_Num(self, node, scope):
         v = node.value
+        try:  # a literal like 1e3000000000d or a huge 0x… is refused at load, where it is written
+            if type(v) is Decimal:
+                check_decimal("a decimal literal", v)
+            elif type(v) is int:
+                check_int("a number literal", v)
+        except SynError as error:
+            raise error.at(node.span) from None
         return lambda f: v
 
     e_Str = e_Num
@@ -858,12 +869,16 @@ class Compiler:
 
     def e_Template(self, node, scope):
         parts = [(p, None) if type(p) is str else (None, self.expr(p, scope)) for p in node.parts]
+        span = node.span
 
         def run(f):
             out = []
-            for text, hole in parts:
-                out.append(text if hole is None else display(hole(f)))
-            return "".join(out)
+            try:
+                for text, hole in parts:
+                    out.append(text if hole is None else display(hole(f)))
+                return joined("a template", out)
+            except SynError as e:
+                raise e.at(span)
         return run
 
     def e_Name(self, node, scope):
@@ -989,6 +1004,8 @@ class Compiler:
                 return fn(a, b)
             except SynError as e:
                 raise e.at(span)
+            except MemoryError:
+                raise host_failure(f"`{op}`", MemoryError()).at(span) from None
         return general
 
     def e_Compare(self, node, scope):

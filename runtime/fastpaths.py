@@ -11,6 +11,9 @@ filling it in keeps every variant identical in behaviour; `exec` of this module'
 from __future__ import annotations
 
 from lang.errors import SynError
+from runtime.calls import host_failure
+from runtime.limits import MAX_INT_BITS
+from runtime.operators import checked_product
 
 # How an operand is read, as Python source over the names the template provides; `{side}` is
 # `left` or `right`, whose slot, global name and literal arrive as `<side>_slot` and so on.
@@ -23,7 +26,7 @@ _READ = {
 
 _TEMPLATE = """
 def make(left, right, general, span, g, left_slot, left_name, left_value,
-         right_slot, right_name, right_value):
+         right_slot, right_name, right_value, operation):
     def run(f):
         a = {left}
         b = {right}
@@ -33,10 +36,16 @@ def make(left, right, general, span, g, left_slot, left_name, left_value,
             return general(a, b)
         except SynError as error:
             raise error.at(span)
+        except MemoryError:
+            raise host_failure(operation, MemoryError()).at(span) from None
     return run
 """
 
-_INT_OPERATORS = {"+": "a + b", "-": "a - b", "*": "a * b", "%": "a % b", "//": "a // b",
+# `*` is the one integer operator that can outgrow MAX_INT_DIGITS in a few steps (squaring
+# doubles the size): its result is compared with the limit, two cheap comparisons.
+_INT_OPERATORS = {"+": "a + b", "-": "a - b",
+                  "*": "r if -_INT_BOUND < (r := a * b) < _INT_BOUND else checked_product(r, span)",
+                  "%": "a % b", "//": "a // b",
                   "<": "a < b", "<=": "a <= b", ">": "a > b", ">=": "a >= b"}
 _NONZERO = ("%", "//")
 _EQUALITY = {"==": "a == b", "!=": "a != b"}
@@ -82,8 +91,9 @@ def operator(op: str, left: Operand, right: Operand, general, span, globals_: di
                               fast_test=fast_test, fast_result=fast_result)
     make = _cache.get(source)
     if make is None:
-        namespace = {"SynError": SynError}
+        namespace = {"SynError": SynError, "_INT_BOUND": 1 << MAX_INT_BITS,
+                     "checked_product": checked_product, "host_failure": host_failure}
         exec(source, namespace)
         make = _cache[source] = namespace["make"]
     return make(left.reader, right.reader, general, span, globals_, left.slot, left.name, left.value,
-                right.slot, right.name, right.value)
+                right.slot, right.name, right.value, f"`{op}`")

@@ -16,6 +16,7 @@ from lang.errors import SynError
 from runtime.calls import REG, call_value, invoke
 from runtime.capabilities import Capabilities, validate_cap_name
 from runtime.compiler import INTENT_FROZEN, Compiler
+from runtime import limits
 from runtime.control import ExitProgram, quiet_broken_pipe
 from runtime.label_compiler import LabelCompiler
 from runtime.labels import EMPTY, LabelState, strip, unwrap, wrap
@@ -44,6 +45,7 @@ class Runtime:
 
     def __init__(self, *, mode: str = "run", argv=(), ceiling=None, audit=None, labels: bool = False,
                  out=None, err=None, cwd: str | None = None, stdin=None, mcp_config=None):
+        limits.install()  # this thread's decimal context and CPython's int↔text guard
         self.mode = mode
         self.labels = LabelState(ceiling) if labels else None
         self._compiler = LabelCompiler if labels else Compiler

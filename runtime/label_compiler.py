@@ -22,6 +22,7 @@ from runtime.calls import GIVE, RECURSION_LIMIT, REG, STOP, call_builtin, call_v
 from runtime.compiler import Compiler, _comparison, _list_position, no_methods
 from runtime.control import StopLoop
 from runtime.labels import (EMPTY, Labeled, make_secret, shown, strip, unwrap, violation, wrap)
+from runtime.limits import joined
 from runtime.scope import UNBOUND
 from runtime.values import Builtin, EnumValue, ModuleValue, Task, display, map_key, type_name
 
@@ -430,7 +431,10 @@ class LabelCompiler(Compiler):
                     raw, found = strip(hole(f))
                     labels = labels | found
                     out.append(display(raw))
-            return wrap("".join(out), labels)
+            try:
+                return wrap(joined("a template", out), labels)
+            except SynError as error:
+                raise make_secret(error.at(node.span), labels)
         return run
 
     def e_MapLit(self, node, scope):

@@ -12,12 +12,14 @@ from decimal import Decimal, DivisionByZero, InvalidOperation, Overflow, localco
 
 from lang.errors import SynError
 from runtime.labels import Labeled, make_secret, unwrap, wrap
+from runtime.limits import (MAX_DECIMAL_EXPONENT, MAX_INT_BITS, MAX_LIST_LENGTH, MAX_TEXT_LENGTH,
+                            check_int, check_length, int_too_large, too_large)
 from runtime.values import EnumValue, ModuleValue, display, equal, map_key, type_name
 
 _MIX = "cannot mix decimal and float; convert with float(x) or decimal(...)"
 _NUM = (int, float)
-# The largest integer power computed exactly; beyond it `**` refuses rather than hang.
-_MAX_POW_BITS = 10_000_000
+# An int with more bits than this cannot become a decimal within MAX_DECIMAL_EXPONENT.
+_DECIMAL_INT_BITS = int(MAX_DECIMAL_EXPONENT * 3.3219280948873626) + 1
 
 
 def _unsupported(a, op: str, b) -> SynError:
@@ -48,7 +50,39 @@ def _decimal_pair(a, b, op: str):
         raise SynError(_MIX)
     if ta not in (int, Decimal) or tb not in (int, Decimal):
         raise _unsupported(a, op, b)
+    for n in (a, b):
+        if type(n) is int and n.bit_length() > _DECIMAL_INT_BITS:
+            raise too_large(f"`{op}` with a decimal", "a decimal with more than "
+                            f"{MAX_DECIMAL_EXPONENT:,} digits", MAX_DECIMAL_EXPONENT, "as the exponent")
     return Decimal(a), Decimal(b)
+
+
+def _decimal_result(op: str, compute, x, y):
+    """`compute(x, y)` in the run's decimal context (runtime.limits), overflow a clean error."""
+    try:
+        return compute(x, y)
+    except Overflow:
+        raise too_large(f"`{op}`", "a decimal with an exponent beyond "
+                        f"±{MAX_DECIMAL_EXPONENT:,}", MAX_DECIMAL_EXPONENT, "as the exponent") from None
+    except (InvalidOperation, DivisionByZero):
+        raise SynError(f"{display(x)} {op} {display(y)} has no decimal value") from None
+
+
+def _sized(op: str, kind: str, a, b):
+    """`a + b` for two texts or two lists, refused before it is built when it would be too large."""
+    size = len(a) + len(b)
+    if size > (MAX_TEXT_LENGTH if kind == "text" else MAX_LIST_LENGTH):
+        check_length(f"`{op}`", kind, size)
+    return a + b
+
+
+def checked_product(value: int, span=None) -> int:
+    """The result of an integer `*`, refused past MAX_INT_DIGITS (the operands were within it,
+    so the product cost at most one multiplication of limit-sized numbers)."""
+    try:
+        return check_int("`*`", value)
+    except SynError as error:
+        raise error.at(span)
 
 
 def add(a, b):
@@ -58,27 +92,27 @@ def add(a, b):
         return a + b
     if ta is str:
         if tb is str:
-            return a + b
+            return _sized("+", "text", a, b)
         if tb in _NUM or tb is bool or tb is Decimal:
-            return a + display(b)
+            return _sized("+", "text", a, display(b))
         if tb is Labeled:
             return _labelled(add, a, b)
         raise SynError(f"Cannot add text and {type_name(b)} — convert it on purpose: text(x), or interpolate it")
     if tb is str:
         if ta in _NUM or ta is bool or ta is Decimal:
-            return display(a) + b
+            return _sized("+", "text", display(a), b)
         if ta is Labeled:
             return _labelled(add, a, b)
         raise SynError(f"Cannot add {type_name(a)} and text — convert it on purpose: text(x), or interpolate it")
     if ta is list and tb is list:
-        return a + b
+        return _sized("+", "list", a, b)
     if ta is Labeled or tb is Labeled:
         return _labelled(add, a, b)
     if ta is Decimal or tb is Decimal:
         x, y = _decimal_pair(a, b, "+")
-        return x + y
+        return _decimal_result("+", Decimal.__add__, x, y)
     if ta is bytes and tb is bytes:
-        return a + b
+        return _sized("+", "text", a, b)
     raise _unsupported(a, "+", b)
 
 
@@ -91,20 +125,22 @@ def sub(a, b):
         return _labelled(sub, a, b)
     if ta is Decimal or tb is Decimal:
         x, y = _decimal_pair(a, b, "-")
-        return x - y
+        return _decimal_result("-", Decimal.__sub__, x, y)
     raise _unsupported(a, "-", b)
 
 
 def mul(a, b):
     ta = type(a)
     tb = type(b)
+    if ta is int and tb is int:
+        return checked_product(a * b)
     if ta in _NUM and tb in _NUM:
         return a * b
     if ta is Labeled or tb is Labeled:
         return _labelled(mul, a, b)
     if ta is Decimal or tb is Decimal:
         x, y = _decimal_pair(a, b, "*")
-        return x * y
+        return _decimal_result("*", Decimal.__mul__, x, y)
     raise _unsupported(a, "*", b)
 
 
@@ -126,7 +162,7 @@ def div(a, b):
             raise SynError("Division by zero")
         with localcontext() as ctx:
             ctx.prec = 28
-            return x / y
+            return _decimal_result("/", Decimal.__truediv__, x, y)
     raise _unsupported(a, "/", b)
 
 
@@ -146,7 +182,7 @@ def floordiv(a, b):
         x, y = _decimal_pair(a, b, "//")
         if y == 0:
             raise SynError("Division by zero")
-        quotient = x // y  # Decimal's // truncates toward zero; Synsema floors
+        quotient = _decimal_result("//", Decimal.__floordiv__, x, y)  # truncates; Synsema floors
         if x % y != 0 and (x < 0) != (y < 0):
             quotient -= 1
         return quotient
@@ -175,9 +211,9 @@ def power(a, b):
     tb = type(b)
     if ta is int and tb is int:
         if b >= 0:
-            if abs(a) > 1 and b * a.bit_length() > _MAX_POW_BITS:
-                raise SynError(f"{a} ** {b} is too large to compute exactly")
-            return a ** b
+            if abs(a) > 1 and (b - 1) * (a.bit_length() - 1) + a.bit_length() > MAX_INT_BITS:
+                raise int_too_large("`**`", b * (a.bit_length() - 1))
+            return check_int("`**`", a ** b)
         if a == 0:
             raise SynError("Zero cannot be raised to a negative power")
         try:

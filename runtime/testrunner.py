@@ -14,7 +14,7 @@ import time
 from xml.sax.saxutils import escape, quoteattr
 
 from lang.errors import SynError
-from runtime.calls import GIVE, REG
+from runtime.calls import GIVE, REG, host_failure
 from runtime.control import ExitProgram, StopLoop
 from runtime.interp import Runtime
 
@@ -124,6 +124,8 @@ def run_file(path: str, pattern, host: dict) -> list[Outcome]:
             passed, reason = False, f"exit({done.code}) called inside a test"
         except RecursionError:
             passed, reason = False, "maximum recursion depth exceeded"
+        except MemoryError:
+            passed, reason = False, host_failure(f"test {name!r}", MemoryError()).message
         except Exception as bug:
             passed, reason = False, _internal(bug)
         finally:

@@ -15,10 +15,10 @@ names; arithmetic lives in `runtime.operators`.
 from __future__ import annotations
 
 import math
-import sys
 from decimal import Decimal
 
 from lang.errors import SynError
+from runtime.limits import check_decimal, int_too_large, joined
 
 NoneType = type(None)
 
@@ -157,12 +157,12 @@ def display(value) -> str:
 
 
 def int_text(value: int) -> str:
-    """Digits of an int of any size (CPython refuses str() past 4300 digits by default)."""
+    """The digits of an int; past MAX_INT_DIGITS (CPython's own guard, set by runtime.limits)
+    the conversion would be quadratic, so it is refused instead."""
     try:
         return str(value)
     except ValueError:
-        sys.set_int_max_str_digits(0)
-        return str(value)
+        raise int_too_large("showing a number as text", value.bit_length()) from None
 
 
 def decimal_text(value: Decimal) -> str:
@@ -171,7 +171,7 @@ def decimal_text(value: Decimal) -> str:
         return "nan"
     if value.is_infinite():
         return "inf" if value > 0 else "-inf"
-    return format(value, "f")
+    return format(check_decimal("showing a decimal as text", value), "f")
 
 
 def quote(text: str) -> str:
@@ -179,7 +179,13 @@ def quote(text: str) -> str:
     return '"' + text.replace("\\", "\\\\").replace('"', '\\"') + '"'
 
 
-def _shown(value) -> str:
+# A list that holds itself many times over (`set x to [x, x]` in a loop) doubles its display at
+# every level: each list is shown once per display (`seen`, by identity) and each join is checked
+# against the text limit before it is built, so such a value costs time linear in its parts.
+_SHOWING = "showing a list or map as text"
+
+
+def _shown(value, seen: dict | None = None) -> str:
     """Display form of a non-text value; text nested inside containers is quoted."""
     t = type(value)
     if t is str:
@@ -192,10 +198,18 @@ def _shown(value) -> str:
         return "nothing"
     if t is bool:
         return "true" if value else "false"
-    if t is list:
-        return "[" + ", ".join([_shown(v) for v in value]) + "]"
-    if t is dict:
-        return "{" + ", ".join([f"{k}: {_shown(v)}" for k, v in value.items()]) + "}"
+    if t is list or t is dict:
+        if seen is None:
+            seen = {}
+        shown = seen.get(id(value))
+        if shown is None:
+            if t is list:
+                shown = "[" + joined(_SHOWING, [_shown(v, seen) for v in value], ", ") + "]"
+            else:
+                shown = "{" + joined(_SHOWING, [f"{k}: {_shown(v, seen)}" for k, v in value.items()],
+                                     ", ") + "}"
+            seen[id(value)] = shown
+        return shown
     if t is Decimal:
         return decimal_text(value)
     if t is Task:
@@ -208,7 +222,7 @@ def _shown(value) -> str:
     if t is EnumValue:
         if not value.names and not value.fields:
             return f"{value.enum}.{value.variant}"
-        return f"{value.enum}.{value.variant}(" + ", ".join(_shown(v) for v in value.fields) + ")"
+        return f"{value.enum}.{value.variant}(" + ", ".join(_shown(v, seen) for v in value.fields) + ")"
     if t is ModuleValue:
         return f"module {value.name}"
     if t is bytes:

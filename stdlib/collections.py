@@ -15,12 +15,12 @@ from decimal import Decimal
 
 from lang.errors import SynError
 from runtime import operators
+from runtime.limits import MAX_LIST_LENGTH, check_length
 from runtime.values import SortKey, equal, map_key, sort_key_check, type_name
 from stdlib.core import is_callable, short, wrong_type
 from stdlib.registry import builtin
 
 # A `range` list longer than this is refused; `each i in range(n)` stays lazy in the evaluator.
-_MAX_RANGE = 10_000_000
 _MIX = "cannot mix decimal and float; convert with float(x) or decimal(...)"
 
 
@@ -196,8 +196,8 @@ def range_(rt, *bounds):
     Example: range(1, 10, 4) => [1, 5, 9]
     """
     numbers = range_numbers(*bounds)
-    if numbers[_MAX_RANGE:]:  # slicing a range is O(1) and, unlike len(), never overflows
-        raise SynError(f"range: more than {_MAX_RANGE} numbers is too many for a list; loop over "
+    if numbers[MAX_LIST_LENGTH:]:  # slicing a range is O(1) and, unlike len(), never overflows
+        raise SynError(f"range: more than {MAX_LIST_LENGTH} numbers is too many for a list; loop over "
                        f"it with each, which does not build the list")
     return list(numbers)
 
@@ -219,8 +219,10 @@ def flatten(rt, xs):
 
     Example: flatten([[1, 2], 3, [4]]) => [1, 2, 3, 4]
     """
+    items = _list("flatten", xs)
+    check_length("flatten", "list", sum(len(x) if type(x) is list else 1 for x in items))
     result = []
-    for x in _list("flatten", xs):
+    for x in items:
         if type(x) is list:
             result.extend(x)
         else:

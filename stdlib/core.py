@@ -18,13 +18,13 @@ from decimal import Decimal, InvalidOperation
 
 from lang.errors import SynError
 from runtime.control import ExitProgram
+from runtime.limits import MAX_INT_DIGITS, check_decimal, check_int
 from runtime.values import CALLABLE_TYPES, display, equal, type_name
 from stdlib.registry import builtin
 
 # Beyond ±2^53 not every integer has a float: `number` refuses such integer text.
 _FLOAT_EXACT = 2 ** 53
 # CPython's own guard against quadratic-time conversions; `int` keeps it for every base.
-_MAX_INT_DIGITS = 4300
 # Number text: digits with `_` only between two digits, optional fraction and exponent.
 _DIGITS = r"\d+(?:_\d+)*"
 _NUMBER_TEXT = re.compile(rf"[+-]?(?:{_DIGITS}(?:\.(?:{_DIGITS})?)?|\.{_DIGITS})(?:[eE][+-]?\d+)?")
@@ -217,14 +217,15 @@ def _to_decimal(fname: str, value) -> Decimal:
     if t is Decimal:
         return value
     if t is int:
-        return Decimal(value)
+        check_int(fname, value)
+        return check_decimal(fname, Decimal(value))
     if t is float:
         if math.isnan(value) or math.isinf(value):
             raise SynError(f"decimal: {display(value)} has no decimal value")
         return Decimal(repr(value))  # the shortest text of the float: decimal(0.1) is 0.1
     if t is str:
         try:
-            return Decimal(_number_text(fname, value, "a decimal"))
+            return check_decimal(fname, Decimal(_number_text(fname, value, "a decimal")))
         except InvalidOperation:
             raise SynError(f"Cannot convert {short(value)} to a decimal") from None
     raise SynError(f"Cannot convert {type_name(value)} to a decimal — decimal takes text or a number")
@@ -256,9 +257,9 @@ def _int_from_text(value: str, base) -> int:
     else:
         radix, pattern = base, _WORD
         failure = f"Cannot convert {short(value)} to an integer in base {base}"
-    if len(body) > _MAX_INT_DIGITS:
-        raise SynError(f"int: the text has {len(body)} digits; integers are read from at most "
-                       f"{_MAX_INT_DIGITS} digits")
+    if len(body) > MAX_INT_DIGITS:
+        raise SynError(f"value too large: int: the text has {len(body):,} digits; integers are read "
+                       f"from at most {MAX_INT_DIGITS:,} digits")
     if pattern.fullmatch(body):
         try:
             return sign * int(body, radix)

@@ -5,7 +5,9 @@ working directory, `..` and symlinks resolved); that path is both the one checke
 `file.read` / `file.write` scopes and the one touched, so a symlink cannot lead a checked access
 somewhere else. Writes are atomic: the new content goes to a temporary file in the same directory,
 is flushed to disk, and replaces the target with `os.replace`, so a reader (or a crash) sees the
-old file or the new one, never half of it. Operating-system failures become SynErrors that name
+old file or the new one, never half of it. Where the file system allows it (Linux `O_TMPFILE`)
+the temporary file has no name until it is complete, so a run killed mid-write (even by SIGKILL)
+leaves nothing behind; elsewhere a named temporary file is removed on every error. Operating-system failures become SynErrors that name
 the operation and the path.
 """
 
@@ -28,6 +30,8 @@ def _path(rt, fname: str, path, cap: str) -> str:
         raise wrong_type(fname, "a path as text", path)
     if not path:
         raise SynError(f"{fname}: the path is empty")
+    if "\0" in path:
+        raise SynError(f"{fname}: a path cannot contain a NUL character")
     real = resolve_path(path, rt.cwd)
     rt.check_cap(cap, real)
     return real
@@ -93,10 +97,14 @@ def _replace_atomically(fname: str, real: str, text, keep_existing: bool) -> Non
         mode = None
     except OSError as problem:
         raise _failure(fname, real, problem) from None
-    try:
-        descriptor = os.open(temp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)  # umask applies
-    except OSError as problem:
-        raise _failure(fname, real if os.path.isdir(directory) else directory, problem) from None
+    named = not _can_name_later(directory)
+    if not named:
+        descriptor = os.open(directory, os.O_TMPFILE | os.O_WRONLY, 0o666)
+    else:
+        try:
+            descriptor = os.open(temp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)  # umask applies
+        except OSError as problem:
+            raise _failure(fname, real if os.path.isdir(directory) else directory, problem) from None
     try:
         with os.fdopen(descriptor, "wb") as handle:
             if keep_existing and mode is not None:
@@ -105,17 +113,69 @@ def _replace_atomically(fname: str, real: str, text, keep_existing: bool) -> Non
             handle.write(text.encode("utf-8"))
             handle.flush()
             os.fsync(handle.fileno())
-        if mode is not None:
-            os.chmod(temp, mode)
+            if mode is not None:
+                os.fchmod(handle.fileno(), mode)
+            if not named:  # complete: only now does it get a name, next to the target
+                _give_name(handle.fileno(), temp)
+                named = True
         os.replace(temp, real)
     except BaseException as problem:
-        try:
-            os.unlink(temp)
-        except OSError:
-            pass
+        if named:
+            try:
+                os.unlink(temp)
+            except OSError:
+                pass
         if isinstance(problem, OSError):
             raise _failure(fname, real, problem) from None
         raise
+
+
+_AT_FDCWD = -100
+_AT_EMPTY_PATH = 0x1000
+_naming: dict[int, bool] = {}  # per file system (st_dev): can an O_TMPFILE file be named later?
+
+
+def _give_name(descriptor: int, path: str) -> None:
+    """Link the unnamed file open on `descriptor` at `path` (the two ways open(2) documents)."""
+    try:
+        os.link(f"/proc/self/fd/{descriptor}", path, follow_symlinks=True)
+        return
+    except OSError:
+        pass
+    import ctypes
+    libc = ctypes.CDLL(None, use_errno=True)
+    if libc.linkat(descriptor, b"", _AT_FDCWD, os.fsencode(path), _AT_EMPTY_PATH) != 0:
+        number = ctypes.get_errno()
+        raise OSError(number, os.strerror(number), path)
+
+
+def _can_name_later(directory: str) -> bool:
+    """Whether files written in `directory` can start unnamed (O_TMPFILE) and be named once
+    complete; tried once per file system with an empty probe file."""
+    if not hasattr(os, "O_TMPFILE"):
+        return False
+    try:
+        device = os.stat(directory).st_dev
+    except OSError:
+        return False
+    known = _naming.get(device)
+    if known is not None:
+        return known
+    probe = os.path.join(directory, f".synsema-probe.{secrets.token_hex(6)}")
+    try:
+        descriptor = os.open(directory, os.O_TMPFILE | os.O_WRONLY, 0o600)
+    except OSError:
+        _naming[device] = False
+        return False
+    try:
+        _give_name(descriptor, probe)
+        os.unlink(probe)
+        _naming[device] = True
+    except OSError:
+        _naming[device] = False
+    finally:
+        os.close(descriptor)
+    return _naming[device]
 
 
 @builtin("write_file", 2, cap="file.write")
@@ -194,6 +254,8 @@ def env(rt, name, default=_UNSET):
     """
     if type(name) is not str:
         raise wrong_type("env", "a variable name as text", name)
+    if "\0" in name:
+        raise SynError("env: a variable name cannot contain a NUL character")
     rt.check_cap("env", name)
     value = os.environ.get(name)
     if value is not None:

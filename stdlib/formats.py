@@ -1,6 +1,6 @@
 """JSON: `json_encode` and `json_decode`, the data format agents exchange most.
 
-Decoding keeps integers exact at any size (up to the 4,300-digit guard `int` uses), reads
+Decoding keeps integers exact at any size (up to MAX_INT_DIGITS, the guard `int` uses), reads
 numbers with a `.` or an exponent as floats, lets the last of duplicate keys win, and refuses
 what a Synsema value cannot faithfully hold: a float out of range (`1e400`), `NaN`/`Infinity`
 unless `allow_nan = true`, nesting deeper than 128 levels. Encoding is compact
@@ -17,62 +17,63 @@ import re
 from decimal import Decimal
 
 from lang.errors import SynError
+from runtime.limits import MAX_INT_DIGITS, joined
 from runtime.values import decimal_text, int_text, type_name
 from stdlib.core import short, wrong_type
 from stdlib.registry import builtin
 
 MAX_DEPTH = 128
-_MAX_INT_DIGITS = 4300
 _NO_DEFAULT = object()
-# What changes the nesting depth: strings are skipped whole so brackets inside them do not count.
-_NESTING = re.compile(r'"(?:[^"\\]|\\.)*"|[\[\]{}]')
+# What changes the nesting depth: a string is skipped whole (to its closing quote, or to the end
+# of an unterminated one) so brackets inside it do not count. Possessive repeats and a string
+# that always matches once opened mean no character is looked at twice: one linear pass.
+_NESTING = re.compile(r'"(?:[^"\\]++|\\.)*+(?:"|\Z)|[\[\]{}]', re.S)
 
 
 # ------------------------------------------------------------------ encode
-def _encode(value, out: list, depth: int) -> None:
+def _encode(value, depth: int, seen: dict) -> str:
+    """The JSON text of `value`. Each list or map is encoded once per call (`seen`, by identity)
+    and joined from its items' texts with its size checked first, so a value that holds one list
+    many times over (`set x to [x, x]` in a loop) costs time linear in its parts and is refused
+    as soon as its text would pass MAX_TEXT_LENGTH, not after filling memory."""
     t = type(value)
     if t is str:
-        out.append(json.dumps(value, ensure_ascii=False))
-    elif value is None:
-        out.append("null")
-    elif t is bool:
-        out.append("true" if value else "false")
-    elif t is int:
-        out.append(int_text(value))
-    elif t is float:
+        return json.dumps(value, ensure_ascii=False)
+    if value is None:
+        return "null"
+    if t is bool:
+        return "true" if value else "false"
+    if t is int:
+        return int_text(value)
+    if t is float:
         if not math.isfinite(value):
             raise SynError(f"json_encode: {value!r} has no JSON form (JSON numbers are finite)")
-        out.append(repr(value))
-    elif t is Decimal:
+        return repr(value)
+    if t is Decimal:
         if not value.is_finite():
             raise SynError(f"json_encode: {decimal_text(value)} has no JSON form (JSON numbers are finite)")
-        out.append(decimal_text(value))
-    elif t is list or t is dict:
+        return decimal_text(value)
+    if t is list or t is dict:
         if depth >= MAX_DEPTH:
             raise SynError(f"json_encode: the value is nested deeper than {MAX_DEPTH} levels")
+        done = seen.get(id(value))
+        if done is not None:
+            return done
         if t is list:
-            out.append("[")
-            for i, item in enumerate(value):
-                if i:
-                    out.append(",")
-                _encode(item, out, depth + 1)
-            out.append("]")
+            parts = [_encode(item, depth + 1, seen) for item in value]
+            opening, closing = "[", "]"
         else:
-            out.append("{")
-            for i, (key, item) in enumerate(value.items()):
-                if i:
-                    out.append(",")
-                out.append(json.dumps(key, ensure_ascii=False))
-                out.append(":")
-                _encode(item, out, depth + 1)
-            out.append("}")
-    elif t is bytes:
-        out.append('"' + base64.b64encode(value).decode("ascii") + '"')
-    elif type_name(value) == "secret":
-        out.append('"[redacted]"')
-    else:
-        raise SynError(f"json_encode: a {type_name(value)} has no JSON form — encode data "
-                       f"(text, numbers, bools, nothing, lists, maps) only")
+            parts = [json.dumps(key, ensure_ascii=False) + ":" + _encode(item, depth + 1, seen)
+                     for key, item in value.items()]
+            opening, closing = "{", "}"
+        done = seen[id(value)] = opening + joined("json_encode", parts, ",") + closing
+        return done
+    if t is bytes:
+        return '"' + base64.b64encode(value).decode("ascii") + '"'
+    if type_name(value) == "secret":
+        return '"[redacted]"'
+    raise SynError(f"json_encode: a {type_name(value)} has no JSON form — encode data "
+                   f"(text, numbers, bools, nothing, lists, maps) only")
 
 
 @builtin("json_encode", 1)
@@ -81,30 +82,35 @@ def json_encode(rt, value):
 
     Example: json_encode([1, true, nothing]) => "[1,true,null]"
     """
-    out: list[str] = []
-    _encode(value, out, 0)
-    return "".join(out)
+    return _encode(value, 0, {})
 
 
 # ------------------------------------------------------------------ decode
-def _check_depth(text: str) -> None:
-    """Refuse deep nesting before the parser recurses into it."""
-    if text.count("[") + text.count("{") <= MAX_DEPTH:
-        return
+def json_too_deep(text: str, limit: int = MAX_DEPTH) -> bool:
+    """Whether JSON `text` nests arrays and objects deeper than `limit`, found in one linear
+    pass before any recursive parser sees it (brackets inside strings do not count)."""
+    if text.count("[") + text.count("{") <= limit:
+        return False
     depth = 0
     for token in _NESTING.finditer(text):
         bracket = token.group(0)
-        if bracket in "[{":
+        if bracket == "[" or bracket == "{":
             depth += 1
-            if depth > MAX_DEPTH:
-                raise SynError(f"json_decode: the JSON is nested deeper than {MAX_DEPTH} levels")
-        elif bracket in "]}":
+            if depth > limit:
+                return True
+        elif bracket == "]" or bracket == "}":
             depth -= 1
+    return False
+
+
+def _check_depth(text: str) -> None:
+    if json_too_deep(text):
+        raise SynError(f"json_decode: the JSON is nested deeper than {MAX_DEPTH} levels")
 
 
 def _parse_int(digits: str) -> int:
-    if len(digits.lstrip("-")) > _MAX_INT_DIGITS:
-        raise SynError(f"json_decode: an integer has more than {_MAX_INT_DIGITS} digits")
+    if len(digits.lstrip("-")) > MAX_INT_DIGITS:
+        raise SynError(f"json_decode: an integer has more than {MAX_INT_DIGITS:,} digits")
     return int(digits)
 
 

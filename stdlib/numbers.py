@@ -21,6 +21,7 @@ from fractions import Fraction
 
 from lang.errors import SynError
 from runtime import operators
+from runtime.limits import MAX_INT_DIGITS, check_decimal, check_int
 from runtime.values import display, type_name
 from stdlib.collections import ValueIndex
 from stdlib.core import short, wrong_type
@@ -31,7 +32,7 @@ CONSTANTS = {"pi": math.pi, "tau": math.tau, "e": math.e, "inf": math.inf, "nan"
 # Decimal arithmetic that never rounds (sums, products), and the rounding of decimal `/`.
 _EXACT = Context(prec=MAX_PREC, Emax=MAX_EMAX, Emin=MIN_EMIN)
 _DIVISION_DIGITS = 28
-_MAX_FACTORIAL = 100_000
+_MAX_FACTORIAL = 13_524  # the largest n whose factorial has at most MAX_INT_DIGITS digits
 _MAX_BINS = 100_000
 _MIX = "cannot mix decimal and float; convert with float(x) or decimal(...)"
 
@@ -397,7 +398,10 @@ def lcm(rt, *xs):
 
     Example: lcm(4, 6) => 12
     """
-    return math.lcm(*[_integer("lcm", x, "integers") for x in xs])
+    result = 1
+    for x in xs:
+        result = check_int("lcm", math.lcm(result, _integer("lcm", x, "integers")))
+    return result
 
 
 @builtin("factorial", 1)
@@ -410,7 +414,8 @@ def factorial(rt, n):
     if n < 0:
         raise SynError(f"factorial expects a non-negative integer, got {n}")
     if n > _MAX_FACTORIAL:
-        raise SynError(f"factorial: {n} is too large (at most {_MAX_FACTORIAL})")
+        raise SynError(f"value too large: factorial({n}) has more than {MAX_INT_DIGITS:,} digits "
+                       f"(factorial takes at most {_MAX_FACTORIAL:,})")
     return math.factorial(n)
 
 
@@ -504,7 +509,20 @@ def sum_(rt, xs):
 
 def _exact_sum(values: list):
     with localcontext(_EXACT):
-        return sum(values, Decimal(0))
+        return check_decimal("sum", sum(values, Decimal(0)))
+
+
+def _checked_product(values: list, start):
+    """An exact product, each step checked against the size limits (so each step is cheap)."""
+    result = start
+    with localcontext(_EXACT):
+        for value in values:
+            result = result * value
+            if type(result) is int:
+                check_int("product", result)
+            else:
+                check_decimal("product", result)
+    return result
 
 
 @builtin("product", 1)
@@ -515,8 +533,9 @@ def product(rt, xs):
     """
     data = _Data("product", xs, allow_empty=True)
     if data.decimals:
-        with localcontext(_EXACT):
-            return math.prod(data.values, start=Decimal(1))
+        return _checked_product(data.values, Decimal(1))
+    if not data.floats:
+        return _checked_product(data.values, 1)
     try:
         return math.prod(data.values)
     except OverflowError:

@@ -1,6 +1,9 @@
 """Text builtins: case, trimming, searching, splitting and joining, `fmt` templates, and regex.
 
-Everything here is pure. Regular expressions use Python's `re` syntax; `matches` is a *full*
+Everything here is pure. Regular expressions use Python's `re` syntax, run by the `regex`
+package, whose matcher takes a time limit: a pattern that backtracks catastrophically
+(`(a|aa)+$`) ends after REGEX_SECONDS with an error instead of running until killed, and it
+matches with the interpreter lock released, so Ctrl-C is heard. `matches` is a *full*
 match (built for validation, so an unanchored pattern cannot accidentally accept a prefix),
 while `regex_find_all` / `regex_capture` search anywhere. The v0.6.28 names of the regex and
 replace helpers remain as deprecated aliases that warn once per process on stderr.
@@ -13,6 +16,7 @@ import unicodedata
 from decimal import Decimal
 
 from lang.errors import SynError
+from runtime.limits import REGEX_SECONDS, check_length
 from runtime.values import display, type_name
 from stdlib.core import short, wrong_type
 from stdlib.registry import builtin
@@ -74,7 +78,10 @@ def _replace(fname: str, t, old, new) -> str:
     _text(fname, t)
     if not _text(fname, old, "the text to find as its second argument"):
         raise SynError(f"{fname}: the text to find is empty — there is nothing to replace")
-    return t.replace(old, _text(fname, new, "replacement text as its third argument"))
+    new = _text(fname, new, "replacement text as its third argument")
+    if len(new) > len(old):
+        check_length(fname, "text", len(t) + t.count(old) * (len(new) - len(old)))
+    return t.replace(old, new)
 
 
 @builtin("replace", 3)
@@ -128,6 +135,7 @@ def join(rt, items, sep, *table_args):
             raise SynError(f"join: item {i} is {type_name(item)} — join takes texts, numbers and "
                            f"bools; convert it on purpose with text(x) or leave it out")
         parts.append(display(item))
+    check_length("join", "text", sum(map(len, parts)) + len(sep) * max(len(parts) - 1, 0))
     return sep.join(parts)
 
 
@@ -166,15 +174,32 @@ def fmt(rt, template, values):
 
 
 # ------------------------------------------------------------------ regex
-def _compile(fname: str, pattern) -> re.Pattern:
+def _compile(fname: str, pattern):
+    """`pattern` compiled by the `regex` package (imported on first use: start-up stays quick)."""
+    import regex
     if type(pattern) is not str:
         raise wrong_type(fname, "a text pattern", pattern)
     try:
-        return re.compile(pattern)
-    except (re.error, OverflowError) as error:
+        return regex.compile(pattern)
+    except (regex.error, OverflowError, ValueError) as error:
         raise SynError(f"invalid regex {short(pattern)}: {error}") from None
     except RecursionError:
         raise SynError(f"invalid regex {short(pattern)}: nested too deeply") from None
+
+
+def _regex_error() -> type:
+    import regex
+    return regex.error
+
+
+def _bounded(fname: str, pattern, run):
+    """`run(timeout)` for one regex operation; past REGEX_SECONDS, a language error."""
+    try:
+        return run(REGEX_SECONDS)
+    except TimeoutError:
+        raise SynError(f"{fname}: the regex {short(pattern.pattern)} took more than {REGEX_SECONDS:g} s "
+                       "(it backtracks too much on this text) — simplify it, e.g. avoid nested "
+                       "repetition like (a+)+") from None
 
 
 @builtin("matches", 2)
@@ -186,7 +211,10 @@ def matches(rt, t, pattern):
     Example: matches("2024-05-01", "[0-9]{4}-[0-9]{2}-[0-9]{2}") => true
     Example: matches("x2024", "[0-9]+") => false
     """
-    return _compile("matches", pattern).fullmatch(_text("matches", t)) is not None
+    compiled = _compile("matches", pattern)
+    t = _text("matches", t)
+    return _bounded("matches", compiled,
+                    lambda limit: compiled.fullmatch(t, timeout=limit, concurrent=True)) is not None
 
 
 @builtin("regex_find_all", 2)
@@ -201,11 +229,16 @@ def regex_find_all(rt, t, pattern):
 
 
 def _find_all(fname: str, t, pattern) -> list:
-    return [m.group(0) for m in _compile(fname, pattern).finditer(_text(fname, t))]
+    compiled = _compile(fname, pattern)
+    t = _text(fname, t)
+    return _bounded(fname, compiled, lambda limit: [
+        m.group(0) for m in compiled.finditer(t, timeout=limit, concurrent=True)])
 
 
 def _first_match(fname: str, t, pattern):
-    return _compile(fname, pattern).search(_text(fname, t))
+    compiled = _compile(fname, pattern)
+    t = _text(fname, t)
+    return _bounded(fname, compiled, lambda limit: compiled.search(t, timeout=limit, concurrent=True))
 
 
 @builtin("regex_capture", 2)
@@ -226,8 +259,9 @@ def _regex_replace(fname: str, t, pattern, replacement) -> str:
     _text(fname, t)
     _text(fname, replacement, "replacement text as its third argument")
     try:
-        return compiled.sub(replacement, t)
-    except (re.error, IndexError) as error:
+        return _bounded(fname, compiled,
+                        lambda limit: compiled.sub(replacement, t, timeout=limit, concurrent=True))
+    except (_regex_error(), IndexError) as error:
         raise SynError(f"{fname}: invalid replacement {short(replacement)}: {error} — use \\1 for "
                        f"a group and \\\\ for a backslash") from None
 
