@@ -183,3 +183,40 @@ def test_closed_standard_streams_are_not_a_crash(program):
             [sys.executable, "-m", "runtime.cli", *apply(str, args)], env=synsema_env(), timeout=60,
             preexec_fn=lambda: [os.close(fd) for fd in (0, 1, 2)])
         assert closed_all.returncode == 0, args
+
+
+# ------------------------------------------------------------------ interrupts, killed writes
+def test_ctrl_c_interrupts_a_running_program(program):
+    import signal
+    import time
+    process = subprocess.Popen([sys.executable, "-m", "runtime.cli", "run",
+                                program("let n be 0\nwhile true\n    set n to n * 3 + 1\n")],
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=synsema_env())
+    time.sleep(2)
+    process.send_signal(signal.SIGINT)
+    _, err = process.communicate(timeout=30)
+    assert process.returncode == 130, err
+    assert "Interrupted" in err and "Traceback" not in err
+
+
+def test_a_killed_write_file_leaves_no_temporary_file(program, tmp_path):
+    import signal
+    import time
+    target = tmp_path / "out"
+    target.mkdir()
+    source = (f'require file.write("{target}/**")\n'
+              'let chunk be join(apply(range(100000), (i) => "0123456789"), "")\n'
+              'let big be join(apply(range(30), (i) => chunk), "")\n'
+              'while true\n'
+              f'    write_file("{target}/data.txt", big)\n')
+    process = subprocess.Popen([sys.executable, "-m", "runtime.cli", "run", program(source)],
+                               stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env=synsema_env())
+    deadline = time.monotonic() + 60
+    while not (target / "data.txt").exists() and time.monotonic() < deadline:
+        time.sleep(0.05)
+    time.sleep(0.3)  # now some write is under way
+    process.send_signal(signal.SIGKILL)
+    process.wait(timeout=30)
+    left = sorted(p.name for p in target.iterdir())
+    assert left == ["data.txt"], left
+    assert (target / "data.txt").stat().st_size == 30_000_000

@@ -87,7 +87,7 @@ def test_a_python_exception_is_an_internal_error_line_and_the_session_goes_on(re
         raise ValueError("boom")
     monkeypatch.setattr(BUILTINS["length"], "fn", broken)  # stands in for a bug in a builtin
     shown = repl.enter("length([1])")
-    assert shown.err.startswith("Internal error: ValueError: boom") and "Traceback" not in shown.err
+    assert shown.err.startswith("Internal error: LookupError: boom") and "Traceback" not in shown.err
     assert shown.code is None
     assert repl.enter("2 * 21").out == "42\n"
 
