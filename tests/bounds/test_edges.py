@@ -150,7 +150,7 @@ def _piped_into_closed_reader(args, stdin_text="", env=None):
     """Run synsema with stdout a pipe whose reader is already gone; (exit code, stderr)."""
     reader, writer = os.pipe()
     os.close(reader)
-    process = subprocess.Popen([sys.executable, "-m", "runtime.cli", *apply(str, args)], stdin=subprocess.PIPE,
+    process = subprocess.Popen([sys.executable, "-m", "runtime.cli", *map(str, args)], stdin=subprocess.PIPE,
                                stdout=writer, stderr=subprocess.PIPE, env=env or synsema_env(), text=True)
     os.close(writer)
     _, err = process.communicate(stdin_text, timeout=60)
@@ -174,13 +174,13 @@ def test_closed_standard_streams_are_not_a_crash(program):
     path = program('print("x")\neprint("y")\ntest "a"\n    assert_eq(1, 1)\n', "t.syn")
     for args in (["run", path], ["test", path], ["check", path], ["repl"], ["run", "-"]):
         process = subprocess.run(
-            [sys.executable, "-m", "runtime.cli", *apply(str, args)], env=synsema_env(), timeout=60,
+            [sys.executable, "-m", "runtime.cli", *map(str, args)], env=synsema_env(), timeout=60,
             stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
             preexec_fn=lambda: os.close(1))
         assert process.returncode == 0, (args, process.stderr)
         assert process.stderr in (b"", b"y\n"), (args, process.stderr)
         closed_all = subprocess.run(
-            [sys.executable, "-m", "runtime.cli", *apply(str, args)], env=synsema_env(), timeout=60,
+            [sys.executable, "-m", "runtime.cli", *map(str, args)], env=synsema_env(), timeout=60,
             preexec_fn=lambda: [os.close(fd) for fd in (0, 1, 2)])
         assert closed_all.returncode == 0, args
 
