@@ -16,7 +16,8 @@ import os
 from importlib import resources
 
 from lark import Lark, Token
-from lark.exceptions import UnexpectedInput
+from lark.parse_tree_builder import ExpandSingleChild
+from lark.parsers.lalr_analysis import Shift
 from lark.lexer import Lexer
 
 from lang import ast, checks
@@ -83,21 +84,86 @@ def _cache_file(grammar: str) -> str | None:
     return os.path.join(folder, f"grammar-{digest}.lark-cache")
 
 
+class _Tables:
+    """Lark's LALR tables, rearranged once per process for `_feed`'s loop.
+
+    `actions[state][terminal or rule name]` is `(True, next_state)` for a shift (and for the goto
+    after a reduce), `(False, size, callback, rule name)` for a reduce by a rule whose right-hand
+    side has `size` symbols (`callback` is the tree builder's function for that rule), or
+    `(None, rule name)` for a reduce that passes its one child through unchanged (a `?rule` with
+    one symbol, such as `?sum: term`): most reduces are those, and they cost no call. Looking the
+    callback up here, once, spares every reduce the hashing and comparing of Lark's `Rule`
+    objects that its own driver does (the deserialized table holds copies of the rules that key
+    the callbacks, so each lookup compares them field by field).
+    """
+
+    def __init__(self, lark: Lark):
+        parser = lark.parser.parser.parser
+        table = parser.parse_table
+        callbacks = parser.callbacks
+        self.start = table.start_states
+        self.end = table.end_states
+        self.actions: list[dict] = [dict() for _ in range(max(table.states) + 1)]
+        for state, row in table.states.items():
+            for symbol, (action, arg) in row.items():
+                if action is Shift:
+                    self.actions[state][symbol] = (True, arg)
+                elif len(arg.expansion) == 1 and type(callbacks[arg]) is ExpandSingleChild:
+                    self.actions[state][symbol] = (None, arg.origin.name)
+                else:
+                    self.actions[state][symbol] = (False, len(arg.expansion), callbacks[arg],
+                                                   arg.origin.name)
+
+
+_TABLES: _Tables | None = None
+
+
+def _tables() -> _Tables:
+    global _TABLES
+    if _TABLES is None:
+        _TABLES = _Tables(_lark())
+    return _TABLES
+
+
 def _feed(tokens: list[Token], start: str, file: str):
-    interactive = _lark().parse_interactive(start=start)
-    state = interactive.parser_state
-    feed = state.feed_token
+    """Run the LALR automaton over `tokens` (then the end marker) and return the tree the
+    builder made; a token no action accepts is explained by lang.checks."""
+    tables = _tables()
+    actions = tables.actions
+    end_state = tables.end[start]
+    states = [tables.start[start]]
+    values: list = []
     builder_file, _BUILDER.file = _BUILDER.file, file
-    i = 0
+    last = tokens[-1] if tokens else None
+    end = Token("$END", "", 0, last.line if last else 1, last.column if last else 1)
     try:
-        for i, tok in enumerate(tokens):
-            feed(tok)
-        last = tokens[-1] if tokens else None
-        end = Token("$END", "", 0, last.line if last else 1, last.column if last else 1)
-        tokens = tokens + [end]
-        i = len(tokens) - 1
-        return feed(end, True)
-    except UnexpectedInput as e:
-        raise checks.explain_unexpected(tokens, i, set(getattr(e, "expected", ()) or ()), file) from None
+        for i, tok in enumerate((*tokens, end)):
+            kind = tok.type
+            while True:
+                entry = actions[states[-1]].get(kind)
+                if entry is None:
+                    expected = {s for s in actions[states[-1]] if s.isupper()}
+                    raise checks.explain_unexpected([*tokens, end], i, expected, file)
+                flag = entry[0]
+                if flag:
+                    states.append(entry[1])
+                    values.append(tok)
+                    break
+                if flag is None:
+                    states[-1] = actions[states[-2]][entry[1]][1]
+                    if kind == "$END" and states[-1] == end_state:
+                        return values[-1]
+                    continue
+                _, size, callback, origin = entry
+                if size:
+                    children = values[-size:]
+                    del states[-size:]
+                    del values[-size:]
+                else:
+                    children = []
+                states.append(actions[states[-1]][origin][1])
+                values.append(callback(children))
+                if kind == "$END" and states[-1] == end_state:
+                    return values[-1]
     finally:
         _BUILDER.file = builder_file
