@@ -44,7 +44,7 @@ def make(left, right, general, span, g, left_slot, left_name, left_value,
 # `*` is the one integer operator that can outgrow MAX_INT_DIGITS in a few steps (squaring
 # doubles the size): its result is compared with the limit, two cheap comparisons.
 _INT_OPERATORS = {"+": "a + b", "-": "a - b",
-                  "*": "r if -_INT_BOUND < (r := a * b) < _INT_BOUND else checked_product(r, span)",
+                  "*": "r if _INT_LOW < (r := a * b) < _INT_HIGH else checked_product(r, span)",
                   "%": "a % b", "//": "a // b",
                   "<": "a < b", "<=": "a <= b", ">": "a > b", ">=": "a >= b"}
 _NONZERO = ("%", "//")
@@ -91,7 +91,7 @@ def operator(op: str, left: Operand, right: Operand, general, span, globals_: di
                               fast_test=fast_test, fast_result=fast_result)
     make = _cache.get(source)
     if make is None:
-        namespace = {"SynError": SynError, "_INT_BOUND": 1 << MAX_INT_BITS,
+        namespace = {"SynError": SynError, "_INT_LOW": -(1 << MAX_INT_BITS), "_INT_HIGH": 1 << MAX_INT_BITS,
                      "checked_product": checked_product, "host_failure": host_failure}
         exec(source, namespace)
         make = _cache[source] = namespace["make"]
