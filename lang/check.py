@@ -1,9 +1,11 @@
 """`synsema check` and `synsema code check`: load-time verification without running anything.
 
 `check` parses each file and the local modules it `use`s, and prints `OK: N statements parsed.`
-`code check` does the same for one file and also lists every `declassify` site — file, line,
-the literal reason (or null), the target principals and whether the published value is a
-constant — so a reviewer can audit every place private data is made public.
+`code check` does the same for one file and also lists every `declassify` site, in it and in the
+modules it uses — file, line, the literal reason (or null), the target principals, whether the
+published value is a constant and whether the site is a direct call (`direct` false: the name
+used as a value, through which any call publishes) — so a reviewer can audit every place
+private data can be made public.
 """
 
 from __future__ import annotations
@@ -30,47 +32,56 @@ def _parse_file(path: str):
 
 def load_with_modules(path: str) -> tuple[ast.Module, int]:
     """Parse `path` and, transitively, the modules it uses: (the module, modules checked)."""
+    modules = _load_all(path)
+    return modules[0], len(modules) - 1
+
+
+def _load_all(path: str) -> list[ast.Module]:
+    """`path` parsed, then every module it uses, transitively, each once."""
     seen: set[str] = set()
     todo = [path]
-    root_module = None
+    modules = []
     while todo:
         current = todo.pop()
         if os.path.abspath(current) in seen:
             continue
         seen.add(os.path.abspath(current))
         module = _parse_file(current)
-        if root_module is None:
-            root_module = module
+        modules.append(module)
         for node in ast.walk(module):
             if type(node) is ast.Use:
                 todo.append(os.path.normpath(os.path.join(os.path.dirname(current), node.path)))
-    return root_module, len(seen) - 1
+    return modules
 
 
-def creates_private(module: ast.Module) -> bool:
-    """Whether a program, or a module it uses, calls `private` anywhere in its source.
+def declared_principals(module: ast.Module) -> set[str]:
+    """The principals a program declares: the literal principal of every `private(v, "p")` call
+    in its source and in every module it can load (`use` paths are literals, followed here).
 
-    Private data comes into being only through `private(…)`, so a program without the call can
-    never hold a labelled value, even under `--labels`. A module that cannot be read counts as
-    creating private data: the answer must never be a wrong "no".
+    Read before the program runs, so the redacted text `private(<principals>)` is fixed for the
+    whole run. A module that cannot be read or parsed declares nothing: its `use` fails when it
+    runs, and a `private` call naming an undeclared principal is refused at run time.
     """
+    principals: set[str] = set()
     seen: set[str] = set()
     todo = [(module, module.file)]
     while todo:
         current, file = todo.pop()
         for node in ast.walk(current):
-            if type(node) is ast.Call and type(node.func) is ast.Name and node.func.name == "private":
-                return True
-            if type(node) is ast.Use:
-                path = os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(file)), node.path))
+            if (type(node) is ast.Call and type(node.func) is ast.Name and node.func.name == "private"
+                    and len(node.args) == 2 and type(node.args[1]) is ast.Str):
+                principals.add(node.args[1].value)
+            elif type(node) is ast.Use:
+                base = os.path.dirname(os.path.abspath(file)) if file not in ("-", "<repl>") else os.getcwd()
+                path = os.path.realpath(os.path.join(base, node.path))
                 if path in seen:
                     continue
                 seen.add(path)
                 try:
                     todo.append((_parse_file(path), path))
                 except SynError:
-                    return True
-    return False
+                    continue
+    return principals
 
 
 def check_files(paths: list[str], out, err) -> int:
@@ -110,9 +121,15 @@ def _principals(node):
 
 
 def declassify_sites(module: ast.Module) -> list[dict]:
+    """Every place in `module` that can publish a value: each direct `declassify(…)` call, and
+    each other use of the name `declassify` (an alias, an argument to `reduce`, a module export),
+    since every call through such a value publishes too. Those have `direct` false and unknown
+    reason and principals (null)."""
     sites = []
+    callees = set()
     for node in ast.walk(module):
         if type(node) is ast.Call and type(node.func) is ast.Name and node.func.name == "declassify":
+            callees.add(id(node.func))
             args = node.args
             value = args[0] if args else None
             sites.append({
@@ -120,13 +137,17 @@ def declassify_sites(module: ast.Module) -> list[dict]:
                 "reason": _literal_text(args[1]) if len(args) > 1 else None,
                 "to": _principals(args[2] if len(args) > 2 else None),
                 "constant": value is not None and _is_constant(value),
+                "direct": True,
             })
+        elif type(node) is ast.Name and node.name == "declassify" and id(node) not in callees:
+            sites.append({"file": module.file, "line": node.span.line, "reason": None, "to": None,
+                          "constant": False, "direct": False})
     return sites
 
 
 def run_code_check(path: str, as_json: bool) -> int:
     try:
-        module, _ = load_with_modules(path)
+        modules = _load_all(path)
     except SynError as error:
         if as_json:
             sys.stdout.write(json.dumps({"file": path, "ok": False, "errors": [error.report()],
@@ -134,13 +155,17 @@ def run_code_check(path: str, as_json: bool) -> int:
         else:
             sys.stderr.write(error.report() + "\n")
         return 1
-    sites = declassify_sites(module)
+    sites = [site for module in modules for site in declassify_sites(module)]
     if as_json:
         sys.stdout.write(json.dumps({"file": path, "ok": True, "errors": [], "declassify": sites},
                                     indent=2) + "\n")
     else:
         sys.stdout.write(f"OK: {path}\n")
         for site in sites:
+            if not site["direct"]:
+                sys.stdout.write(f"  declassify at {site['file']}:{site['line']}: (used as a value: "
+                                 "every call through it can publish)\n")
+                continue
             reason = site["reason"] if site["reason"] is not None else "(reason not a literal)"
             sys.stdout.write(f"  declassify at {site['file']}:{site['line']}: {reason}\n")
     return 0

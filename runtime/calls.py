@@ -52,7 +52,7 @@ REG = Register()
 class TaskCode:
     """A compiled task or lambda body, shared by every Task value made from one definition."""
 
-    __slots__ = ("name", "label", "names", "defaults", "body", "extra", "has_defaults")
+    __slots__ = ("name", "label", "names", "defaults", "body", "extra", "has_defaults", "public")
 
     def __init__(self, name: str, is_lambda: bool, names: tuple[str, ...], defaults: list,
                  body, extra: list):
@@ -63,6 +63,8 @@ class TaskCode:
         self.body = body
         self.extra = extra                # UNBOUND for each local slot after the parameters
         self.has_defaults = any(d is not None for d in defaults)
+        self.public = None                # under --labels: the body compiled without labels, for
+        #                                   runs in which no private value exists yet (label_compiler)
 
 
 def _plural(n: int) -> str:

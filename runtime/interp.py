@@ -18,7 +18,7 @@ from runtime.capabilities import Capabilities, validate_cap_name
 from runtime.compiler import INTENT_FROZEN, Compiler
 from runtime import limits
 from runtime.control import ExitProgram, quiet_broken_pipe
-from runtime.label_compiler import LabelCompiler
+from runtime.label_compiler import LabelCompiler, call_labelled_builtin
 from runtime.labels import EMPTY, LabelState, strip, unwrap, wrap
 from runtime.values import Builtin, ModuleValue, Task, display
 from stdlib.registry import load_all
@@ -49,7 +49,6 @@ class Runtime:
         self.mode = mode
         self.labels = LabelState(ceiling) if labels else None
         self._compiler = LabelCompiler if labels else Compiler
-        self._principals: set[str] = set()
         self.argv = list(argv)
         self.cwd = cwd or os.getcwd()
         self.caps = Capabilities(ceiling, audit=audit, cwd=self.cwd)
@@ -75,6 +74,12 @@ class Runtime:
         if module is None:
             from lang.parser import parse
             module = parse(source, file)
+        if self.labels is not None and not is_module:
+            # The redacted text names every principal the program can declare, read before it
+            # runs from its source and every module it can load: it never changes at run time.
+            from lang.check import declared_principals
+            self.labels.declare_principals(declared_principals(module) |
+                                           {spec.principal for spec in self._mcp_servers.values()})
         compiler = self._compiler(self, globals_, file, is_module)
         code = compiler.program(module.body, tests)
         return code, compiler.exported
@@ -87,11 +92,6 @@ class Runtime:
             self._loading.append(os.path.realpath(file))
         from lang.parser import parse
         module = parse(source, file)
-        if self.labels is not None:
-            from lang.check import creates_private
-            if not creates_private(module) and not self._mcp_servers:
-                # nothing can ever be private (MCP results would be): labels cost nothing
-                self._compiler = Compiler
         code, _ = self.compile(source, file, self.globals, tests, module=module)
         REG.depth = 0
         code(None)
@@ -149,7 +149,10 @@ class Runtime:
         st.pc = pc | fn_labels
         st.give_taint = EMPTY
         try:
-            result, found = strip(call_value(self, fn, list(args), None, strict=False))
+            if type(fn) is Builtin:  # a builtin as a callback meets the same label rules
+                result, found = strip(call_labelled_builtin(self, fn.spec, list(args), [], None))
+            else:
+                result, found = strip(call_value(self, fn, list(args), None, strict=False))
         finally:
             st.pc, st.give_taint = pc, taint
         st.callback_labels = st.callback_labels | found | fn_labels
@@ -200,16 +203,16 @@ class Runtime:
             self._mcp_hub = Hub(self._mcp_servers)
         return self._mcp_hub
 
-    def steps(self):
-        """Task calls so far — under labels as private as everything the run has touched."""
-        if self.labels is not None:
-            return wrap(REG.steps, self.labels.touched)
+    def steps(self) -> int:
+        """Task calls so far (under labels the `steps` builtin's "clock" flow labels it)."""
         return REG.steps
 
     # ------------------------------------------------------------------ labels
     def declare_principal(self, principal: str) -> None:
-        self._principals.add(principal)
-        self.labels.declare_principals(self._principals)
+        """A principal the host gives (an MCP server's): declared before the run with the
+        program's own, so the redacted text does not change here."""
+        if principal not in self.labels.principals:
+            self.labels.declare_principals([principal])
 
     def llm_host(self) -> tuple[str, ...]:
         """How the configured model's host may be named in a ceiling item `llm=<p>@<host>`."""

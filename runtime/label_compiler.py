@@ -9,6 +9,20 @@ carrying all of them, unless they are sinks. A `give` or `stop` that a private b
 keeps the pc raised until the end of the task or loop, so what follows cannot reveal which way
 the branch went. Errors raised under a private pc, or by an operation on private data, become
 secret: uncatchable and shown without their message.
+
+Every program run with `--labels` is compiled here, however it reaches `private` (by name, an
+alias, a module, a builtin's callback): the label builtins are ordinary values, tracked on every
+route. What keeps labels cheap is a run-time fact, never a reading of the source: while the run
+has created no private value (`LabelState.touched` is empty) nothing can be labelled, so
+
+* a builtin call skips stripping and checking its arguments (they are all public), yet still
+  collects what its callbacks return, because a callback may create the run's first private
+  value while the builtin runs;
+* a task whose body is pure computation (`_public_body`) also has a second body compiled by
+  `PublicCompiler`, without labels. A call from labelled code runs it only while nothing is
+  private; it calls nothing but other such bodies, so no private value can come into being while
+  it runs. When it meets anything else to call, it gives up before the call (`_LeavePublic`),
+  having had no effect, and the labelled body runs the call again from its start.
 """
 
 from __future__ import annotations
@@ -19,7 +33,7 @@ from lang.resolve import Scope, collect_declarations
 from runtime import fastpaths
 from runtime import operators as ops
 from runtime.calls import GIVE, RECURSION_LIMIT, REG, STOP, call_builtin, call_value, invoke
-from runtime.compiler import Compiler, _comparison, _list_position, no_methods
+from runtime.compiler import Compiler, _comparison, _list_position, no_methods, undefined
 from runtime.control import StopLoop
 from runtime.labels import (EMPTY, Labeled, make_secret, shown, strip, unwrap, violation, wrap)
 from runtime.limits import joined
@@ -53,12 +67,170 @@ def _may_exit(branches) -> bool:
     return False
 
 
+# What a public body may contain: computation that neither calls out of the program nor changes
+# anything outside its own frame, so running it and then abandoning it leaves no trace.
+_PUBLIC_NODES = frozenset({
+    ast.Num, ast.Str, ast.Template, ast.Bool, ast.Nothing, ast.Name, ast.ListLit, ast.MapLit,
+    ast.Unary, ast.Binary, ast.Compare, ast.And, ast.Or, ast.Attr, ast.Index, ast.InlineWhen,
+    ast.Call, ast.ExprStmt, ast.Let, ast.Give, ast.When,
+})
+
+
+def _public_body(body, params) -> bool:
+    """Whether a task or lambda body may also be compiled without labels: only the nodes above,
+    calls by name with positional arguments only (each checked when it runs), no defaults."""
+    if any(p.default is not None for p in params):
+        return False
+    todo = list(body) if type(body) is list else [body]
+    while todo:
+        node = todo.pop()
+        t = type(node)
+        if t not in _PUBLIC_NODES:
+            return False
+        if t is ast.Call and (type(node.func) is not ast.Name or node.named):
+            return False
+        todo.extend(ast.children(node))
+    return True
+
+
+class _LeavePublic(Exception):
+    """A public body met a call it cannot make without labels; nothing has happened yet."""
+
+
+class PublicCompiler(Compiler):
+    """The plain closures, for bodies `_public_body` accepts, whose calls reach public bodies only.
+
+    A call whose callee has no public body (a builtin, a task with effects) first marks the
+    calling body as not public for the rest of the run, then gives up: the labelled entry that
+    started the public run catches `_LeavePublic`, restores the call counters and runs the
+    labelled body instead.
+    """
+
+    def __init__(self, rt, globals_, file, owner):
+        super().__init__(rt, globals_, file, False)
+        self.owner = owner   # the TaskCode whose public body this is
+
+    def e_Call(self, node, scope):
+        args = tuple(self.expr(a, scope) for a in node.args)
+        count = len(args)
+        span = node.span
+        owner = self.owner
+        reg = REG
+        callee = self._global_name(node.func, scope)
+        if callee is not None:
+            g = self.globals
+            fspan = node.func.span
+
+            def func(f):
+                try:
+                    return g[callee]
+                except KeyError:
+                    raise undefined(callee).at(fspan) from None
+        else:
+            func = self.expr(node.func, scope)
+
+        def enter(fn, frame):
+            """Run a public body (the call counters as a labelled call keeps them)."""
+            reg.depth += 1
+            reg.steps += 1
+            if reg.depth > RECURSION_LIMIT:
+                reg.depth = 0
+                raise SynError("maximum recursion depth exceeded").at(span)
+            try:
+                result = fn.code.public(frame)
+            except SynError as error:
+                raise error.at(span)
+            reg.depth -= 1
+            if result is GIVE:
+                result = reg.value
+                reg.value = None
+            return result
+
+        def leave():
+            owner.public = None
+            return _LeavePublic()
+
+        if count == 1:
+            only = args[0]
+
+            def call1(f):
+                fn = func(f)
+                a = only(f)
+                if type(fn) is Task:
+                    code = fn.code
+                    public = code.public
+                    if public is not None and len(code.names) == 1:  # enter(), written out
+                        reg.depth += 1
+                        reg.steps += 1
+                        if reg.depth > RECURSION_LIMIT:
+                            reg.depth = 0
+                            raise SynError("maximum recursion depth exceeded").at(span)
+                        try:
+                            result = public([fn.env, a, *code.extra] if code.extra else [fn.env, a])
+                        except SynError as error:
+                            raise error.at(span)
+                        reg.depth -= 1
+                        if result is GIVE:
+                            result = reg.value
+                            reg.value = None
+                        return result
+                raise leave()
+            return call1
+
+        def call(f):
+            fn = func(f)
+            values = [a(f) for a in args]
+            if type(fn) is Task:
+                code = fn.code
+                if code.public is not None and len(code.names) == count:
+                    return enter(fn, [fn.env, *values, *code.extra])
+            raise leave()
+        return call
+
+
+_NOT_RUN = object()
+
+
+def _public_call(fn: Task, values: list):
+    """Call `fn`'s public body while nothing is private; _NOT_RUN when it had to give up."""
+    code = fn.code
+    if len(values) != len(code.names):
+        return _NOT_RUN
+    reg = REG
+    depth, steps = reg.depth, reg.steps
+    try:
+        reg.depth += 1
+        reg.steps += 1
+        if reg.depth > RECURSION_LIMIT:
+            reg.depth = 0
+            raise SynError("maximum recursion depth exceeded")
+        result = code.public([fn.env, *values, *code.extra])
+    except _LeavePublic:
+        reg.depth, reg.steps, reg.value = depth, steps, None
+        return _NOT_RUN
+    reg.depth -= 1
+    if result is GIVE:
+        result = reg.value
+        reg.value = None
+    return result
+
+
 class LabelCompiler(Compiler):
     """Compiles a module so that every closure respects the label rules of LANGUAGE.md §8."""
 
     def __init__(self, rt, globals_, file, is_module=False):
         super().__init__(rt, globals_, file, is_module)
         self.st = rt.labels
+
+    def function(self, name, params, body, scope, is_lambda, span):
+        """The labelled body, and for pure computation also a public one (see the module doc)."""
+        code, infos = super().function(name, params, body, scope, is_lambda, span)
+        if _public_body(body, params):
+            public, _ = PublicCompiler(self.rt, self.globals, self.file, code).function(
+                name, params, body, scope, is_lambda, span)
+            if len(public.extra) == len(code.extra):
+                code.public = public.body
+        return code, infos
 
     # ------------------------------------------------------------------ helpers
     def _raised(self, labels: frozenset, fn, f):
@@ -81,14 +253,25 @@ class LabelCompiler(Compiler):
         current = self._current(name, scope)
         st = self.st
 
-        def store(f, v):
+        def private_store(f, v):
+            existing = current(f)
+            if existing is not UNBOUND:
+                self._check_upgrade(name, existing, span)
+            plain(f, wrap(v, st.pc))
+
+        if scope.is_global:
+            def store(f, v):
+                if st.pc:
+                    return private_store(f, v)
+                plain(f, v)
+            return store
+        slot = scope.declare(name)
+
+        def store_slot(f, v):
             if st.pc:
-                existing = current(f)
-                if existing is not UNBOUND:
-                    self._check_upgrade(name, existing, span)
-                v = wrap(v, st.pc)
-            plain(f, v)
-        return store
+                return private_store(f, v)
+            f[slot] = v
+        return store_slot
 
     def _current(self, name, scope):
         """A reader of what `name` holds in the scope's own frame (UNBOUND when nothing)."""
@@ -126,13 +309,16 @@ class LabelCompiler(Compiler):
         value = self.expr(node.value, scope)
         target = node.target
         path = []
+        keys_src = []
         while type(target) in (ast.Attr, ast.Index):
             path.append((True, target.name) if type(target) is ast.Attr
                         else (False, self.expr(target.index, scope)))
+            keys_src.append(None if type(target) is ast.Attr else target.index)
             target = target.obj
         if type(target) is not ast.Name:
             return super().s_Set(node, scope, tail)  # reports the invalid target
         path.reverse()
+        keys_src.reverse()
         name = target.name
         if not path:
             value = self.protected(name, value, node.span)
@@ -141,9 +327,7 @@ class LabelCompiler(Compiler):
         st = self.st
         plain = super().s_Set(node, scope, tail)
 
-        def run(f):
-            if not st.touched or (not path and not st.pc):
-                return plain(f)  # nothing private yet, or a public assignment: the ordinary one
+        def labelled(f):
             v = value(f)
             keys = [k if is_attr else k(f) for is_attr, k in path]
             holder, key = locate(f)
@@ -160,7 +344,33 @@ class LabelCompiler(Compiler):
                     found = found | unwrap(k)[1]
                 raise make_secret(error.at(span), found | unwrap(holder[key])[1])
             return v
-        return run
+
+        if not path:
+            def assign(f):
+                """`set x to v`: under a public pc the ordinary assignment, private `v` or not."""
+                if not st.pc:
+                    return plain(f)
+                return labelled(f)
+            return assign
+
+        literal_keys = all(is_attr or type(k) in (ast.Str, ast.Num) for (is_attr, _), k in zip(path, keys_src))
+
+        def assign_inside(f):
+            if not st.touched:
+                # Nothing private yet: the ordinary assignment. If the run's first private value
+                # appears while it runs in a key, the whole variable becomes as private as
+                # everything touched, since that key may have chosen the place (a private value
+                # stored under literal keys keeps its own label where it is).
+                try:
+                    r = plain(f)
+                except SynError as error:
+                    raise make_secret(error, st.touched)
+                if st.touched and not literal_keys:
+                    holder, key = locate(f)
+                    holder[key] = wrap(holder[key], st.touched)
+                return r
+            return labelled(f)
+        return assign_inside
 
     def s_Give(self, node, scope, tail):
         plain = super().s_Give(node, scope, tail)  # a tail give compiles to its value
@@ -401,6 +611,19 @@ class LabelCompiler(Compiler):
             return None
         return run
 
+    def s_Use(self, node, scope, tail):
+        plain = super().s_Use(node, scope, tail)
+        st = self.st
+        span = node.span
+
+        def run(f):
+            if st.pc:
+                raise violation(f"use under private control flow (pc = {shown(st.pc)}): whether the "
+                                "module loads, and what it does, would depend on the secret; "
+                                "move the use to the top level", span)
+            return plain(f)
+        return run
+
     def s_Log(self, node, scope, tail):
         value = self.expr(node.value, scope)
         rt = self.rt
@@ -475,18 +698,12 @@ class LabelCompiler(Compiler):
                     raise make_secret(error, labels | found)
             return fastpaths.operator(node.ops[0], self.operand(node.first, scope),
                                       self.operand(node.rest[0], scope), labelled, node.span, self.globals)
-        plain = super().e_Compare(node, scope)  # the chain when nothing is private yet
         first = self.expr(node.first, scope)
         rest = [self.expr(r, scope) for r in node.rest]
         pairs = tuple(zip([_comparison(op) for op in node.ops], rest))
         chain = self._labelled_compare(pairs, node.span)
-        st = self.st
-
-        def run(f):
-            if not st.touched:
-                return plain(f)
-            return chain(f, first(f))
-        return run
+        # Always the labelled chain: an operand may create the run's first private value.
+        return lambda f: chain(f, first(f))
 
     def _labelled_compare(self, pairs, span):
         """The rest of a comparison chain after its first value `a`, with labels: operands
@@ -585,7 +802,6 @@ class LabelCompiler(Compiler):
         return run
 
     def e_Call(self, node, scope):
-        self._note_principal(node)
         func = self._callee(node.func, scope)
         args = [self.expr(a, scope) for a in node.args]
         named = [(k, self.expr(v, scope)) for k, v in node.named]
@@ -604,6 +820,25 @@ class LabelCompiler(Compiler):
                 a = only(f)
                 if type(fn) is Task and len(fn.code.names) == 1:
                     code = fn.code
+                    public = code.public
+                    if public is not None and not st.touched:  # nothing is private yet
+                        depth, steps = reg.depth, reg.steps
+                        try:
+                            reg.depth += 1
+                            reg.steps += 1
+                            if reg.depth > RECURSION_LIMIT:
+                                reg.depth = 0
+                                raise SynError("maximum recursion depth exceeded")
+                            result = public([fn.env, a, *code.extra] if code.extra else [fn.env, a])
+                            reg.depth -= 1
+                            if result is GIVE:
+                                result = reg.value
+                                reg.value = None
+                            return result
+                        except _LeavePublic:
+                            reg.depth, reg.steps, reg.value = depth, steps, None
+                        except SynError as error:
+                            raise error.at(span)
                     old = st.pc
                     taint = st.give_taint
                     st.give_taint = EMPTY
@@ -627,12 +862,19 @@ class LabelCompiler(Compiler):
                         st.give_taint = taint
                     st.pc = old
                     return result
+                if type(fn) is Builtin and not st.touched:
+                    return public_builtin(rt, fn.spec, [a], (), span)
                 return general(f, fn, [a], [])
         else:
             call1 = None
 
         def run(f):
-            return general(f, func(f), [a(f) for a in args], [(k, v(f)) for k, v in named])
+            fn = func(f)
+            values = [a(f) for a in args]
+            pairs = [(k, v(f)) for k, v in named]
+            if type(fn) is Builtin and not st.touched:
+                return public_builtin(rt, fn.spec, values, pairs, span)
+            return general(f, fn, values, pairs)
 
         def general(f, fn, values, pairs):
             old = st.pc
@@ -645,7 +887,9 @@ class LabelCompiler(Compiler):
             st.give_taint = EMPTY
             try:
                 if type(fn) is Task and not pairs:
-                    result = invoke(fn, values)
+                    result = _public_call(fn, values) if fn.code.public is not None and not st.touched else _NOT_RUN
+                    if result is _NOT_RUN:
+                        result = invoke(fn, values)
                 elif type(fn) is Builtin:
                     result = self._builtin(fn.spec, values, pairs, span)
                 else:
@@ -659,44 +903,7 @@ class LabelCompiler(Compiler):
         return call1 or run
 
     def _builtin(self, spec, values, pairs, span):
-        rt = self.rt
-        st = self.st
-        if not st.touched:  # no private value exists yet: nothing to strip, check or label
-            return call_builtin(rt, spec, values, pairs or None, span)
-        flow = spec.flow
-        if flow == "raw":
-            return call_builtin(rt, spec, values, pairs or None, span)
-        if flow == "sink":
-            st.sink(f"{spec.name}()", values + [v for _, v in pairs])
-            return call_builtin(rt, spec, values, pairs or None, span)
-        labels = EMPTY
-        clean = []
-        for v in values:
-            raw, found = strip(v)
-            labels = labels | found
-            clean.append(raw)
-        clean_pairs = []
-        for k, v in pairs:
-            raw, found = strip(v)
-            labels = labels | found
-            clean_pairs.append((k, raw))
-        if flow == "llm" and (labels or st.pc):
-            if not st.llm_allows(labels | st.pc, rt.llm_host()):
-                raise violation(f"{spec.name}() would send data private to "
-                                f"{', '.join(sorted(labels | st.pc))} to a model the host ceiling does "
-                                f"not allow for it; the host must add llm=<principal>@<host> to --cap-set")
-            labels = labels | st.pc
-        if labels:
-            st.pc = st.pc | labels
-        outer = st.callback_labels
-        st.callback_labels = EMPTY
-        try:
-            result = call_builtin(rt, spec, clean, clean_pairs or None, span)
-            return wrap(result, labels | st.callback_labels)
-        except SynError as error:
-            raise make_secret(error, labels | st.callback_labels)
-        finally:
-            st.callback_labels = outer
+        return call_labelled_builtin(self.rt, spec, values, pairs, span)
 
     def e_LLMExpr(self, node, scope):
         parts = [self.expr(e, scope) if e is not None else None
@@ -740,10 +947,68 @@ class LabelCompiler(Compiler):
             return plain(f)
         return run
 
-    def _note_principal(self, node) -> None:
-        """Note the principals a program declares: the redacted text names them."""
-        if type(node.func) is ast.Name and node.func.name == "private":
-            self.rt.declare_principal(node.args[1].value)
+
+
+def public_builtin(rt, spec, values: list, pairs: list, span):
+    """A builtin call while nothing is private: the arguments are public, so there is nothing to
+    strip or refuse, whatever its flow. But a callback may create the run's first private value
+    while the builtin runs, and what the builtin then returns or raises depends on it."""
+    st = rt.labels
+    outer = st.callback_labels
+    st.callback_labels = EMPTY
+    try:
+        result = call_builtin(rt, spec, values, pairs or None, span)
+    except SynError as error:
+        found = st.callback_labels
+        st.callback_labels = outer
+        raise make_secret(error.at(span), found)
+    found = st.callback_labels
+    st.callback_labels = outer
+    return wrap(result, found) if found else result
+
+
+def call_labelled_builtin(rt, spec, values: list, pairs: list, span):
+    """Call a builtin under labels, however it was reached: by name, through a variable, or as
+    the callback of another builtin (`reduce(write_file, …)` meets the same sink check)."""
+    st = rt.labels
+    flow = spec.flow
+    if flow == "raw":
+        return call_builtin(rt, spec, values, pairs or None, span)
+    if not st.touched:
+        return public_builtin(rt, spec, values, pairs, span)
+    if flow == "sink":
+        st.sink(f"{spec.name}()", values + [v for _, v in pairs])
+        return call_builtin(rt, spec, values, pairs or None, span)
+    labels = EMPTY
+    clean = []
+    for v in values:
+        raw, found = strip(v)
+        labels = labels | found
+        clean.append(raw)
+    clean_pairs = []
+    for k, v in pairs:
+        raw, found = strip(v)
+        labels = labels | found
+        clean_pairs.append((k, raw))
+    if flow == "llm" and (labels or st.pc):
+        if not st.llm_allows(labels | st.pc, rt.llm_host()):
+            raise violation(f"{spec.name}() would send data private to "
+                            f"{', '.join(sorted(labels | st.pc))} to a model the host ceiling does "
+                            f"not allow for it; the host must add llm=<principal>@<host> to --cap-set")
+        labels = labels | st.pc
+    if flow == "clock":
+        labels = labels | st.touched   # the time or work so far may depend on anything touched
+    if labels:
+        st.pc = st.pc | labels
+    outer = st.callback_labels
+    st.callback_labels = EMPTY
+    try:
+        result = call_builtin(rt, spec, clean, clean_pairs or None, span)
+        return wrap(result, labels | st.callback_labels)
+    except SynError as error:
+        raise make_secret(error, labels | st.callback_labels)
+    finally:
+        st.callback_labels = outer
 
 
 def _updated(container, keys: list, value):

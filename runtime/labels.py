@@ -8,7 +8,9 @@ flow and refuses to print at all under a private pc; files, the network and proc
 labelled value; a model may see a principal's data only where the host ceiling says so.
 
 None of this exists in a run without `--labels`: the evaluator then compiles the plain closures
-of `runtime.compiler` and never meets a `Labeled` (see `runtime.label_compiler`).
+of `runtime.compiler` and never meets a `Labeled`. With `--labels` every program is compiled by
+`runtime.label_compiler`, whatever its source says; `touched` (the principals of every private
+value created so far) is what lets it skip work while nothing is private.
 """
 
 from __future__ import annotations
@@ -134,12 +136,14 @@ class LabelState:
         self.give_taint: frozenset = EMPTY     # private branches that may `give`, in this task
         self.callback_labels: frozenset = EMPTY  # what callbacks of the running builtin returned
         self.touched: frozenset = EMPTY
+        self.principals: frozenset = EMPTY      # declared in the source, fixed before the run
         self.ceiling = ceiling
 
     def declare_principals(self, principals) -> None:
-        """Fix the redacted text from the principals the program's source declares."""
-        names = ", ".join(sorted(set(principals)))
-        Labeled.redacted = f"private({names})"
+        """Fix the principals (and so the redacted text) from what the program's source and its
+        modules declare, before the program runs (a REPL entry may add more)."""
+        self.principals = self.principals | frozenset(principals)
+        Labeled.redacted = f"private({', '.join(sorted(self.principals))})"
 
     def sink(self, what: str, args, span=None) -> None:
         """Refuse a sink call under private control flow or with any labelled argument."""

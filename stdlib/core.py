@@ -104,9 +104,10 @@ def args(rt):
     return list(rt.argv)
 
 
-@builtin("steps", 0)
+@builtin("steps", 0, flow="clock")
 def steps(rt):
-    """How many task calls the program has made so far (a cost meter).
+    """How many task calls the program has made so far (a cost meter). Under --labels it is
+    private to every principal the run has touched.
 
     Example: steps() >= 0 => true
     """

@@ -2,7 +2,9 @@
 
 They see labelled values as they are (flow "raw"). Without `--labels` a program cannot create
 private data — `private` says to turn labels on — while `declassify` is the identity and the
-questions answer `[]` and `false`, so one program runs either way.
+questions answer `[]` and `false`, so one program runs either way. They are ordinary values: an
+alias, a module or another builtin's callback reaches the same functions, and the labels follow
+(runtime/label_compiler.py).
 """
 
 from __future__ import annotations
@@ -24,6 +26,11 @@ def private(rt, value, principal):
                        "(synsema run --labels FILE)")
     if type(principal) is not str or not principal:
         raise SynError("private: the principal must be a non-empty text literal, like private(v, \"app\")")
+    if principal not in rt.labels.principals:
+        raise SynError(f"private: '{principal}' is not a principal this program declares; principals "
+                       f"are declared by writing private(value, \"{principal}\") with the literal text "
+                       "in the program or a module it uses (the redacted text names them all before "
+                       "the run starts)")
     rt.labels.touched = rt.labels.touched | {principal}
     return wrap(value, frozenset((principal,)))
 

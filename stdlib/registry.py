@@ -89,8 +89,10 @@ def builtin(name: str, min_args: int, max_args: int | None = -1, *, named: tuple
     `flow` says what `--labels` does around a call: "propagate" (the default: arguments arrive
     without labels, the result carries their union), "sink" (labelled arguments or a private
     control flow are refused; the default for builtins behind a file/net/env/exec capability),
-    "raw" (the builtin sees labelled values and handles them itself: print, declassify, …) or
-    "llm" (labelled prompts only where the host ceiling lets that principal reach the model).
+    "raw" (the builtin sees labelled values and handles them itself: print, declassify, …),
+    "llm" (labelled prompts only where the host ceiling lets that principal reach the model) or
+    "clock" (like "propagate", and the result reveals elapsed time or work done, so it is also
+    private to every principal the run has touched: `now`, `steps`).
     """
     def register(fn: Callable) -> Callable:
         if name in BUILTINS:

@@ -51,9 +51,10 @@ def _pattern(fname: str, pattern) -> str:
 
 
 # ------------------------------------------------------------------ clock
-@builtin("now", 0, cap="time")
+@builtin("now", 0, cap="time", flow="clock")
 def now(rt):
-    """The current time as a Unix timestamp in seconds (a float).
+    """The current time as a Unix timestamp in seconds (a float). Under --labels it is private to
+    every principal the run has touched: the time that has passed may depend on them.
 
     Example: now() > 0 => true
     """
@@ -61,9 +62,10 @@ def now(rt):
     return time.time()
 
 
-@builtin("sleep", 1, cap="time")
+@builtin("sleep", 1, cap="time", flow="sink")
 def sleep(rt, seconds):
-    """Pause for `seconds` (a number, fractions allowed).
+    """Pause for `seconds` (a number, fractions allowed). Under --labels waiting is an output
+    (anyone can time it): refused under private control flow or for a private duration.
 
     Example: sleep(0) => nothing
     """

@@ -31,14 +31,14 @@ test "inside a test"
 """
 
 EXPECTED = [
-    {"file": "prog.syn", "line": 4, "reason": "shown to its owner", "to": [], "constant": False},
-    {"file": "prog.syn", "line": 5, "reason": None, "to": [], "constant": False},
-    {"file": "prog.syn", "line": 6, "reason": "a constant", "to": [], "constant": True},
-    {"file": "prog.syn", "line": 7, "reason": "the bank may see it", "to": ["bank"], "constant": False},
-    {"file": "prog.syn", "line": 8, "reason": "the bank may see it", "to": ["bank"], "constant": False},
-    {"file": "prog.syn", "line": 10, "reason": None, "to": [], "constant": False},
-    {"file": "prog.syn", "line": 12, "reason": "nested in a block", "to": [], "constant": False},
-    {"file": "prog.syn", "line": 15, "reason": "in a test", "to": [], "constant": True},
+    {"file": "prog.syn", "line": 4, "reason": "shown to its owner", "to": [], "constant": False, "direct": True},
+    {"file": "prog.syn", "line": 5, "reason": None, "to": [], "constant": False, "direct": True},
+    {"file": "prog.syn", "line": 6, "reason": "a constant", "to": [], "constant": True, "direct": True},
+    {"file": "prog.syn", "line": 7, "reason": "the bank may see it", "to": ["bank"], "constant": False, "direct": True},
+    {"file": "prog.syn", "line": 8, "reason": "the bank may see it", "to": ["bank"], "constant": False, "direct": True},
+    {"file": "prog.syn", "line": 10, "reason": None, "to": [], "constant": False, "direct": True},
+    {"file": "prog.syn", "line": 12, "reason": "nested in a block", "to": [], "constant": False, "direct": True},
+    {"file": "prog.syn", "line": 15, "reason": "in a test", "to": [], "constant": True, "direct": True},
 ]
 
 
@@ -59,7 +59,7 @@ def test_code_check_json_lists_every_declassify_site(tmp_path):
 def test_code_check_json_site_keys_are_exactly_the_documented_ones(tmp_path):
     proc = check(tmp_path, PROGRAM, "--json")
     for site in json.loads(proc.stdout)["declassify"]:
-        assert set(site) == {"file", "line", "reason", "to", "constant"}
+        assert set(site) == {"file", "line", "reason", "to", "constant", "direct"}
 
 
 def test_code_check_json_with_no_declassify(tmp_path):
@@ -115,3 +115,24 @@ def test_a_container_written_only_with_literals_is_a_constant(tmp_path):
     result = run_synsema("code", "check", "--json", "prog.syn", cwd=tmp_path)
     sites = json.loads(result.stdout)["declassify"]
     assert [site["constant"] for site in sites] == [True, True, False]
+
+
+def test_declassify_used_as_a_value_is_listed_too_in_modules(tmp_path):
+    """Decision: declassify is tracked through every route, so every use of the name that is
+    not a direct call (an alias, a callback argument, a module's export) is a site: `direct`
+    false, reason and principals unknown (null)."""
+    (tmp_path / "lib.syn").write_text("export let publish be declassify\n", encoding="utf-8")
+    source = ('use "lib.syn" as lib\nlet d be declassify\nlet s be private(1, "app")\n'
+              'print(reduce(["r"], declassify, s))\nprint(declassify(s, "direct"))\n')
+    proc = check(tmp_path, source, "--json")
+    assert proc.returncode == 0, proc.stderr
+    sites = json.loads(proc.stdout)["declassify"]
+    indirect = {"reason": None, "to": None, "constant": False, "direct": False}
+    assert sites == [
+        {"file": "prog.syn", "line": 2, **indirect},
+        {"file": "prog.syn", "line": 4, **indirect},
+        {"file": "prog.syn", "line": 5, "reason": "direct", "to": [], "constant": False, "direct": True},
+        {"file": "lib.syn", "line": 1, **indirect},
+    ]
+    human = check(tmp_path, source).stdout
+    assert "  declassify at prog.syn:2: (used as a value: every call through it can publish)" in human

@@ -321,6 +321,45 @@ print(b)
     assert proc.stdout == "private(app, bank)\nprivate(app, bank)\n"
 
 
+def test_a_private_call_through_an_alias_names_a_declared_principal_only(tmp_path):
+    """Decision: principals come from the literal private(…, "p") calls of the source and its
+    modules, so an alias cannot invent a new one at run time (the redacted text is fixed)."""
+    proc = labels(tmp_path, 'let mark be private\nprint("start")\nlet s be mark(1, "bank")\n')
+    assert proc.returncode == 1, shown(proc)
+    assert proc.stdout == "start\n"
+    assert "prog.syn:3:10: private: 'bank' is not a principal this program declares" in proc.stderr
+    assert 'private(value, "bank")' in proc.stderr
+
+
+def test_a_module_principal_is_declared_before_the_module_loads(tmp_path):
+    (tmp_path / "lib.syn").write_text('export task mark(v)\n    give private(v, "zeta")\n')
+    proc = labels(tmp_path, 'let s be private(1, "app")\nprint(s)\nuse "lib.syn" as lib\n'
+                            'print(lib.mark(2))\n')
+    assert proc.returncode == 0, shown(proc)
+    assert proc.stdout == "private(app, zeta)\nprivate(app, zeta)\n"
+
+
+def test_a_pure_task_gives_the_same_answers_and_steps_with_or_without_labels(tmp_path):
+    """The public body (no private value yet) and the labelled one agree, also on steps()
+    after a public body gave up and the labelled body ran the call again."""
+    source = """\
+let double be (x) => x * 2
+task fib(n)
+    when n < 2
+        give n
+    give fib(n - 1) + fib(n - 2)
+task mixed(n)
+    when n == 0
+        give length([1, 2])
+    give mixed(n - 1) + double(n)
+print(fib(15), mixed(5), steps())
+"""
+    plain = run(tmp_path, source)
+    labelled = labels(tmp_path, source)
+    assert plain.returncode == 0, shown(plain)
+    assert labelled.stdout == plain.stdout == "610 32 1984\n", shown(labelled)
+
+
 def test_eprint_of_a_private_value_is_redacted(tmp_path):
     proc = labels(tmp_path, 'let s be private("pw", "app")\neprint("secret:", s)\n')
     assert proc.returncode == 0, shown(proc)

@@ -1,8 +1,13 @@
 """The leak suite: every program in `leaks/` must be rejected (or, for a direct copy to stdout,
 printed redacted); its twin of the same name in `secure/` must be accepted with the exact output.
 
-Each pair runs with the same command line, `synsema run --labels [--cap-set …] PROGRAM [-- args]`,
-so the only difference between a leak and its twin is the program text. Where a capability could
+Each pair runs with the same command line, `synsema run --labels [--cap-set …] PROGRAM -- [args]
+SECRET`, so the only difference between a leak and its twin is the program text. Every program
+that reads its arguments runs twice, with two different secrets as its last argument (the
+programs from 45 on read it with `args()`): a leak must then produce exactly the same exit code, stdout and stderr both
+times, and neither secret may appear in what it printed. (A violation that only one secret
+triggers would still tell one bit, the termination channel README.md describes; the leaks are
+written so that both secrets reach their refusal.) Where a capability could
 be what stops a leak (files, the network), the ceiling grants it, so a rejection can only come from
 the labels. Over-rejection of a twin is as much a defect as a leak that gets through.
 
@@ -30,6 +35,10 @@ SECURE_DIR = HERE / "secure"
 FILES = "stdout,file.write={tmp},declassify=app,declassify=hr"
 NET = "stdout,net=127.0.0.1,declassify=app"
 LLM = "stdout,llm=customers"
+NO_BANK = "stdout,declassify=app"
+BANK = "stdout,declassify=bank"
+
+SECRETS = ("417", "862")   # the last program argument of every run; each program runs with both
 
 VIOLATION = "violation"   # exit 1, a `label_violation: …` on stderr
 SECRET = "secret"         # exit 1, stderr exactly `Runtime error: private(<principals>)`
@@ -115,6 +124,24 @@ LEAKS: dict[str, Leak] = {
     "42_where_callback": Leak(REDACTED, "private(app)\n"),
     "43_show_under_pc": Leak(VIOLATION, hidden=("high score",), message="show"),
     "44_chained_comparison": Leak(VIOLATION, message="cannot assign to 'calls'"),
+    # Decision (README, labels): the label builtins are values like any other and are tracked
+    # on every route: an alias, a higher-order builtin's callback, a module's export.
+    "45_alias_private": Leak(SECRET, principals="bank"),
+    "46_reduce_private": Leak(SECRET, principals="bank"),
+    "47_module_private": Leak(VIOLATION, message="cannot assign to 'n'"),
+    "48_callback_first_private": Leak(REDACTED, "private(bank)\nprivate(bank)\n"),
+    "49_sink_callback": Leak(VIOLATION, cap_set=FILES, absent=("pin.txt",), message="write_file"),
+    "50_declassify_alias": Leak(VIOLATION, cap_set=NO_BANK, message="declassify of bank is not allowed"),
+    "51_label_of_alias": Leak(VIOLATION, message="print called under private control flow"),
+    # Time is an observable: sleeping is a sink, and a clock read after private work is private.
+    "52_sleep_under_pc": Leak(VIOLATION, message="sleep() called under private control flow"),
+    "53_clock_after_branch": Leak(REDACTED, "private(bank)\nprivate(bank)\n"),
+    # The principals in the redacted text are fixed before the run, and `use` is not a branch.
+    "54_use_under_pc": Leak(VIOLATION, message="use under private control flow"),
+    "55_principals_fixed": Leak(REDACTED, "private(audit, bank)\nprivate(audit, bank)\n"),
+    # Code already running when the run's first private value appears.
+    "56_first_private_in_set": Leak(REDACTED, "private(bank)\n"),
+    "57_public_task_meets_private": Leak(REDACTED, "private(bank)\n"),
 }
 
 TWINS: dict[str, Twin] = {
@@ -162,6 +189,19 @@ TWINS: dict[str, Twin] = {
     "42_where_callback": Twin("[2, 3]\n"),
     "43_show_under_pc": Twin("private(app)\nchecked\ndone\n"),
     "44_chained_comparison": Twin("1\nprivate(app)\n"),
+    "45_alias_private": Twin("{secret}\n"),
+    "46_reduce_private": Twin("6\n"),
+    "47_module_private": Twin("private(bank)\n"),
+    "48_callback_first_private": Twin("4\n[2]\n"),
+    "49_sink_callback": Twin("written\n", cap_set=FILES, files={"pin.txt": "public"}),
+    "50_declassify_alias": Twin("true\n", cap_set=BANK),
+    "51_label_of_alias": Twin("public\n"),
+    "52_sleep_under_pc": Twin("done\n"),
+    "53_clock_after_branch": Twin("true\ntrue\ndone\n"),
+    "54_use_under_pc": Twin("private(audit, bank)\n"),
+    "55_principals_fixed": Twin("true\n1\n"),
+    "56_first_private_in_set": Twin("{key: private(bank)}\n"),
+    "57_public_task_meets_private": Twin("9\n"),
 }
 
 
@@ -203,14 +243,18 @@ def _fill(text: str, tmp: Path, url: str) -> str:
     return text.replace("{tmp}", str(tmp)).replace("{url}", url)
 
 
-def _run(program: Path, cap_set, args, tmp: Path, url: str):
+def _run(program: Path, cap_set, args, tmp: Path, url: str, secret: str = SECRETS[0]):
     command = ["run", "--labels"]
     if cap_set is not None:
         command += ["--cap-set", _fill(cap_set, tmp, url)]
     command.append(str(program))
-    if args:
-        command += ["--", *[_fill(a, tmp, url) for a in args]]
+    command += ["--", *[_fill(a, tmp, url) for a in args], secret]
     return run_synsema(*command, cwd=tmp)
+
+
+def _secrets(program: Path) -> tuple:
+    """Both secrets for a program that reads its arguments; one run is enough for the others."""
+    return SECRETS if "args()" in program.read_text(encoding="utf-8") else SECRETS[:1]
 
 
 def _shown(proc) -> str:
@@ -229,10 +273,22 @@ def test_every_leak_has_a_twin_and_an_expectation():
 
 @pytest.mark.parametrize("name", sorted(LEAKS))
 def test_leak_is_stopped(name, tmp_path, http_server):
+    """Both secrets: the expected refusal or redaction, and exactly the same observable run."""
+    runs = []
+    for secret in _secrets(LEAK_DIR / f"{name}.syn"):
+        workdir = tmp_path / secret
+        workdir.mkdir()
+        runs.append(_check_leak(name, workdir, http_server, secret))
+    first, second = runs[0], runs[-1]
+    assert (first.returncode, first.stdout, first.stderr) == \
+        (second.returncode, second.stdout, second.stderr), f"{_shown(first)}\n---\n{_shown(second)}"
+
+
+def _check_leak(name, tmp_path, http_server, secret):
     case = LEAKS[name]
     uses_server = "{url}" in " ".join(case.args)
     before = len(http_server.paths)
-    proc = _run(LEAK_DIR / f"{name}.syn", case.cap_set, case.args, tmp_path, http_server.url)
+    proc = _run(LEAK_DIR / f"{name}.syn", case.cap_set, case.args, tmp_path, http_server.url, secret)
     shown = _shown(proc)
 
     if case.outcome == REDACTED:
@@ -256,7 +312,7 @@ def test_leak_is_stopped(name, tmp_path, http_server):
             assert "label_violation" in proc.stderr or proc.stderr == secret_form, shown
         assert proc.stderr.count("\n") == 1, shown      # one error line, nothing else
 
-    for text in case.hidden:
+    for text in (*case.hidden, *SECRETS):
         assert text not in proc.stdout and text not in proc.stderr, f"{text!r} leaked\n{shown}"
         if uses_server:
             assert not any(text in path for path in http_server.paths[before:]), http_server.paths
@@ -264,18 +320,23 @@ def test_leak_is_stopped(name, tmp_path, http_server):
         assert not (tmp_path / missing).exists(), f"{missing} was written\n{shown}"
     if uses_server:
         assert http_server.paths[before:] == [], "the request was sent"
+    return proc
 
 
 @pytest.mark.parametrize("name", sorted(TWINS))
 def test_secure_twin_is_accepted(name, tmp_path, http_server):
+    """Both secrets; `{secret}` in the expected output is the secret the twin chose to publish."""
     case = TWINS[name]
-    proc = _run(SECURE_DIR / f"{name}.syn", case.cap_set, case.args, tmp_path, http_server.url)
-    shown = _shown(proc)
-    assert proc.returncode == 0, shown
-    assert proc.stdout == case.stdout, shown
-    assert proc.stderr == case.stderr, shown
-    for file_name, content in case.files.items():
-        assert (tmp_path / file_name).read_text(encoding="utf-8") == content
+    for secret in _secrets(SECURE_DIR / f"{name}.syn"):
+        workdir = tmp_path / secret
+        workdir.mkdir()
+        proc = _run(SECURE_DIR / f"{name}.syn", case.cap_set, case.args, workdir, http_server.url, secret)
+        shown = _shown(proc)
+        assert proc.returncode == 0, shown
+        assert proc.stdout == case.stdout.replace("{secret}", secret), shown
+        assert proc.stderr == case.stderr, shown
+        for file_name, content in case.files.items():
+            assert (workdir / file_name).read_text(encoding="utf-8") == content
 
 
 def test_fetch_twin_reaches_the_server(tmp_path, http_server):
