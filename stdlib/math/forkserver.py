@@ -35,7 +35,8 @@ PRELOAD = ("sympy", "z3", "pysat.solvers", "stdlib.math.catalog",
            "stdlib.math.adapters.sympy_matrix", "stdlib.math.adapters.sympy_calculus",
            "stdlib.math.adapters.pysat_solver", "stdlib.math.adapters.z3_smt",
            "stdlib.math.adapters.root_isolation",
-           "stdlib.math.adapters.sympy_lattice", "stdlib.math.adapters.sympy_arithmetic")
+           "stdlib.math.adapters.sympy_lattice", "stdlib.math.adapters.sympy_arithmetic",
+           "stdlib.math.adapters.sympy_galois")
 
 
 def serve(fd: int) -> None:
