@@ -1,5 +1,5 @@
 """Private adapter: sympy's exact matrix algorithms over QQ and ZZ that the lattice, inverse and
-integer-solution operations need (inverse, Smith and Hermite normal forms, LLL).
+integer-solution operations need (inverse, Smith and Hermite normal forms).
 
 Matrices cross this boundary as lists of rows of `Fraction` or `int` with an explicit shape, so
 0xn and nx0 matrices stay distinct; nothing sympy-typed leaks out.
@@ -42,9 +42,3 @@ def hermite(nrows: int, ncols: int, rows: list[list[int]]) -> list[list[int]]:
     """The Hermite normal form of A (column style: the nonzero columns of A W for some
     unimodular W), as sympy computes it; the caller checks its shape."""
     return _ints(_hnf(_integers(nrows, ncols, rows)))
-
-
-def lll(rows: list[list[int]], ncols: int) -> list[list[int]]:
-    """An LLL-reduced basis (delta = 3/4, exact rational Gram-Schmidt) of the lattice spanned
-    by linearly independent integer rows."""
-    return _ints(_integers(len(rows), ncols, rows).lll())
