@@ -114,7 +114,7 @@ RECURRENCE = MathTool(
     claim=("For integer terms a_0..a_(N-1): the least L and rational c_1..c_L with "
            "a_n = sum c_i a_(n-i) for every given n >= L, the generating function P/Q that "
            "expands to every given term (checked by re-expansion), and whether the terms "
-           "determine it (2L <= N) or not. Nothing is claimed about terms beyond the data."),
+           "determine it (2L <= N) or not; terms beyond the data are not claimed."),
     request=RecurrenceRequest, result=Recurrence, function=find_recurrence,
     examples=(Example.of(
         "Compute the shortest linear recurrence and rational generating function fitting "
