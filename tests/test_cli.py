@@ -165,6 +165,24 @@ def test_math_agent_replays_its_cassette():
     assert lines[-1].startswith("Yes. x^4 - 1 factors exactly")
 
 
+def test_conjecture_agent_replays_its_cassette_and_prints_the_evidence():
+    env = synsema_env(SYNSEMA_LLM_PROVIDER="replay",
+                      SYNSEMA_LLM_CASSETTE=str(ROOT / "examples" / "conjecture_agent.cassette.jsonl"))
+    result = run_synsema("run", "examples/conjecture_agent.syn", cwd=ROOT, env=env)
+    assert result.returncode == 0, result.stderr
+    lines = result.stdout.splitlines()
+    assert lines[0] == "step 1: recognise {terms: [0, 1, 1, 2, 3, 5, 8, 13, 21, 34, 55, 89]}"
+    assert lines[6].startswith("The conjecture is false.")
+    evidence = lines[lines.index("evidence (from the exact operations, not from the model):") + 1:]
+    assert evidence[0] == ('  recurrence of order 2 (determined) with coefficients ["1", "1"], '
+                           "fitting all 12 given terms")
+    assert '  4181 is composite: witness {kind: "miller_rabin_base", base: 2}' in evidence
+    assert "  4181 = 37^1 * 113^1" in evidence
+    assert any(line.startswith("  1066340417491710595814572169 is prime: certificate with 1 "
+                               "Pocklington steps") for line in evidence)
+    assert evidence[-1] == "  (5/113) = -1, and 19 divides 113 - (-1): true"
+
+
 def test_a_closed_pipe_ends_the_run_quietly(tmp_path):
     (tmp_path / "many.syn").write_text("each i in range(100000)\n    print(i)\n", encoding="utf-8")
     import subprocess
