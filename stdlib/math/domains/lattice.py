@@ -237,6 +237,11 @@ def normal_forms(request: NormalFormRequest) -> NormalForms:
 
 NORMAL_FORMS = MathTool(
     identifier="linalg.integer.normal_forms",
+    vocabulary=(
+        "Smith normal form", "Hermite normal form", "invariant factors", "elementary divisors",
+        "integer solutions", "linear Diophantine system", "diophantine equations",
+        "integer kernel", "integer nullspace", "lattice basis", "abelian group structure",
+        "integer Farkas lemma"),
     claim=("For an integer matrix A: its rank, the invariant factors of its Smith normal form, "
            "its Hermite normal form, an LLL-reduced basis of the integer kernel, and, given b, "
            "either an integer x0 with A x0 = b (all integer solutions are x0 + the kernel "
@@ -306,6 +311,10 @@ def integer_relations(request: RelationRequest) -> Relations:
 
 RELATIONS = MathTool(
     identifier="nt.integer.relations",
+    vocabulary=(
+        "integer relation", "LLL", "lattice reduction", "Lenstra-Lenstra-Lovasz",
+        "short vector", "linear dependence over the integers", "PSLQ", "relation lattice",
+        "Bezout vector"),
     claim=("For rationals x_1..x_n: an LLL-reduced basis of the lattice of all integer "
            "relations sum m_i x_i = 0, with a complement vector w (sum w_i x_i = g > 0, the "
            "generator of the x_i's integer combinations) that makes the basis provably "

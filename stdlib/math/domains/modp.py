@@ -126,6 +126,10 @@ def compute(request: ModpRequest):
 
 MODP = MathTool(
     identifier="poly.modp.compute",
+    vocabulary=(
+        "finite field", "GF(p)", "polynomials modulo a prime", "factor modulo p",
+        "Berlekamp", "Cantor-Zassenhaus", "irreducible modulo p", "polynomial gcd mod p",
+        "modular exponentiation of polynomials", "Frobenius", "powmod"),
     claim=("Over the prime field GF(p), p < 10^24: the factorisation f = c * prod g_i^e_i into "
            "distinct monic irreducibles; or the monic gcd(f, g) with Bezout cofactors; or "
            "f^e mod g for 0 <= e < 10^300."),
