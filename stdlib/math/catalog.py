@@ -20,13 +20,13 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict
 
 from .domains import calculus, linalg, nt, poly, sat, smt
-from .domains import arithmetic, certify, contfrac, inverse, lattice, modp, resultant, sequence
+from .domains import arithmetic, certify, contfrac, inverse, lattice, lp, modp, resultant, sequence
 from .primitives import canonical_json
 from .tool import MathTool
 
 _ALL = nt.TOOLS + poly.TOOLS + linalg.TOOLS + calculus.TOOLS + sat.TOOLS + smt.TOOLS
 _ALL += inverse.TOOLS + arithmetic.TOOLS + contfrac.TOOLS + certify.TOOLS
-_ALL += resultant.TOOLS + sequence.TOOLS + modp.TOOLS + lattice.TOOLS
+_ALL += resultant.TOOLS + sequence.TOOLS + modp.TOOLS + lattice.TOOLS + lp.TOOLS
 TOOLS: dict[str, MathTool] = {tool.identifier: tool for tool in sorted(
     _ALL, key=lambda t: t.identifier)}
 if len(TOOLS) != len(_ALL):

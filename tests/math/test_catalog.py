@@ -37,7 +37,7 @@ TIER_A = ["nt.integer.factor", "nt.prime.test", "nt.integer.gcd", "nt.integer.lc
 # The operations added by issue 15 (MATH.md's instrument for investigating conjectures).
 ADDED = ["linalg.inverse", "nt.function.evaluate", "nt.continued_fraction.expand",
          "nt.prime.certify", "poly.resultant", "seq.recurrence.find", "poly.modp.compute",
-         "linalg.integer.normal_forms", "nt.integer.relations"]
+         "linalg.integer.normal_forms", "nt.integer.relations", "opt.lp.solve"]
 
 
 def test_the_catalog_exposes_the_tier_a_and_the_added_operations():
