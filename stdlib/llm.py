@@ -1,4 +1,4 @@
-"""Builtins that reach a model: `llm_available`, `llm_step`, `tool_result`, `llm_usage`.
+"""Builtins that reach a model: `llm_available`, `llm_step`, `llm_stream`, `tool_result`, `llm_usage`.
 
 They are thin on purpose: the work is in `runtime.llm`, imported inside each function so that a
 program which never asks a model pays nothing for it at start-up.
@@ -6,6 +6,7 @@ program which never asks a model pays nothing for it at start-up.
 
 from __future__ import annotations
 
+from stdlib.core import is_callable, wrong_type
 from stdlib.registry import builtin
 
 
@@ -32,6 +33,22 @@ def llm_step(rt, prompt, catalog, context):
     rt.check_cap("llm", None)
     from runtime.llm.step import llm_step as step
     return step(prompt, catalog, context)
+
+
+@builtin("llm_stream", 3, cap="llm", flow="llm")
+def llm_stream(rt, prompt, context, on_chunk):
+    """Stream a plain-text answer: on_chunk gets each piece as it arrives; the whole text is returned.
+
+    The returned text is always the pieces joined: offline one piece, the placeholder. The cost
+    is bounded like llm_step's: SYNSEMA_LLM_MAX_TOKENS per answer, the budget per run.
+
+    Example: llm_stream("Say hi", "", (piece) => nothing) => "[no llm provider]"
+    """
+    rt.check_cap("llm", None)
+    if not is_callable(on_chunk):
+        raise wrong_type("llm_stream", "a task or lambda as on_chunk", on_chunk)
+    from runtime.llm.stream import llm_stream as stream
+    return stream(prompt, context, lambda piece: rt.call(on_chunk, [piece]))
 
 
 @builtin("tool_result", 2, cap="llm")

@@ -7,7 +7,7 @@ are the final answer.
 
 from __future__ import annotations
 
-from runtime.llm.api import ApiProvider
+from runtime.llm.api import ApiProvider, Streamed
 from runtime.llm.config import Config
 from runtime.llm.exchange import (Ask, Call, InvalidReply, Reply, cut_off, parse_arguments, refusal_text,
                                   split_reasoning)
@@ -21,14 +21,16 @@ class AnthropicMessages(ApiProvider):
     name = "anthropic"
 
     def __init__(self, config: Config):
-        super().__init__(config, str(config.base_url.value).rstrip("/") + "/v1/messages",
+        super().__init__(config, messages_url(str(config.base_url.value)),
                          {"x-api-key": config.api_key("anthropic") or "", "anthropic-version": API_VERSION})
 
     def body(self, ask: Ask, names: ToolNames) -> dict:
         body: dict = {
             "model": self.model,
             "max_tokens": self.max_tokens,
-            "system": ask.system_text(),
+            # The cache breakpoint on the system prompt caches tools + system: the prefix every
+            # request of a run shares (the API ignores it below the model's minimum length).
+            "system": [{"type": "text", "text": ask.system_text(), "cache_control": {"type": "ephemeral"}}],
             "messages": _messages(ask, names),
         }
         if ask.tools:
@@ -75,6 +77,32 @@ class AnthropicMessages(ApiProvider):
             raise InvalidReply("the token limit cut the reply off before any answer (raise SYNSEMA_LLM_MAX_TOKENS)")
         raise InvalidReply("no content and no tool call")
 
+    def read_event(self, event: dict, state: Streamed) -> list[str]:
+        """A Messages stream event: text deltas are text, thinking deltas reasoning;
+        message_start and message_delta carry the usage, message_delta the stop reason."""
+        kind = event.get("type")
+        if kind == "message_start" and isinstance(event.get("message"), dict):
+            usage = event["message"].get("usage")
+            if isinstance(usage, dict):
+                state.usage.update({name: _count(usage.get(name)) for name in USAGE_FIELDS})
+        elif kind == "message_delta":
+            delta = event.get("delta") if isinstance(event.get("delta"), dict) else {}
+            state.truncated |= delta.get("stop_reason") == "max_tokens"
+            state.refused |= delta.get("stop_reason") == "refusal"
+            usage = event.get("usage")
+            if isinstance(usage, dict):  # cumulative counts: the last one holds
+                state.usage.update({name: _count(usage[name]) for name in USAGE_FIELDS if name in usage})
+        elif kind == "content_block_delta" and isinstance(event.get("delta"), dict):
+            delta = event["delta"]
+            if delta.get("type") == "text_delta" and isinstance(delta.get("text"), str) and delta["text"]:
+                return [delta["text"]]
+            if delta.get("type") == "thinking_delta" and isinstance(delta.get("thinking"), str):
+                state.reasoning += delta["thinking"]
+        return []
+
+    def stream_tokens(self, state: Streamed) -> int:
+        return sum(state.usage.values())
+
     def tokens(self, data) -> int:
         """Every token the usage reports: input and output, cache writes and cache reads."""
         try:
@@ -83,6 +111,12 @@ class AnthropicMessages(ApiProvider):
         except (KeyError, TypeError, ValueError, AttributeError):
             return 0
 
+
+
+def messages_url(base_url: str) -> str:
+    """The Messages endpoint under `base_url`, given with or without its `/v1` (the SDK's
+    ANTHROPIC_BASE_URL has none; people often paste one)."""
+    return base_url.rstrip("/").removesuffix("/v1") + "/v1/messages"
 
 
 def _messages(ask: Ask, names: ToolNames) -> list[dict]:
@@ -117,3 +151,7 @@ def _blocks(turn: dict, names: ToolNames) -> list[dict]:
     blocks = [{"type": "text", "text": turn["text"]}] if turn["text"] else []
     return blocks + [{"type": "tool_use", "id": call["id"], "name": names.outgoing(call["name"]),
                       "input": call["args"]} for call in turn["calls"]]
+
+
+def _count(value) -> int:
+    return value if type(value) is int and value > 0 else 0

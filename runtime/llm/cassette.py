@@ -42,6 +42,13 @@ class Replay:
                                f"{bad}") from None
             self._replies.setdefault(key, []).append(reply)
 
+    def stream(self, ask: Ask, on_chunk) -> Reply:
+        """The recorded reply, its recorded pieces passed to `on_chunk` in order."""
+        reply = self.complete(ask)
+        for chunk in reply.chunks or ((reply.text,) if reply.kind == "text" else ()):
+            on_chunk(chunk)
+        return reply
+
     def complete(self, ask: Ask) -> Reply:
         key = ask.key()
         replies = self._replies.get(key)
@@ -61,7 +68,12 @@ class Record:
         self.path = path
 
     def complete(self, ask: Ask) -> Reply:
-        reply = self.inner.complete(ask)
+        return self._append(ask, self.inner.complete(ask))
+
+    def stream(self, ask: Ask, on_chunk) -> Reply:
+        return self._append(ask, self.inner.stream(ask, on_chunk))
+
+    def _append(self, ask: Ask, reply: Reply) -> Reply:
         entry = {"key": ask.key(), "request": ask.to_json(), "reply": reply.to_json()}
         try:
             with open(self.path, "a+b") as handle:

@@ -24,7 +24,11 @@ _INSTRUCTIONS = {
     "analyze": "Analyze the subject you are given, in plain text.",
     "generate": "Generate what the target you are given describes. Answer with the result only.",
     "decide": "Choose exactly one of the options you are given, by calling the tool 'choose'.",
+    "stream": "Answer in plain text, without preamble.",
 }
+
+
+_OP_NAMES = {"step": "llm_step", "stream": "llm_stream"}
 
 
 class InvalidReply(Exception):
@@ -42,7 +46,8 @@ class Tool:
 
 @dataclass(frozen=True)
 class Ask:
-    """One request: `op` is `step` or an expression form (`reason`, `decide`, `analyze`, `generate`).
+    """One request: `op` is `step`, `stream` (llm_stream) or an expression form (`reason`, `decide`,
+    `analyze`, `generate`).
 
     `context` is either text (what the script reports has happened, appended to the prompt) or
     a conversation: a tuple of turns, each a JSON-ready dict of one of three shapes —
@@ -83,7 +88,7 @@ class Ask:
 
     def summary(self) -> str:
         """A short human description for error messages: the op, the prompt and the context."""
-        text = f"{'llm_step' if self.op == 'step' else self.op} {_excerpt(self.prompt)}"
+        text = f"{_OP_NAMES.get(self.op, self.op)} {_excerpt(self.prompt)}"
         if isinstance(self.context, tuple):
             text += f" with a conversation of {len(self.context)} turns"
         elif self.context.strip():

@@ -1,4 +1,5 @@
-"""The one HTTP client the providers share: JSON POSTs with a timeout and bounded retries.
+"""The one HTTP client the providers share: JSON POSTs with a timeout and bounded retries, their
+answers read whole or as server-sent events (httpx-sse parses the stream).
 
 Model APIs shed load with 429 and 5xx answers; a script should ride those out without its
 author writing a retry loop, but never hang: at most `attempts` tries, exponential backoff,
@@ -16,8 +17,10 @@ from __future__ import annotations
 import email.utils
 import json
 import time
+from typing import Iterator
 
 import httpx
+from httpx_sse import EventSource
 
 from lang.errors import SynError
 from runtime.llm.config import redact_url
@@ -44,14 +47,43 @@ class JsonClient:
         A 2xx answer whose body is not JSON raises `InvalidReply`: the server answered, but not
         with anything a model reply can be read from.
         """
+        response = self._answer(url, headers, body, stream=False)
+        try:
+            return response.json()
+        except ValueError:
+            raise InvalidReply("the response body is not JSON") from None
+
+    def events(self, url: str, headers: dict[str, str], body: dict) -> Iterator[tuple[str, str]]:
+        """(event, data) of each server-sent event of a streamed answer, as they arrive.
+
+        Retries happen only before the stream starts. A 2xx answer that is not an event stream
+        is read as JSON and yielded as one ("", data) event — an error body, typically.
+        """
+        response = self._answer(url, {"accept": "text/event-stream", **headers}, body, stream=True)
+        try:
+            if "text/event-stream" not in response.headers.get("content-type", ""):
+                response.read()
+                yield "", response.text
+                return
+            for event in EventSource(response).iter_sse():
+                yield event.event, event.data
+        except httpx.TimeoutException:
+            raise self._timeout(url) from None
+        except httpx.HTTPError as failure:
+            raise SynError(f"llm provider {self.provider}: the stream from {redact_url(url)} broke: "
+                           f"{type(failure).__name__}") from None
+        finally:
+            response.close()
+
+    def _answer(self, url: str, headers: dict[str, str], body: dict, stream: bool) -> httpx.Response:
+        """The first 2xx response (streamed: still open), retrying 429/5xx a bounded number of times."""
         attempt = 1
         while True:
-            response = self._send(url, headers, body)
+            response = self._send(url, headers, body, stream)
             if 200 <= response.status_code < 300:
-                try:
-                    return response.json()
-                except ValueError:
-                    raise InvalidReply("the response body is not JSON") from None
+                return response
+            response.read()
+            response.close()
             if response.status_code not in RETRY_STATUSES:
                 raise self._status_error(response, "")
             if attempt == self.attempts:
@@ -59,17 +91,21 @@ class JsonClient:
             time.sleep(self._wait(response, attempt))
             attempt += 1
 
-    def _send(self, url: str, headers: dict[str, str], body: dict) -> httpx.Response:
+    def _send(self, url: str, headers: dict[str, str], body: dict, stream: bool) -> httpx.Response:
         try:
-            return self._client.post(url, headers={"content-type": "application/json", **headers},
-                                     content=json.dumps(body))
+            request = self._client.build_request(
+                "POST", url, headers={"content-type": "application/json", **headers}, content=json.dumps(body))
+            return self._client.send(request, stream=stream)
         except httpx.TimeoutException:
-            raise SynError(f"llm provider {self.provider}: no answer within {self.timeout:g} s "
-                           f"(SYNSEMA_LLM_TIMEOUT) from {redact_url(url)}") from None
+            raise self._timeout(url) from None
         except (httpx.HTTPError, httpx.InvalidURL, UnicodeError) as failure:
             detail = str(failure).replace(url, redact_url(url))
             raise SynError(f"llm provider {self.provider}: cannot reach {redact_url(url)}: "
                            f"{type(failure).__name__}: {redact_url(detail)}") from None
+
+    def _timeout(self, url: str) -> SynError:
+        return SynError(f"llm provider {self.provider}: no answer within {self.timeout:g} s "
+                        f"(SYNSEMA_LLM_TIMEOUT) from {redact_url(url)}")
 
     def _wait(self, response: httpx.Response, attempt: int) -> float:
         """Seconds before the next try: the server's Retry-After if given, else backoff."""

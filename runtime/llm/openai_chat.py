@@ -9,10 +9,11 @@ them (models call several tools at once by default).
 from __future__ import annotations
 
 import json
+import re
 
-from runtime.llm.api import ApiProvider
-from runtime.llm.config import Config
-from runtime.llm.exchange import (Ask, Call, InvalidReply, Reply, cut_off, parse_arguments, refusal_text,
+from runtime.llm.api import ApiProvider, Streamed
+from runtime.llm.config import Config, host_names
+from runtime.llm.exchange import (Ask, Call, Tool, InvalidReply, Reply, cut_off, parse_arguments, refusal_text,
                                   split_reasoning)
 from runtime.llm.names import ToolNames
 
@@ -22,21 +23,21 @@ class OpenAIChat(ApiProvider):
 
     def __init__(self, config: Config):
         key = config.api_key("openai")
-        super().__init__(config, str(config.base_url.value).rstrip("/") + "/chat/completions",
+        base_url = str(config.base_url.value)
+        super().__init__(config, base_url.rstrip("/") + "/chat/completions",
                          {"authorization": f"Bearer {key}"} if key else {})
+        self.token_field = token_field(self.model, base_url)
 
     def body(self, ask: Ask, names: ToolNames) -> dict:
         body: dict = {
             "model": self.model,
-            "max_tokens": self.max_tokens,
+            self.token_field: self.max_tokens,
             "messages": [{"role": "system", "content": ask.system_text()},
                          {"role": "user", "content": ask.user_text()},
                          *(_message(turn, names) for turn in ask.turns())],
         }
         if ask.tools:
-            body["tools"] = [{"type": "function",
-                              "function": {"name": names.wire(tool.name), "description": tool.description,
-                                           "parameters": tool.input_schema}}
+            body["tools"] = [{"type": "function", "function": _function(tool, names.wire(tool.name))}
                              for tool in ask.tools]
             body["tool_choice"] = ("auto" if ask.force is None else
                                    {"type": "function", "function": {"name": names.wire(ask.force)}})
@@ -61,7 +62,7 @@ class OpenAIChat(ApiProvider):
             content = "".join(part["text"] for part in content
                               if isinstance(part, dict) and isinstance(part.get("text"), str))
         text, thought = split_reasoning(content if isinstance(content, str) else "")
-        reasoning = "\n".join(part for part in (_reasoning_field(message), thought) if part)
+        reasoning = "\n".join(part for part in (_reasoning_field(message).strip(), thought) if part)
         refusal = message.get("refusal")
         if isinstance(refusal, str) and refusal.strip():
             return Reply("text", text=refusal, refused=True, tokens=tokens, reasoning=reasoning)
@@ -86,6 +87,35 @@ class OpenAIChat(ApiProvider):
             raise InvalidReply("the token limit cut the reply off before any answer (raise SYNSEMA_LLM_MAX_TOKENS)")
         raise InvalidReply("no content and no tool call")
 
+    stream_options = {"stream_options": {"include_usage": True}}
+
+    def read_event(self, event: dict, state: Streamed) -> list[str]:
+        """A chat.completion.chunk: delta content (or refusal) is text, reasoning deltas are
+        reasoning, the finish reason sets the flags, the last chunk carries the usage."""
+        if isinstance(event.get("usage"), dict):
+            state.usage["total"] = self.tokens(event)
+        choices = event.get("choices")
+        if not isinstance(choices, list) or not choices or not isinstance(choices[0], dict):
+            return []
+        finish = choices[0].get("finish_reason")
+        state.truncated |= finish == "length"
+        state.refused |= finish == "content_filter"
+        delta = choices[0].get("delta")
+        if not isinstance(delta, dict):
+            return []
+        thought = _reasoning_field(delta)
+        if thought:
+            state.reasoning += thought
+        refusal = delta.get("refusal")
+        if isinstance(refusal, str) and refusal:
+            state.refused = True
+            return [refusal]
+        content = delta.get("content")
+        return [content] if isinstance(content, str) and content else []
+
+    def stream_tokens(self, state: Streamed) -> int:
+        return state.usage.get("total", 0)
+
     def tokens(self, data) -> int:
         """usage.total_tokens, or prompt plus completion tokens."""
         try:
@@ -96,6 +126,82 @@ class OpenAIChat(ApiProvider):
             return total
         except (KeyError, TypeError, ValueError, AttributeError):
             return 0
+
+
+# OpenAI's reasoning models, by name: the o-series (o1, o3-mini, o4-mini…) and the gpt-5 family
+# and later (gpt-5, gpt-5.4-mini, gpt-6…), with or without a router's "openai/" prefix.
+_REASONING_MODEL = re.compile(r"(?:o\d+|gpt-(?:[5-9]|\d{2,}))(?:[-.:]|$)")
+OPENAI_HOST = "api.openai.com"
+
+
+def token_field(model: str, base_url: str) -> str:
+    """Which field carries the token limit: `max_completion_tokens` for OpenAI's reasoning models
+    whatever the endpoint (they refuse `max_tokens`) and for every model on api.openai.com (where
+    `max_tokens` is deprecated); `max_tokens` for other models on compatible servers, which is
+    the field every one of them reads."""
+    if _REASONING_MODEL.match(model.rsplit("/", 1)[-1].lower()) or OPENAI_HOST in host_names(base_url):
+        return "max_completion_tokens"
+    return "max_tokens"
+
+
+def _function(tool: Tool, wire_name: str) -> dict:
+    """A function tool: strict when its schema can be, so the model's arguments must match it."""
+    strict = strict_schema(tool.input_schema)
+    function = {"name": wire_name, "description": tool.description,
+                "parameters": tool.input_schema if strict is None else strict}
+    if strict is not None:
+        function["strict"] = True
+    return function
+
+
+_LEAF_TYPES = frozenset({"string", "number", "integer", "boolean"})
+_ANNOTATIONS = frozenset({"description", "title"})
+
+
+def strict_schema(schema: dict, nullable: bool = False) -> dict | None:
+    """`schema` as OpenAI's strict mode wants it, or None when it cannot be strict.
+
+    The rule: it can be strict when it is built only of objects that list their properties and
+    forbid others (`additionalProperties: false`), arrays with `items`, and string, number,
+    integer or boolean leaves (an `enum` allowed) — annotated at most by `description`/`title`.
+    Strict mode wants every property required, so an optional one becomes nullable (`type:
+    [t, "null"]`); the model writes `null` for it and the seed's rule drops the key, so the
+    default runs. A map parameter (an object open to any keys) or any other keyword — a
+    `minimum`, a `$ref` — keeps the tool non-strict, exactly as its schema says.
+    """
+    if type(schema) is not dict:
+        return None
+    kind = schema.get("type")
+    extra = set(schema) - _ANNOTATIONS - {"type"}
+    if kind == "object":
+        properties = schema.get("properties")
+        if (extra - {"properties", "required", "additionalProperties"} or type(properties) is not dict
+                or schema.get("additionalProperties") is not False):
+            return None
+        required = set(schema.get("required", ()))
+        converted = {}
+        for name, sub in properties.items():
+            sub = strict_schema(sub, nullable=name not in required)
+            if sub is None:
+                return None
+            converted[name] = sub
+        result = {**schema, "properties": converted, "required": list(properties), "additionalProperties": False}
+    elif kind == "array":
+        items = strict_schema(schema.get("items")) if "items" in schema else None
+        if extra - {"items"} or items is None:
+            return None
+        result = {**schema, "items": items}
+    elif kind in _LEAF_TYPES:
+        if extra - {"enum"}:
+            return None
+        result = dict(schema)
+    else:
+        return None
+    if nullable:
+        result["type"] = [kind, "null"]
+        if "enum" in result:
+            result["enum"] = [*result["enum"], None]
+    return result
 
 
 def _message(turn: dict, names: ToolNames) -> dict:
@@ -121,5 +227,5 @@ def _reasoning_field(message: dict) -> str:
     for name in ("reasoning_content", "reasoning"):
         value = message.get(name)
         if isinstance(value, str) and value.strip():
-            return value.strip()
+            return value
     return ""

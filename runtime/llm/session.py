@@ -42,11 +42,20 @@ class Session:
 
     def ask(self, ask: Ask) -> Reply:
         """Send one request to the provider (built now if this is the first) and meter it."""
-        if self._provider is None:
-            self._provider = build_provider(self.config)
-        reply = self._provider.complete(ask)
+        reply = self._built().complete(ask)
         self.used += reply.tokens
         return reply
+
+    def stream(self, ask: Ask, on_chunk) -> Reply:
+        """Like `ask`, the answer's text pieces passed to `on_chunk` as they arrive."""
+        reply = self._built().stream(ask, on_chunk)
+        self.used += reply.tokens
+        return reply
+
+    def _built(self):
+        if self._provider is None:
+            self._provider = build_provider(self.config)
+        return self._provider
 
 
 def build_provider(config: Config):

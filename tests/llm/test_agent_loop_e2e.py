@@ -5,43 +5,27 @@ fake server receives is checked against the SDK's request types (see fakes.py)."
 import pytest
 
 from .fakes import FakeServer, anthropic_text, anthropic_tool_uses, openai_text, openai_tool_calls
-from .test_cli_programs import synsema
+from .test_cli_programs import ROOT, synsema
 
-# The loop of README "Using a real model", as written there.
-LOOP = '''\
-require llm
+EXAMPLE = ROOT / "examples" / "parallel_tools.syn"
 
-task get_weather(city)
-    give "weather in " + city + ": sunny"
 
-task add(a: number, b: number = 1)
-    give a + b
+def readme_section(title: str) -> str:
+    text = (ROOT / "README.md").read_text()
+    start = text.index(f"## {title}\n")
+    end = text.find("\n## ", start + 1)
+    return text[start:end if end != -1 else len(text)]
 
-let tools be {"get_weather": get_weather, "add": add}      -- the allow-list
-let catalog be [tool_spec(get_weather, "Weather for a city"), tool_spec(add, "Add two numbers")]
 
-task run_agent(question, max_steps)
-    let convo be []
-    let n be 0
-    while n < max_steps
-        set n to n + 1
-        let step be llm_step(question, catalog, convo)
-        when step["kind"] == "final"
-            give step["text"]
-        set convo to convo + [step]                        -- the model's own turn, every call in it
-        each call in step["calls"]                         -- run them all, in the model's order
-            when contains(tools, call["name"])
-                try
-                    set convo to convo + [tool_result(call, call_tool(tools[call["name"]], call["args"]))]
-                recover err
-                    set convo to convo + [tool_result(call, "error: " + err)]
-            otherwise
-                set convo to convo + [tool_result(call, "not allowed")]
-    give "out of steps"
+def test_the_readme_shows_the_example_s_loop_as_it_is():
+    section = readme_section("Using a real model")
+    block = section.split("### The loop that runs every call", 1)[1].split("```", 2)[1].removeprefix("\n")
+    assert block.strip() and block in EXAMPLE.read_text()
 
-print(run_agent("Weather in Lima and Quito, and 2+3, 4+5, 6+1?", 5))
-print(llm_usage())
-'''
+
+def test_offline_the_example_answers_the_placeholder():
+    done = synsema(["run", str(EXAMPLE)])
+    assert done.returncode == 0 and done.stdout.splitlines() == ["[no llm provider]", "0"]
 
 
 def openai_script(server):
@@ -70,8 +54,7 @@ def anthropic_results(body) -> list[tuple[str, str]]:
 
 @pytest.mark.parametrize("provider", ["openai", "anthropic"])
 def test_three_turns_of_two_parallel_calls_then_a_final(tmp_path, provider):
-    program = tmp_path / "loop.syn"
-    program.write_text(LOOP)
+    program = EXAMPLE
     with FakeServer() as server:
         if provider == "openai":
             openai_script(server)
@@ -92,3 +75,49 @@ def test_three_turns_of_two_parallel_calls_then_a_final(tmp_path, provider):
     assert contents[4] == "9" and contents[5].startswith("error: ") and "'a' must be number, got text" in contents[5]
     # each request carries the whole conversation so far: 2 more results per turn
     assert [len((openai_results if provider == "openai" else anthropic_results)(b)) for b in bodies] == [0, 2, 4, 6]
+
+
+def shell_blocks(section: str) -> dict[str, str]:
+    """Each `### title` of the section → its first ```sh block."""
+    blocks = {}
+    for part in section.split("\n### ")[1:]:
+        title, _, body = part.partition("\n")
+        if "```sh\n" in body:
+            blocks[title] = body.split("```sh\n", 1)[1].split("```", 1)[0]
+    return blocks
+
+
+@pytest.mark.parametrize("title, provider, model, base_url", [
+    ("OpenAI", "openai", "gpt-4.1-mini", "https://api.openai.com/v1"),
+    ("Anthropic", "anthropic", "claude-haiku-4-5", "https://api.anthropic.com"),
+    ("A local OpenAI-compatible server (vLLM, Ollama, llama.cpp)", "openai", "qwen3:8b", "http://localhost:11434/v1"),
+    ("OpenRouter", "openai", "openai/gpt-4.1-mini", "https://openrouter.ai/api/v1"),
+])
+def test_the_readme_s_settings_resolve_as_it_says(title, provider, model, base_url):
+    import json
+    block = shell_blocks(readme_section("Using a real model"))[title]
+    env = dict(line.removeprefix("export ").split("=", 1) for line in block.splitlines() if line.startswith("export "))
+    assert "synsema llm status" in block and "synsema run examples/parallel_tools.syn" in block
+    done = synsema(["llm", "status", "--json"], env)
+    status = json.loads(done.stdout)
+    assert done.returncode == 0 and status["live"] is True and status["problems"] == []
+    assert (status["provider"]["value"], status["model"]["value"], status["base_url"]["value"]) == (
+        provider, model, base_url)
+
+
+def test_the_readme_s_record_and_replay_commands_work(tmp_path):
+    import shlex
+    block = shell_blocks(readme_section("Using a real model"))["Record once, replay for free"]
+    record, replay = [shlex.split(line) for line in block.strip().splitlines()]
+    def run(words, extra):
+        env = dict(word.split("=", 1) for word in words if "=" in word and not word.startswith("examples"))
+        args = [word for word in words[words.index("synsema") + 1:]]
+        env["SYNSEMA_LLM_CASSETTE"] = str(tmp_path / env["SYNSEMA_LLM_CASSETTE"])
+        return synsema(args, {**env, **extra})
+    with FakeServer() as server:
+        openai_script(server)
+        recorded = run(record, {"OPENAI_BASE_URL": server.url + "/v1", "OPENAI_API_KEY": "k"})
+    assert recorded.returncode == 0, recorded.stderr
+    replayed = run(replay, {})
+    assert replayed.returncode == 0, replayed.stderr
+    assert replayed.stdout == recorded.stdout and replayed.stdout.startswith("Sunny in both")

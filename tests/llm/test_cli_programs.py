@@ -151,9 +151,10 @@ when step["kind"] == "tool" and contains(tools, step["name"])
         done = synsema(["run", str(program)], openai_env(server))
     assert done.returncode == 0, done.stderr
     assert done.stdout == "5\n"
-    assert server.bodies()[0]["tools"][0]["function"]["parameters"] == {
-        "type": "object", "properties": {"a": {"type": "number"}, "b": {"type": "number"}},
-        "required": ["a"], "additionalProperties": False}
+    function = server.bodies()[0]["tools"][0]["function"]
+    assert function["strict"] is True and function["parameters"] == {  # strict: the optional b is nullable
+        "type": "object", "properties": {"a": {"type": "number"}, "b": {"type": ["number", "null"]}},
+        "required": ["a", "b"], "additionalProperties": False}
 
 
 def test_the_expression_forms_through_the_cli(tmp_path):

@@ -38,7 +38,7 @@ def test_the_request_is_a_chat_completion_with_function_tools(openai_server):
     assert body["tools"] == [{"type": "function", "function": {
         "name": "get_weather", "description": "Weather for a city",
         "parameters": {"type": "object", "properties": {"city": {"type": "string"}},
-                       "required": ["city"], "additionalProperties": False}}}]
+                       "required": ["city"], "additionalProperties": False}, "strict": True}}]
     assert body["tool_choice"] == "auto"
 
 
