@@ -10,7 +10,7 @@ from __future__ import annotations
 from runtime.llm.api import ApiProvider, Streamed
 from runtime.llm.config import Config
 from runtime.llm.exchange import (Ask, Call, InvalidReply, Reply, cut_off, parse_arguments, refusal_text,
-                                  split_reasoning)
+                                  split_reasoning, text_reply)
 from runtime.llm.names import ToolNames
 
 API_VERSION = "2023-06-01"
@@ -71,11 +71,7 @@ class AnthropicMessages(ApiProvider):
                 call_id = block.get("id") if isinstance(block.get("id"), str) and block.get("id") else f"toolu_{index}"
                 calls.append(Call(call_id, name, parse_arguments(block.get("input"), name)))
             return Reply("tool", text=text, calls=tuple(calls), tokens=tokens, reasoning=reasoning)
-        if text.strip():
-            return Reply("text", text=text, truncated=stop == "max_tokens", tokens=tokens, reasoning=reasoning)
-        if stop == "max_tokens":
-            raise InvalidReply("the token limit cut the reply off before any answer (raise SYNSEMA_LLM_MAX_TOKENS)")
-        raise InvalidReply("no content and no tool call")
+        return text_reply(text, stop == "max_tokens", tokens, reasoning)
 
     def read_event(self, event: dict, state: Streamed) -> list[str]:
         """A Messages stream event: text deltas are text, thinking deltas reasoning;

@@ -15,7 +15,7 @@ from typing import Callable
 
 from lang.errors import SynError
 from runtime.llm.config import Config
-from runtime.llm.exchange import Ask, InvalidReply, Reply
+from runtime.llm.exchange import CUT_BEFORE_ANSWER, Ask, InvalidReply, Reply
 from runtime.llm.http import JsonClient
 from runtime.llm.names import ToolNames
 
@@ -73,9 +73,8 @@ class ApiProvider:
             on_chunk(tail)
         text = "".join(state.chunks)
         if not text.strip():
-            why = ("the token limit cut the reply off before any answer (raise SYNSEMA_LLM_MAX_TOKENS)"
-                   if state.truncated else "no content")
-            return Reply("invalid", text=why, tokens=self.stream_tokens(state), chunks=tuple(state.chunks))
+            return Reply("invalid", text=CUT_BEFORE_ANSWER if state.truncated else "no content",
+                         tokens=self.stream_tokens(state), chunks=tuple(state.chunks))
         return Reply("text", text=text, chunks=tuple(state.chunks), truncated=state.truncated,
                      refused=state.refused, reasoning=state.reasoning.strip(), tokens=self.stream_tokens(state))
 

@@ -256,6 +256,16 @@ def cut_off(tool: str) -> InvalidReply:
     return InvalidReply(f"the call to '{tool}' was cut off by the token limit (raise SYNSEMA_LLM_MAX_TOKENS)")
 
 
+CUT_BEFORE_ANSWER = "the token limit cut the reply off before any answer (raise SYNSEMA_LLM_MAX_TOKENS)"
+
+
+def text_reply(text: str, cut: bool, tokens: int, reasoning: str) -> Reply:
+    """A text answer (`cut`: the token limit ended it); raises InvalidReply when there is none."""
+    if text.strip():
+        return Reply("text", text=text, truncated=cut, tokens=tokens, reasoning=reasoning)
+    raise InvalidReply(CUT_BEFORE_ANSWER if cut else "no content and no tool call")
+
+
 def refusal_text(text: str, why: str) -> str:
     """A refusal's text: the provider's own words, else which signal said it refused."""
     return text if text.strip() else f"[refused by the provider: {why}]"

@@ -13,8 +13,8 @@ import re
 
 from runtime.llm.api import ApiProvider, Streamed
 from runtime.llm.config import Config, host_names
-from runtime.llm.exchange import (Ask, Call, Tool, InvalidReply, Reply, cut_off, parse_arguments, refusal_text,
-                                  split_reasoning)
+from runtime.llm.exchange import (Ask, Call, InvalidReply, Reply, Tool, cut_off, parse_arguments, refusal_text,
+                                  split_reasoning, text_reply)
 from runtime.llm.names import ToolNames
 
 
@@ -81,11 +81,7 @@ class OpenAIChat(ApiProvider):
                 call_id = call.get("id") if isinstance(call.get("id"), str) and call.get("id") else f"call_{index}"
                 calls.append(Call(call_id, name, parse_arguments(function.get("arguments"), name)))
             return Reply("tool", text=text, calls=tuple(calls), tokens=tokens, reasoning=reasoning)
-        if text.strip():
-            return Reply("text", text=text, truncated=finish == "length", tokens=tokens, reasoning=reasoning)
-        if finish == "length":
-            raise InvalidReply("the token limit cut the reply off before any answer (raise SYNSEMA_LLM_MAX_TOKENS)")
-        raise InvalidReply("no content and no tool call")
+        return text_reply(text, finish == "length", tokens, reasoning)
 
     stream_options = {"stream_options": {"include_usage": True}}
 
