@@ -14,6 +14,7 @@ from lang.errors import SynError
 from runtime.labels import Labeled, make_secret, unwrap, wrap
 from runtime.limits import (MAX_DECIMAL_EXPONENT, MAX_INT_BITS, MAX_LIST_LENGTH, MAX_TEXT_LENGTH,
                             check_int, check_length, int_too_large, too_large)
+from runtime.sealed import Secret, concatenated
 from runtime.values import EnumValue, ModuleValue, display, equal, map_key, type_name
 
 _MIX = "cannot mix decimal and float; convert with float(x) or decimal(...)"
@@ -97,12 +98,16 @@ def add(a, b):
             return _sized("+", "text", a, display(b))
         if tb is Labeled:
             return _labelled(add, a, b)
+        if tb is Secret:
+            return _sealed_sum(a, b)
         raise SynError(f"Cannot add text and {type_name(b)} — convert it on purpose: text(x), or interpolate it")
     if tb is str:
         if ta in _NUM or ta is bool or ta is Decimal:
             return _sized("+", "text", display(a), b)
         if ta is Labeled:
             return _labelled(add, a, b)
+        if ta is Secret:
+            return _sealed_sum(a, b)
         raise SynError(f"Cannot add {type_name(a)} and text — convert it on purpose: text(x), or interpolate it")
     if ta is list and tb is list:
         return _sized("+", "list", a, b)
@@ -113,7 +118,18 @@ def add(a, b):
         return _decimal_result("+", Decimal.__add__, x, y)
     if ta is bytes and tb is bytes:
         return _sized("+", "text", a, b)
+    if ta is Secret and tb is Secret:
+        return _sealed_sum(a, b)
     raise _unsupported(a, "+", b)
+
+
+def _sealed_sum(a, b):
+    """Text joined with a secret stays a secret (`"Bearer " + key`); nothing else joins one."""
+    joined = concatenated(a, b)
+    if joined is None:
+        raise SynError(f"Cannot add {type_name(a)} and {type_name(b)} — only text joins a secret "
+                       "of text, and the result is a secret")
+    return joined
 
 
 def sub(a, b):

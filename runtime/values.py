@@ -179,6 +179,9 @@ def quote(text: str) -> str:
     return '"' + text.replace("\\", "\\\\").replace('"', '\\"') + '"'
 
 
+# Bytes longer than this show their first bytes and their length, not every byte.
+_BYTES_SHOWN = 32
+
 # A list that holds itself many times over (`set x to [x, x]` in a loop) doubles its display at
 # every level: each list is shown once per display (`seen`, by identity) and each join is checked
 # against the text limit before it is built, so such a value costs time linear in its parts.
@@ -226,6 +229,8 @@ def _shown(value, seen: dict | None = None) -> str:
     if t is ModuleValue:
         return f"module {value.name}"
     if t is bytes:
+        if len(value) > _BYTES_SHOWN:
+            return f"bytes({value[:_BYTES_SHOWN].hex()}… ({len(value)} bytes))"
         return f"bytes({value.hex()})"
     custom = getattr(value, "display", None)
     if callable(custom):

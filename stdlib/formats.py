@@ -1,4 +1,4 @@
-"""JSON: `json_encode` and `json_decode`, the data format agents exchange most.
+"""Data formats: JSON (`json_encode`/`json_decode`), JSON lines and CSV.
 
 Decoding keeps integers exact at any size (up to MAX_INT_DIGITS, the guard `int` uses), reads
 numbers with a `.` or an exponent as floats, lets the last of duplicate keys win, and refuses
@@ -11,6 +11,8 @@ task, so `json_decode(json_encode(x))` gives `x` back for every data value.
 from __future__ import annotations
 
 import base64
+import csv
+import io
 import json
 import math
 import re
@@ -18,7 +20,7 @@ from decimal import Decimal
 
 from lang.errors import SynError
 from runtime.limits import MAX_INT_DIGITS, joined
-from runtime.values import decimal_text, int_text, type_name
+from runtime.values import decimal_text, display, int_text, type_name
 from stdlib.core import short, wrong_type
 from stdlib.registry import builtin
 
@@ -159,3 +161,204 @@ def json_decode(rt, text, default=_NO_DEFAULT, allow_nan=False):
         return _decode(text, allow_nan)
     except SynError:
         return default
+
+
+# ------------------------------------------------------------------ JSON lines
+def _jsonl_lines(text):
+    if type(text) is not str:
+        raise wrong_type("jsonl_parse", "JSON-lines text", text)
+    return text.splitlines()
+
+
+@builtin("jsonl_parse", 1, named=("allow_nan",))
+def jsonl_parse(rt, text, allow_nan=False):
+    """The values of JSON-lines text, one per non-blank line, as a list.
+
+    A line that is not JSON is an error naming its line number.
+
+    Example: jsonl_parse("{\\"a\\": 1}\\n[2]\\n") => [{a: 1}, [2]]
+    """
+    values = []
+    for number, line in enumerate(_jsonl_lines(text), 1):
+        if not line.strip():
+            continue
+        try:
+            values.append(_decode(line, allow_nan))
+        except SynError as error:
+            problem = error.message.removeprefix("json_decode: ").replace(" at line 1 column", " at column")
+            raise SynError(f"jsonl_parse: line {number}: {problem.split(' — json_decode(')[0]}") from None
+    return values
+
+
+@builtin("jsonl_decode", 1, named=("allow_nan",))
+def jsonl_decode(rt, text, allow_nan=False):
+    """Upstream's name for jsonl_parse: the values of JSON-lines text, one per non-blank line.
+
+    Example: jsonl_decode("1\\n2\\n") => [1, 2]
+    """
+    return jsonl_parse(rt, text, allow_nan)
+
+
+@builtin("jsonl_encode", 1)
+def jsonl_encode(rt, values):
+    """A list as JSON-lines text: each item compact JSON on its own line, ending in a newline.
+
+    Example: split(jsonl_encode([[1, 2], nothing]), "\\n") => ["[1,2]", "null", ""]
+    """
+    if type(values) is not list:
+        raise wrong_type("jsonl_encode", "a list", values)
+    lines = []
+    for item in values:
+        out: list[str] = []
+        try:
+            _encode(item, out, 1)
+        except SynError as error:
+            raise SynError("jsonl_encode: " + error.message.removeprefix("json_encode: ")) from None
+        lines.append("".join(out) + "\n")
+    return "".join(lines)
+
+
+# ------------------------------------------------------------------ CSV
+_CSV_PARSE_OPTIONS = ("headers", "delimiter", "numbers")
+_CSV_ENCODE_OPTIONS = ("headers", "delimiter", "eol")
+_CSV_NUMBER = re.compile(r"[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?")
+
+
+def _options(fname: str, opts, known: tuple[str, ...]) -> dict:
+    if opts is None:
+        return {}
+    if type(opts) is not dict:
+        raise wrong_type(fname, "an options map", opts)
+    for key in opts:
+        if key not in known:
+            raise SynError(f"{fname}: unknown option '{key}' (it accepts: {', '.join(known)})")
+    return opts
+
+
+def _delimiter(fname: str, opts: dict) -> str:
+    delimiter = opts.get("delimiter", ",")
+    if type(delimiter) is not str or len(delimiter) != 1 or delimiter in '"\r\n':
+        raise SynError(f"{fname}: delimiter must be one character other than a quote or a line "
+                       f"end, got {short(delimiter)}")
+    return delimiter
+
+
+def _flag(fname: str, opts: dict, key: str, default: bool) -> bool:
+    value = opts.get(key, default)
+    if type(value) is not bool:
+        raise SynError(f"{fname}: option {key} must be true or false, got {short(value)}")
+    return value
+
+
+def _csv_cell(field: str, numbers: bool):
+    if field == "":
+        return None
+    if numbers and _CSV_NUMBER.fullmatch(field):
+        if re.fullmatch(r"[+-]?\d+", field) and len(field.lstrip("+-")) <= MAX_INT_DIGITS:
+            return int(field)
+        value = float(field)
+        if math.isfinite(value):
+            return value
+    return field
+
+
+@builtin("csv_parse", 1, 2)
+def csv_parse(rt, text, opts=None):
+    """CSV text (RFC 4180) as a list of maps keyed by the header row.
+
+    Empty fields are nothing; other fields stay text unless {"numbers": true}.
+    {"headers": false} gives a list of lists; {"delimiter": ";"} changes the separator.
+    Errors name the line: an unclosed quote, a row of the wrong width, a repeated header.
+
+    Example: csv_parse("a,b\\n1,\\n") => [{a: "1", b: nothing}]
+    Example: csv_parse("a;b\\n1;2", {"delimiter": ";", "numbers": true}) => [{a: 1, b: 2}]
+    """
+    if type(text) is not str:
+        raise wrong_type("csv_parse", "CSV text", text)
+    opts = _options("csv_parse", opts, _CSV_PARSE_OPTIONS)
+    delimiter = _delimiter("csv_parse", opts)
+    headers = _flag("csv_parse", opts, "headers", True)
+    numbers = _flag("csv_parse", opts, "numbers", False)
+    reader = csv.reader(io.StringIO(text.removeprefix("\ufeff"), newline=""), delimiter=delimiter,
+                        strict=True)
+    rows = []
+    try:
+        for row in reader:
+            if row:
+                rows.append((reader.line_num, row))
+    except csv.Error as bad:
+        problem = str(bad)
+        if "EOF" in problem or "end of data" in problem:
+            problem = "a quoted field is not closed"
+        raise SynError(f"csv_parse: line {reader.line_num}: {problem}") from None
+    if not headers:
+        return [[_csv_cell(f, numbers) for f in row] for _, row in rows]
+    if not rows:
+        return []
+    names = rows[0][1]
+    seen = set()
+    for name in names:
+        if name in seen:
+            raise SynError(f"csv_parse: line {rows[0][0]}: the header {short(name)} appears twice")
+        seen.add(name)
+    result = []
+    for line, row in rows[1:]:
+        if len(row) != len(names):
+            raise SynError(f"csv_parse: line {line}: {len(row)} fields, but the header has "
+                           f"{len(names)}")
+        result.append({name: _csv_cell(field, numbers) for name, field in zip(names, row)})
+    return result
+
+
+def _csv_field(value) -> str:
+    t = type(value)
+    if t is str:
+        return value
+    if value is None:
+        return ""
+    if t is bytes:
+        return base64.b64encode(value).decode("ascii")
+    if type_name(value) == "secret":
+        return "[redacted]"
+    if t is list or t is dict:
+        raise SynError(f"csv_encode: a {type_name(value)} cannot be one CSV field — encode it "
+                       "with json_encode first")
+    if t in (bool, int, float, Decimal):
+        return display(value)
+    raise SynError(f"csv_encode: a {type_name(value)} has no CSV form")
+
+
+@builtin("csv_encode", 1, 2)
+def csv_encode(rt, rows, opts=None):
+    """A list of maps (the first map's keys are the header) or of lists as CSV text.
+
+    Fields are quoted only when needed; nothing is an empty field, bytes are base64, a
+    secret is [redacted]. Options: {"headers": [..]} picks and orders the columns,
+    {"delimiter": ";"}, {"eol": "\\n"} (the default is "\\r\\n").
+
+    Example: split(csv_encode([{"a": 1, "b": nothing}]), "\\r\\n") => ["a,b", "1,", ""]
+    """
+    if type(rows) is not list:
+        raise wrong_type("csv_encode", "a list of maps or of lists", rows)
+    opts = _options("csv_encode", opts, _CSV_ENCODE_OPTIONS)
+    delimiter = _delimiter("csv_encode", opts)
+    eol = opts.get("eol", "\r\n")
+    if eol not in ("\r\n", "\n"):
+        raise SynError(f"csv_encode: eol must be \"\\r\\n\" or \"\\n\", got {short(eol)}")
+    out = io.StringIO()
+    writer = csv.writer(out, delimiter=delimiter, lineterminator=eol)
+    if rows and all(type(row) is dict for row in rows):
+        columns = opts.get("headers", list(rows[0]))
+        if type(columns) is not list or not all(type(c) is str for c in columns):
+            raise SynError("csv_encode: headers must be a list of column names (text)")
+        writer.writerow(columns)
+        for row in rows:
+            writer.writerow([_csv_field(row.get(c)) for c in columns])
+    elif all(type(row) is list for row in rows):
+        if "headers" in opts:
+            raise SynError("csv_encode: the headers option applies to a list of maps")
+        for row in rows:
+            writer.writerow([_csv_field(v) for v in row])
+    else:
+        raise SynError("csv_encode: the rows must be all maps or all lists")
+    return out.getvalue()

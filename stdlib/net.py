@@ -15,11 +15,14 @@ import re
 from urllib.parse import urlsplit
 
 from lang.errors import SynError
+from runtime.sealed import Secret
+from runtime.values import type_name
 from stdlib.core import wrong_type
 from stdlib.registry import builtin
 
 DEFAULT_TIMEOUT = 30.0  # seconds, for connecting and for each read
 MAX_REDIRECTS = 10
+_HEADER_NAME = re.compile(r"[!#$%&'*+.^_`|~0-9A-Za-z-]+")
 
 
 def _net_scope(url: str) -> str:
@@ -38,11 +41,33 @@ def _net_scope(url: str) -> str:
     return f"{host}:{port or (443 if scheme == 'https' else 80)}"
 
 
-@builtin("fetch", 1, named=("timeout",), cap="net")
-def fetch(rt, url, timeout=DEFAULT_TIMEOUT):
+def _request_headers(headers) -> dict[str, str]:
+    """The headers to send: text names, text or secret values. A secret is materialized here,
+    at the socket, and nowhere else; no message below ever shows a header value."""
+    if headers is None:
+        return {}
+    if type(headers) is not dict:
+        raise wrong_type("fetch", "headers as a map of text", headers)
+    sent = {}
+    for name, value in headers.items():
+        if type(value) is Secret:
+            value = value.expose()
+        if type(value) is not str:
+            raise SynError(f"fetch: the header {name!r} must be text or a secret of text, got "
+                           f"{type_name(value)}")
+        if not _HEADER_NAME.fullmatch(name) or "\r" in value or "\n" in value:
+            raise SynError(f"fetch: the header {name!r} is not a valid header name and value")
+        sent[name] = value
+    return sent
+
+
+@builtin("fetch", 1, named=("timeout", "headers"), cap="net")
+def fetch(rt, url, timeout=DEFAULT_TIMEOUT, headers=None):
     """HTTP GET `url`: `{status, headers, body}`, headers with lower-case names, body as text.
 
-    GET `url` → `{status, headers, body}`; headers have lower-case names, body is text.
+    `headers = {…}` adds request headers. A secret value (`bearer(secret("KEY"))`) is the one
+    documented way a secret leaves the program: its plaintext is written into the request and
+    sent only to the URL's own host and port, never to a host a redirect leads to.
 
     Example: fetch("http://127.0.0.1:9/") => error: Capability not granted: net("127.0.0.1:9")
     """
@@ -50,14 +75,17 @@ def fetch(rt, url, timeout=DEFAULT_TIMEOUT):
         raise wrong_type("fetch", "a URL as text", url)
     if type(timeout) not in (int, float) or not timeout > 0:
         raise SynError(f"fetch: timeout must be a number of seconds above 0, got {timeout!r}")
+    sent = _request_headers(headers)
     import httpx
 
     target = url
+    origin = _net_scope(url)
     with httpx.Client(timeout=timeout, follow_redirects=False, trust_env=False) as client:
         for _ in range(MAX_REDIRECTS + 1):
-            rt.check_cap("net", _net_scope(target))
+            scope = _net_scope(target)
+            rt.check_cap("net", scope)
             try:
-                response = client.get(target)
+                response = client.get(target, headers=sent if scope == origin else None)
             except httpx.TimeoutException:
                 raise SynError(f"fetch {url}: timed out after {timeout:g} s") from None
             except httpx.ConnectError as failure:

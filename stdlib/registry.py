@@ -70,6 +70,7 @@ BUILTINS: dict[str, BuiltinSpec] = {}
 # Modules that register builtins when imported; `load_all` imports them in this order.
 MODULES = (
     "stdlib.core", "stdlib.text", "stdlib.collections", "stdlib.numbers", "stdlib.formats",
+    "stdlib.bytes", "stdlib.secrets",
     "stdlib.time_random", "stdlib.files_env", "stdlib.net", "stdlib.tools", "stdlib.llm",
     "stdlib.script_math", "stdlib.labels", "stdlib.mcp", "stdlib.unsupported",
 )

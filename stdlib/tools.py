@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from lang.errors import SynError
 from runtime.calls import bind, run_body, unknown_parameter
+from runtime.sealed import Secret
 from runtime.values import Task, type_name
 from stdlib.registry import builtin
 
@@ -70,6 +71,22 @@ def call(rt, fn, args):
     return run_body(task.code, bind(task, [], named, False))
 
 
+def _refuse_secrets(task, named) -> None:
+    """A tool's arguments are data a model could have written; a secret is never one of them:
+    the tool reads its own key with secret("NAME") under its own require."""
+    stack = [value for _, value in named]
+    while stack:
+        value = stack.pop()
+        if type(value) is Secret:
+            raise SynError(f"call_tool({task.name}): {value.display()} is a secret and cannot be a "
+                           f"tool argument — let the tool read it with secret(\"{value.name}\") "
+                           "under its own require secret(…)")
+        if type(value) is list:
+            stack.extend(value)
+        elif type(value) is dict:
+            stack.extend(value.values())
+
+
 @builtin("call_tool", 2)
 def call_tool(rt, fn, args):
     """Call a task the way a tool runs: arguments checked against its types, only its declared capabilities.
@@ -80,6 +97,7 @@ def call_tool(rt, fn, args):
     """
     task = _task(fn, "call_tool")
     named = _checked_args(task, args, "call_tool")
+    _refuse_secrets(task, named)
     token = rt.enter_tool(task.declared, task.name)
     try:
         return run_body(task.code, bind(task, [], named, False))

@@ -10,7 +10,7 @@ from urllib.parse import parse_qs, urlsplit
 import pytest
 
 class _Handler(BaseHTTPRequestHandler):
-    """/hello, /status/N, /redirect?to=URL, /slow?s=SECONDS, /utf8."""
+    """/hello, /status/N, /redirect?to=URL, /slow?s=SECONDS, /utf8, /echo-headers."""
 
     def do_GET(self):
         url = urlsplit(self.path)
@@ -25,6 +25,8 @@ class _Handler(BaseHTTPRequestHandler):
             time.sleep(float(query.get("s", ["2"])[0]))
         status = int(url.path.rsplit("/", 1)[1]) if url.path.startswith("/status/") else 200
         body = "héllo wörld" if url.path == "/utf8" else f"hello from {url.path}"
+        if url.path == "/echo-headers":
+            body = f"{self.headers.get('Authorization')}|{self.headers.get('X-Api-Key')}"
         data = body.encode("utf-8")
         self.send_response(status)
         self.send_header("Content-Type", "text/plain; charset=utf-8")

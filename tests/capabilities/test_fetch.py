@@ -103,3 +103,45 @@ def test_the_port_of_the_scheme_is_what_gets_checked(tmp_path):
     # https://h.invalid/ is port 443: a grant for port 80 does not cover it; the check comes first.
     result = run_program('require net("h.invalid:80")\nprint(fetch("https://h.invalid/"))\n', tmp_path)
     assert result.code == 1 and 'Capability not granted: net("h.invalid")' in result.err
+
+
+def test_a_secret_header_is_materialized_at_the_socket_only(tmp_path, http_server):
+    """The server sees the plaintext; the program only ever sees secret(NAME)."""
+    result = run_program(fetch_program(http_server, """\
+require secret("API_*")
+let key be secret("API_KEY")
+let headers be {"Authorization": bearer(key), "X-Api-Key": key}
+print(headers)
+print(fetch(base + "/echo-headers", headers = headers)["body"])
+"""), tmp_path, env={"API_KEY": "s3cr3t-value"})
+    assert result.code == 0, result
+    assert result.out.splitlines() == ["{Authorization: secret(API_KEY), X-Api-Key: secret(API_KEY)}",
+                                       "Bearer s3cr3t-value|s3cr3t-value"]
+
+
+def test_secret_headers_do_not_follow_a_redirect_to_another_host(tmp_path, http_server):
+    other = f"http://localhost:{http_server}/echo-headers"
+    result = run_program(fetch_program(http_server, f"""\
+require net("localhost:{http_server}"), secret("API_KEY")
+let r be fetch(base + "/redirect?to={other}", headers = {{"X-Api-Key": secret("API_KEY")}})
+print(r["body"])
+"""), tmp_path, env={"API_KEY": "s3cr3t-value"})
+    assert (result.code, result.out) == (0, "None|None\n"), result
+
+
+def test_a_secret_never_shows_in_output_or_errors(tmp_path, http_server):
+    result = run_program(fetch_program(http_server, """\
+require secret("API_KEY")
+let key be secret("API_KEY")
+print(key, text(key), json_encode([key]), "x" + key)
+eprint(key)
+log key
+try
+    fetch(base + "/hello", headers = {"X-Api-Key": key, "Bad": 5})
+recover err
+    print(err)
+raise key
+"""), tmp_path, env={"API_KEY": "s3cr3t-value"})
+    assert result.code == 1
+    assert "s3cr3t" not in result.out + result.err, result
+    assert "secret(API_KEY)" in result.err and "[redacted]" in result.out

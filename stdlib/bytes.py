@@ -1,0 +1,221 @@
+"""The bytes family: binary data, its text encodings, and the digests agents check.
+
+`bytes` builds binary data from a list of integers 0–255, from text as UTF-8, or from hex or
+base64 text; `decode` goes back, strict UTF-8 unless `"utf8_lossy"` is asked for. `sha256`,
+`sha512` and `hmac` give raw digests as bytes (`hex(d)` or `decode(d, "hex")` shows them);
+`constant_time_eq` compares credentials without a timing leak. A secret is accepted only where
+it is consumed without being shown: as `hmac`'s key and on either side of `constant_time_eq`.
+Hashing a secret or turning it into bytes is refused, since the digest of a short secret is
+an offline guessing oracle.
+
+Everything is pure (no capability) and propagates labels. Cost is linear in the input, and
+every result is bounded by `MAX_BYTES` before it is built.
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import hashlib
+import hmac as hmac_lib
+import re
+
+from lang.errors import SynError
+from runtime.sealed import Secret
+from runtime.values import type_name
+from stdlib.core import short, wrong_type
+from stdlib.registry import builtin
+
+# The largest bytes value a builtin here builds (64 MiB).
+MAX_BYTES = 64 * 1024 * 1024
+_HEX = re.compile(r"(?:[0-9a-fA-F]{2})*")
+_DIGESTS = {"sha256": hashlib.sha256, "sha512": hashlib.sha512}
+_ENCODINGS = '"utf8", "hex" or "base64"'
+
+
+def _bounded(fname: str, size: int) -> None:
+    if size > MAX_BYTES:
+        raise SynError(f"{fname}: the result would be {size} bytes, more than the {MAX_BYTES} "
+                       "bytes a value may hold")
+
+
+def _no_secret(fname: str, value, use: str) -> None:
+    if type(value) is Secret:
+        raise SynError(f"{fname}: {value.display()} is a secret; its plaintext never becomes a "
+                       f"value — {use}")
+
+
+def _data(fname: str, value) -> bytes:
+    """Text (as UTF-8) or bytes: what the digests read."""
+    _no_secret(fname, value, "pass a secret as hmac's key, or compare it with constant_time_eq")
+    if type(value) is bytes:
+        return value
+    if type(value) is str:
+        return value.encode("utf-8")
+    raise wrong_type(fname, "text or bytes", value)
+
+
+@builtin("bytes", 1, 2)
+def bytes_(rt, value, encoding=None):
+    """Binary data from a list of integers 0–255, from text as UTF-8, or from hex/base64 text.
+
+    Example: bytes("Hi") => bytes(4869)
+    Example: bytes("48690a", "hex") => bytes(48690a)
+    Example: bytes([256]) => error: bytes: every item must be an integer 0..=255
+    """
+    _no_secret("bytes", value, "use it with hmac or constant_time_eq")
+    t = type(value)
+    if t is bytes and encoding is None:
+        return value
+    if t is list and encoding is None:
+        _bounded("bytes", len(value))
+        for item in value:
+            if type(item) is not int or not 0 <= item <= 255:
+                raise SynError(f"bytes: every item must be an integer 0..=255, got {short(item)}")
+        return bytes(value)
+    if t is str:
+        return _from_text(value, "utf8" if encoding is None else encoding)
+    if encoding is not None and t in (bytes, list):
+        raise SynError(f"bytes: an encoding applies to text only, got {type_name(value)} with "
+                       f"{short(encoding)}")
+    raise SynError(f"Cannot convert {type_name(value)} to bytes — bytes takes a list of integers "
+                   "0..=255, text, or bytes")
+
+
+def _from_text(text: str, encoding) -> bytes:
+    if encoding in ("utf8", "utf-8"):
+        _bounded("bytes", len(text))
+        encoded = text.encode("utf-8", "surrogatepass")
+        _bounded("bytes", len(encoded))
+        return encoded
+    if encoding == "hex":
+        if not _HEX.fullmatch(text):
+            raise SynError(f"bytes: {short(text)} is not hex — it needs an even number of the "
+                           "digits 0-9 and a-f, with nothing between them")
+        return bytes.fromhex(text)
+    if encoding == "base64":
+        try:
+            return base64.b64decode(text.encode("ascii"), validate=True)
+        except (binascii.Error, UnicodeEncodeError):
+            raise SynError(f"bytes: {short(text)} is not base64 (the alphabet A-Z a-z 0-9 + /, "
+                           "with = padding to a multiple of 4)") from None
+    raise SynError(f"bytes: unsupported encoding {short(encoding)} — use {_ENCODINGS}")
+
+
+@builtin("decode", 1, 2)
+def decode(rt, value, encoding="utf8"):
+    """Bytes back to text: strict UTF-8, or "utf8_lossy", "hex" or "base64".
+
+    With "utf8_lossy" an invalid byte becomes U+FFFD instead of an error.
+
+    Example: decode(bytes("héllo")) => "héllo"
+    Example: decode(bytes("Hello"), "base64") => "SGVsbG8="
+    """
+    if type(value) is not bytes:
+        raise wrong_type("decode", "bytes", value)
+    if encoding in ("utf8", "utf-8"):
+        try:
+            return value.decode("utf-8")
+        except UnicodeDecodeError as bad:
+            raise SynError(f"decode: the bytes are not valid UTF-8 (byte 0x{value[bad.start]:02x} at "
+                           f"position {bad.start}) — decode(b, \"utf8_lossy\") replaces invalid bytes "
+                           "with U+FFFD") from None
+    if encoding == "utf8_lossy":
+        return value.decode("utf-8", "replace")
+    if encoding == "hex":
+        return value.hex()
+    if encoding == "base64":
+        return base64.b64encode(value).decode("ascii")
+    raise SynError(f"decode: unsupported encoding {short(encoding)} — use \"utf8\", "
+                   "\"utf8_lossy\", \"hex\" or \"base64\"")
+
+
+@builtin("is_bytes", 1)
+def is_bytes(rt, value):
+    """Whether the value is bytes.
+
+    Example: is_bytes(bytes("x")) => true
+    """
+    return type(value) is bytes
+
+
+@builtin("hex", 1)
+def hex_(rt, value):
+    """A non-negative integer as 0x… text, or bytes as lower-case hex digits.
+
+    Example: hex(255) => "0xff"
+    Example: hex(bytes([1, 171])) => "01ab"
+    """
+    t = type(value)
+    if t is bytes:
+        return value.hex()
+    if t is int:
+        if value < 0:
+            raise SynError(f"hex: {value} is negative — hex writes integers from 0 up; write "
+                           f"\"-\" + hex(-x) if you mean a sign")
+        return f"0x{value:x}"
+    raise wrong_type("hex", "a non-negative integer or bytes", value)
+
+
+def _digest(fname: str, value) -> bytes:
+    return _DIGESTS[fname](_data(fname, value)).digest()
+
+
+@builtin("sha256", 1)
+def sha256(rt, value):
+    """The SHA-256 digest (32 bytes) of text (as UTF-8) or bytes.
+
+    Example: slice(hex(sha256("abc")), 0, 8) => "ba7816bf"
+    """
+    return _digest("sha256", value)
+
+
+@builtin("sha512", 1)
+def sha512(rt, value):
+    """The SHA-512 digest (64 bytes) of text (as UTF-8) or bytes.
+
+    Example: length(sha512("")) => 64
+    """
+    return _digest("sha512", value)
+
+
+@builtin("hmac", 2, 3)
+def hmac(rt, data, key, algorithm="sha256"):
+    """The HMAC of data under key (text, bytes or a secret), as bytes.
+
+    The algorithm is "sha256" (the default) or "sha512".
+
+    Example: slice(hex(hmac("msg", "key")), 0, 8) => "2d93cbc1"
+    """
+    if algorithm not in _DIGESTS:
+        raise SynError(f"hmac: unsupported algorithm {short(algorithm)} — use \"sha256\" or "
+                       "\"sha512\" (SHA-1 and MD5 are not offered)")
+    message = _data("hmac", data)
+    if type(key) is Secret:
+        secret_key = key.exposed_bytes()
+    elif type(key) in (str, bytes):
+        secret_key = _data("hmac", key)
+    else:
+        raise wrong_type("hmac", "a key as text, bytes or a secret", key)
+    return hmac_lib.new(secret_key, message, _DIGESTS[algorithm]).digest()
+
+
+def _comparable(value) -> bytes:
+    if type(value) is Secret:
+        return value.exposed_bytes()
+    if type(value) is bytes:
+        return value
+    if type(value) is str:
+        return value.encode("utf-8")
+    raise wrong_type("constant_time_eq", "text, bytes or a secret on each side", value)
+
+
+@builtin("constant_time_eq", 2)
+def constant_time_eq(rt, a, b):
+    """Whether two credentials are equal, in time that does not depend on where they differ.
+
+    Each side is text, bytes or a secret.
+
+    Example: constant_time_eq("token", bytes("token")) => true
+    """
+    return hmac_lib.compare_digest(_comparable(a), _comparable(b))
