@@ -9,7 +9,7 @@ Hashing a secret or turning it into bytes is refused, since the digest of a shor
 an offline guessing oracle.
 
 Everything is pure (no capability) and propagates labels. Cost is linear in the input, and
-every result is bounded by `MAX_BYTES` before it is built.
+every result is bounded by `MAX_BYTES` (runtime.limits' text limit) before it is built.
 """
 
 from __future__ import annotations
@@ -21,13 +21,14 @@ import hmac as hmac_lib
 import re
 
 from lang.errors import SynError
+from runtime.limits import MAX_TEXT_LENGTH, too_large
 from runtime.sealed import Secret
 from runtime.values import type_name
 from stdlib.core import short, wrong_type
 from stdlib.registry import builtin
 
-# The largest bytes value a builtin here builds (64 MiB).
-MAX_BYTES = 64 * 1024 * 1024
+# The largest bytes value a builtin here builds: the text limit, which `bytes + bytes` also uses.
+MAX_BYTES = MAX_TEXT_LENGTH
 _HEX = re.compile(r"(?:[0-9a-fA-F]{2})*")
 _DIGESTS = {"sha256": hashlib.sha256, "sha512": hashlib.sha512}
 _ENCODINGS = '"utf8", "hex" or "base64"'
@@ -35,8 +36,7 @@ _ENCODINGS = '"utf8", "hex" or "base64"'
 
 def _bounded(fname: str, size: int) -> None:
     if size > MAX_BYTES:
-        raise SynError(f"{fname}: the result would be {size} bytes, more than the {MAX_BYTES} "
-                       "bytes a value may hold")
+        raise too_large(fname, f"{size:,} bytes", MAX_BYTES, "bytes")
 
 
 def _no_secret(fname: str, value, use: str) -> None:

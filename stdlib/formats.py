@@ -209,12 +209,10 @@ def jsonl_encode(rt, values):
         raise wrong_type("jsonl_encode", "a list", values)
     lines = []
     for item in values:
-        out: list[str] = []
         try:
-            _encode(item, out, 1)
+            lines.append(_encode(item, 0, {}) + "\n")
         except SynError as error:
             raise SynError("jsonl_encode: " + error.message.removeprefix("json_encode: ")) from None
-        lines.append("".join(out) + "\n")
     return "".join(lines)
 
 
