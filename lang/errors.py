@@ -40,12 +40,14 @@ class SynError(Exception):
     """
 
     def __init__(self, message: str, span: Span | None = None, phase: str = "Runtime",
-                 assertion: bool = False):
+                 assertion: bool = False, hint: str | None = None, code: str | None = None):
         super().__init__(message)
         self.message = message
         self.span = span
         self.phase = phase
         self.assertion = assertion
+        self.hint = hint            # how to fix it, shown below the source line (lang.diagnostics)
+        self.code = code            # a stable name for the kind of error, for --format json
         self.violation = False
         self.secret: frozenset | None = None
         self.redacted = ""

@@ -80,6 +80,11 @@ def unknown_parameter(label: str, name: str, names, listing: bool = False) -> Sy
     return SynError(f"{label} has no parameter '{name}'{hint}{listed}")
 
 
+def _task_call(code: TaskCode) -> str:
+    """`call it as f(a, b)`: the hint of a task's arity errors."""
+    return f"call it as {code.name if code.label != 'lambda' else 'the lambda'}({', '.join(code.names)})"
+
+
 def bind(task: Task, args: list, named, strict: bool) -> list:
     """Build the frame for one call of `task`: parameters bound, defaults evaluated in it."""
     code = task.code
@@ -88,7 +93,8 @@ def bind(task: Task, args: list, named, strict: bool) -> list:
     given = len(args)
     if given > count:
         if strict:
-            raise SynError(f"{code.label} takes {_plural(count)}, got {given}")
+            raise SynError(f"{code.label} takes {_plural(count)}, got {given}", code="arity",
+                           hint=_task_call(code))
         args = args[:count]
         given = count
     frame = [task.env, *args]
@@ -112,7 +118,7 @@ def bind(task: Task, args: list, named, strict: bool) -> list:
                     frame[position + 1] = default(frame)
                 elif strict:
                     raise SynError(f"{code.label} is missing argument '{names[position]}' — pass it, "
-                                   "or give the parameter a default")
+                                   "or give the parameter a default", code="arity", hint=_task_call(code))
                 else:
                     frame[position + 1] = None
     return frame
@@ -181,7 +187,7 @@ def call_builtin(rt, spec, args: list, named, span=None):
                            f"(it accepts: {', '.join(spec.named)})")
     given = len(args)
     if given < spec.min_args or (spec.max_args is not None and given > spec.max_args):
-        raise SynError(_builtin_arity(spec, given))
+        raise SynError(_builtin_arity(spec, given), code="arity", hint=f"call it as {spec.signature()}")
     try:
         if named:
             return spec.fn(rt, *args, **dict(named))

@@ -257,9 +257,10 @@ def _read_source(path: str) -> str:
 
 
 def _run_program(source: str, path: str, argv: list[str], options: dict, fmt: str) -> int:
+    from lang.diagnostics import Sources, human
     from runtime.interp import Runtime
     captured: list[str] | None = [] if fmt == "json" else None
-    errors: list[str] = []
+    errors: list = []
     kwargs = dict(options)
     if captured is not None:
         kwargs["out"] = captured.append
@@ -269,15 +270,19 @@ def _run_program(source: str, path: str, argv: list[str], options: dict, fmt: st
     rt = Runtime(mode="run", argv=argv, **kwargs)
     code = execute(rt, source, path, errors)
     rt.caps.finish(code)
+    sources = Sources()
+    sources.add(path, source)
     if captured is None:
-        for line in errors:
-            sys.stderr.write(line + "\n")
+        for problem in errors:
+            sys.stderr.write((problem if type(problem) is str else human(problem, sources)) + "\n")
     else:
         from runtime.calls import REG
         from runtime.llm.session import used_tokens
         touched = rt.labels is not None and rt.labels.touched
         audit = kwargs.get("audit")
-        report = {"ok": code == 0, "output": "".join(captured).splitlines(), "errors": errors,
+        report = {"ok": code == 0, "output": "".join(captured).splitlines(),
+                  "errors": [p if type(p) is str else p.report() for p in errors],
+                  "diagnostics": [_diagnostic(p, path, sources) for p in errors],
                   "audit": audit.records if audit is not None else None, "exit": code,
                   "llm_tokens": used_tokens(),
                   "steps": None if touched else REG.steps}
@@ -285,8 +290,19 @@ def _run_program(source: str, path: str, argv: list[str], options: dict, fmt: st
     return code
 
 
-def execute(rt, source: str, path: str, errors: list[str]) -> int:
-    """Run the main program; uncaught problems become report lines; the exit code."""
+def _diagnostic(problem, path: str, sources) -> dict:
+    """The structured form of one uncaught problem (lang.diagnostics.as_json)."""
+    from lang.diagnostics import as_json
+    if type(problem) is not str:
+        return as_json(problem, sources)
+    return {"file": path, "line": None, "col": None, "end_line": None, "end_col": None,
+            "code": "internal" if problem.startswith("Internal error") else "runtime",
+            "message": problem.split(": ", 1)[-1], "hint": None}
+
+
+def execute(rt, source: str, path: str, errors: list) -> int:
+    """Run the main program; the exit code. Uncaught problems go to `errors`: a SynError, or
+    the report line of one that has no source position to show."""
     from lang.errors import SynError
     from runtime.calls import REG
     from runtime.control import ExitProgram, StopLoop
@@ -294,14 +310,13 @@ def execute(rt, source: str, path: str, errors: list[str]) -> int:
         rt.run_main(source, path)
         return 0
     except SynError as error:
-        errors.append(error.report())
+        errors.append(error)
         if getattr(error, "out_of_memory", False):
             return _memory_exhausted(rt, error)
     except ExitProgram as done:
         return done.code
     except StopLoop:
-        where = f"{REG.stop_span}: " if REG.stop_span is not None else ""
-        errors.append(f"Runtime error: {where}stop used outside a loop")
+        errors.append(SynError("stop used outside a loop", REG.stop_span))
     except RecursionError:
         errors.append(f"Runtime error: {path}: maximum recursion depth exceeded")
     except MemoryError:

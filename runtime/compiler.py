@@ -17,6 +17,7 @@ from lang import ast
 from lang.checks import PROTECTED_NAMES, protected_binding
 from lang.errors import SynError
 from lang.resolve import Scope, arm_scope, block_scope, task_scope, test_scope
+from lang.suggest import did_you_mean
 from lang.toolschema import JSON_TYPES
 from runtime import fastpaths
 from runtime import operators as ops
@@ -49,14 +50,32 @@ INTENT_FROZEN = ("intent is frozen: it cannot be declared after execution has st
                  "declares it once, at the top")
 
 
-def undefined(name: str) -> SynError:
+# What `each` can walk, for the error when it is given something else.
+ITERATE_HINT = "each walks a list, a map's keys or a text; to count, write each i in range(n)"
+
+
+def undefined(name: str, scope: Scope | None = None, globals_=()) -> SynError:
+    """The error for reading an unbound name; a near name in scope (`scope`'s frames, then the
+    globals and builtins) is suggested as the fix."""
     from stdlib.unsupported import tier_c_family, unsupported_error
     family = tier_c_family(name)
     if family is not None:
         return unsupported_error(name, family)
     hint = PYTHON_NAMES.get(name)
     suffix = f" — in Synsema: {hint}" if hint else ""
-    return SynError(f"Undefined variable: '{name}'{suffix}")
+    near = [*(scope.visible() if scope else ()), *_user_first(globals_)]
+    guess = None if hint else did_you_mean(name, near)
+    return SynError(f"Undefined variable: '{name}'{suffix}", code="undefined-name",
+                    hint=f"did you mean '{guess}'?" if guess else None)
+
+
+def _user_first(globals_) -> list[str]:
+    """Global names, the program's own before the builtins: a typo is likelier to be of a name
+    the program defined."""
+    names = list(globals_)
+    if type(globals_) is dict:
+        names.sort(key=lambda n: type(globals_[n]) is Builtin)
+    return names
 
 
 def no_methods(name: str, span) -> SynError:
@@ -573,7 +592,7 @@ class Compiler:
             if t is dict:
                 coll = list(coll)
             elif t is not list and t is not range and t is not str and t is not bytes:
-                raise SynError(f"Cannot iterate over {type_name(coll)}", span)
+                raise SynError(f"Cannot iterate over {type_name(coll)}", span, hint=ITERATE_HINT)
             for item in coll:
                 frame = [f, item, *template] if template else [f, item]
                 try:
@@ -891,14 +910,14 @@ class Compiler:
             try:
                 return g[name]
             except KeyError:
-                raise undefined(name).at(span) from None
+                raise undefined(name, scope, g).at(span) from None
 
         if not candidates:
             def read_global(f):
                 try:
                     return g[name]
                 except KeyError:
-                    raise undefined(name).at(span) from None
+                    raise undefined(name, scope, g).at(span) from None
             return read_global
 
         def slow(f):
@@ -1136,7 +1155,7 @@ class Compiler:
                     try:
                         fn = g[callee]
                     except KeyError:
-                        raise undefined(callee).at(fspan) from None
+                        raise undefined(callee, scope, g).at(fspan) from None
                     a = only(f)
                     try:
                         if type(fn) is Task:

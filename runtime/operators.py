@@ -11,6 +11,7 @@ import math
 from decimal import Decimal, DivisionByZero, InvalidOperation, Overflow, localcontext
 
 from lang.errors import SynError
+from lang.suggest import did_you_mean
 from runtime.labels import Labeled, make_secret, unwrap, wrap
 from runtime.limits import (MAX_DECIMAL_EXPONENT, MAX_INT_BITS, MAX_LIST_LENGTH, MAX_TEXT_LENGTH,
                             check_int, check_length, int_too_large, too_large)
@@ -305,7 +306,10 @@ def _position(i, length: int, kind: str) -> int:
             raise SynError(f"index must be an integer, got {display(i)}")
     j = i + length if i < 0 else i
     if j < 0 or j >= length:
-        raise SynError(f"Index {i} out of range ({kind} length {length})")
+        raise SynError(f"Index {i} out of range ({kind} length {length})", code="index",
+                       hint=f"positions run from 0 to {length - 1}, or from -1 back to -{length}; "
+                            "get(xs, i, default) gives a default instead" if length else
+                            f"the {kind} is empty; check length(…) first, or use get(xs, i, default)")
     return j
 
 
@@ -321,7 +325,7 @@ def index(obj, i):
         try:
             return obj[key]
         except KeyError:
-            raise SynError(f"Map has no key '{key}'") from None
+            raise missing_key(key, obj) from None
     if t is str:
         return obj[_position(i, len(obj), "text")]
     if t is bytes:
@@ -331,6 +335,14 @@ def index(obj, i):
     raise SynError(f"Cannot index {type_name(obj)}")
 
 
+def missing_key(key: str, keys) -> SynError:
+    """`Map has no key 'k'`, with the nearest existing key as the likely fix."""
+    guess = did_you_mean(key, [k for k in keys if type(k) is str])
+    return SynError(f"Map has no key '{key}'", code="missing-key",
+                    hint=f"did you mean '{guess}'? (or get(m, \"{key}\", default) when it may be missing)"
+                    if guess else f"use get(m, \"{key}\", default) when the key may be missing")
+
+
 def attribute(obj, name: str):
     """`obj.name` / `name of obj`: a map key, a module export or an enum field."""
     t = type(obj)
@@ -338,10 +350,10 @@ def attribute(obj, name: str):
         try:
             return obj[name]
         except KeyError:
-            raise SynError(f"Map has no key '{name}'") from None
+            raise missing_key(name, obj) from None
     if t is ModuleValue:
         if name not in obj.exported:
-            raise SynError(f"Map has no key '{name}'")
+            raise missing_key(name, obj.exported)
         return obj.globals[name]
     if t is EnumValue and name in obj.names:
         return obj.fields[obj.names.index(name)]

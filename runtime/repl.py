@@ -126,6 +126,9 @@ class Session:
         self.out = out or _writer(sys.stdout)
         self.err = err or _writer(sys.stderr)
         self.rt = self._fresh_runtime()
+        from lang.diagnostics import Sources
+        self.sources = Sources()
+        self.entry = _Entry(FILE)
 
     def _fresh_runtime(self):
         from runtime.interp import Runtime
@@ -140,9 +143,13 @@ class Session:
     # -- entries
     def handle(self, entry: str) -> int | None:
         """Run one entry, code or command; an exit status when the session must end."""
+        from lang.diagnostics import Sources
         entry = entry.rstrip()
         if not entry.strip():
             return None
+        self.entry = _Entry(FILE)
+        self.sources = Sources()  # what an error's caret points into: this entry, or a file
+        self.sources.add(FILE, entry)
         if entry.lstrip().startswith(":"):
             return self._guarded(lambda: self._command(entry.strip()))
         return self._guarded(lambda: self._run_code(entry))
@@ -150,8 +157,8 @@ class Session:
     def _run_code(self, source: str) -> None:
         from lang import ast
         from lang.parser import parse
-        body = parse(source, FILE).body
-        value = self._evaluate(source, FILE)
+        body = parse(source, self.entry).body
+        value = self._evaluate(source, self.entry)
         for stmt in body:
             if type(stmt) is ast.TestBlock:
                 self.err(f"note: test {echo_text(stmt.name)} is not run in the REPL; "
@@ -177,7 +184,8 @@ class Session:
         try:
             return action()
         except SynError as error:
-            self.err(error.report() + "\n")
+            from lang.diagnostics import human
+            self.err(human(error, self._sources_for(error)) + "\n")
         except ExitProgram as done:
             return done.code
         except StopLoop:
@@ -191,6 +199,14 @@ class Session:
             self.err(f"Internal error: {type(bug).__name__}: {bug} (a bug in synsema, not in your "
                      "code; the session goes on)\n")
         return None
+
+    def _sources_for(self, error):
+        """Where the caret of `error` may point: this entry or a loaded file, never an earlier
+        entry (its lines are numbered like this one's but are not this one's)."""
+        span = error.span
+        if error.phase == "Usage" or span is None or (span.file == FILE and span.file is not self.entry):
+            return None
+        return self.sources
 
     # -- commands
     def _command(self, line: str) -> int | None:
@@ -241,10 +257,11 @@ class Session:
         from lang.parser import parse
         from runtime.labels import unwrap, wrap
         from runtime.values import display, type_name
-        body = parse(source, FILE).body
+        self.sources.add(FILE, source)
+        body = parse(source, self.entry).body
         if len(body) != 1 or type(body[0]) is not ast.ExprStmt:
             raise SynError(":type takes one expression, as in :type [1, 2]", None, "Usage")
-        value, labels = unwrap(self._evaluate(source, FILE))
+        value, labels = unwrap(self._evaluate(source, self.entry))
         # Under --labels the answer is as private as the value, as with type_of.
         self.rt.stdout(display(wrap(type_name(value), labels)) + "\n")
 
@@ -307,6 +324,11 @@ class Session:
 
 _MEMBER = re.compile(r"(?<![\w.])([^\W\d]\w*)\.(\w*)$")
 _WORD = re.compile(r"(?<![\w.])([^\W\d]\w*)$")
+
+
+class _Entry(str):
+    """The file name an entry is compiled under: equal to FILE, but its own object, so the spans
+    of the entry being run can be told from those of earlier entries."""
 
 
 def task_signature(task) -> str:

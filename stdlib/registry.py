@@ -64,6 +64,11 @@ class BuiltinSpec:
         self.module = module
         self.flow = flow
 
+    def signature(self) -> str:
+        """How a call is written, `split(t, sep)`: the reference's form (stdlib.reference)."""
+        from stdlib.reference import BuiltinDoc
+        return BuiltinDoc(self).signature()
+
 
 BUILTINS: dict[str, BuiltinSpec] = {}
 

@@ -141,7 +141,9 @@ def test_recursion_limit_is_exactly_3000(tmp_path):
                                'print(down(2999))\nprint(down(3000))\n')
     result = run_synsema("run", "deep.syn", cwd=tmp_path)
     assert result.stdout == "0\n"
-    assert result.stderr == "Runtime error: deep.syn:4:10: maximum recursion depth exceeded\n"
+    assert result.stderr == ("Runtime error: deep.syn:4:10: maximum recursion depth exceeded\n"
+                             "  4 |     give down(n - 1)\n"
+                             "    |          ^^^^\n")
 
 
 def test_examples_pass_their_tests():

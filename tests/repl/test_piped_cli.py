@@ -42,8 +42,9 @@ def test_a_piped_session_keeps_definitions_and_reads_blocks_to_a_blank_line(pipe
 def test_errors_are_reported_and_the_session_goes_on_with_status_zero(piped_repl):
     result = piped_repl("let x be 1 +\nprint(nope)\nlet x be 2\nx\n")
     assert result.code == 0 and result.out == "2\n", result
-    assert result.err.splitlines()[0].startswith("Parse error: <repl>:1:")
-    assert result.err.splitlines()[1] == "Runtime error: <repl>:1:7: Undefined variable: 'nope'"
+    reports = [line for line in result.err.splitlines() if not line.startswith("  ")]  # not the carets
+    assert reports[0].startswith("Parse error: <repl>:1:")
+    assert reports[1] == "Runtime error: <repl>:1:7: Undefined variable: 'nope'"
     assert "Traceback" not in result.err
 
 
@@ -57,7 +58,9 @@ def test_bytes_that_are_not_utf8_are_replaced_not_a_crash(tmp_path):
     proc = subprocess.run([sys.executable, "-m", "runtime.cli", "repl"], input=b'let x be 1 \xff\nprint(2)\n',
                           capture_output=True, timeout=60, cwd=tmp_path, env=env)
     assert (proc.returncode, proc.stdout) == (0, b"2\n")
-    assert proc.stderr.decode() == "Lexer error: <repl>:1:12: Unexpected character: '\ufffd'\n"
+    assert proc.stderr.decode() == ("Lexer error: <repl>:1:12: Unexpected character: '\ufffd'\n"
+                                    "  1 | let x be 1 \ufffd\n"
+                                    "    |            ^\n")
 
 
 def test_exit_ends_the_session_with_its_status(piped_repl):

@@ -93,7 +93,9 @@ def test_an_error_then_a_correct_line(history_path):
     terminal.keys("let x be 1 + 1\r", "x\r")
     terminal.wait_for("2\n")
     assert terminal.leave() == 0
-    assert terminal.err == "Runtime error: <repl>:1:10: Undefined variable: 'nope'\n"
+    assert terminal.err == ("Runtime error: <repl>:1:10: Undefined variable: 'nope'\n"
+                            "  1 | let x be nope + 1\n"
+                            "    |          ^^^^\n")
 
 
 def test_history_is_recalled_in_a_later_session_with_up_and_ctrl_r(history_path):

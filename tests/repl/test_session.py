@@ -49,7 +49,9 @@ def test_an_error_is_reported_and_the_next_entry_works(repl):
     shown = repl.enter("let total be 1 +")
     assert shown.err.startswith("Parse error: <repl>:1:") and shown.code is None
     shown = repl.enter("undefined_name + 1")
-    assert shown.err == "Runtime error: <repl>:1:1: Undefined variable: 'undefined_name'\n"
+    assert shown.err == ("Runtime error: <repl>:1:1: Undefined variable: 'undefined_name'\n"
+                         "  1 | undefined_name + 1\n"
+                         "    | ^^^^^^^^^^^^^^\n")
     assert repl.enter("let total be 1 + 2").err == ""
     assert repl.enter("total").out == "3\n"
 
@@ -63,8 +65,8 @@ def test_an_error_half_way_keeps_what_ran_before_it(repl):
 
 def test_stop_and_give_at_top_level_are_errors_not_crashes(repl):
     assert repl.enter("give 1").err == \
-        "Runtime error: <repl>:1:1: give can only be used inside a task (or a test block)\n"
-    assert repl.enter("stop").err == "Runtime error: <repl>:1:1: stop used outside a loop\n"
+        "Runtime error: <repl>:1:1: give can only be used inside a task (or a test block)\n  1 | give 1\n    | ^^^^\n"
+    assert repl.enter("stop").err == "Runtime error: <repl>:1:1: stop used outside a loop\n  1 | stop\n    | ^^^^\n"
     repl.enter("task leave()\n    stop\n")
     assert repl.enter("leave()").err == "Runtime error: <repl>:2:5: stop used outside a loop\n"
     assert repl.enter("each i in [1, 2, 3]\n    when i == 2\n        leave()\n    print(i)\n").out == "1\n"

@@ -1,0 +1,90 @@
+"""How an error is shown: the source line with a caret under the span, a hint, or JSON.
+
+Every front end (run, test, check, the REPL) prints a `SynError` through `human` or `as_json`,
+so the first line stays the one-line report of LANGUAGE.md §5 (`Runtime error: f:l:c: message`)
+and what follows it is the same everywhere:
+
+    Runtime error: prog.syn:3:7: Undefined variable: 'lenght'
+      3 | print(lenght(words))
+        |       ^^^^^^
+      hint: did you mean 'length'?
+
+Nodes carry only where they start, so the caret runs to the end of the token found there (a
+name, a number, a quoted text, or one character). `Sources` finds the text of a file: what a
+front end registered (stdin, a REPL entry) or the file on disk.
+"""
+
+from __future__ import annotations
+
+import re
+
+from lang.errors import SynError
+
+_TOKEN = re.compile(r"[^\W\d]\w*(?:\.[^\W\d]\w*)*|\d[\w.]*|\"(?:[^\"\\]|\\.)*\"?|`[^`]*`?|\S")
+
+
+class Sources:
+    """The text of the files errors point into: registered ones first, then the disk."""
+
+    def __init__(self):
+        self._texts: dict[str, list[str]] = {}
+
+    def add(self, file: str, text: str) -> None:
+        self._texts[file] = text.splitlines()
+
+    def line(self, file: str, number: int) -> str | None:
+        lines = self._texts.get(file)
+        if lines is None:
+            try:
+                with open(file, encoding="utf-8") as handle:
+                    lines = handle.read().splitlines()
+            except (OSError, UnicodeDecodeError, ValueError):
+                lines = []
+            self._texts[file] = lines
+        return lines[number - 1] if 0 < number <= len(lines) else None
+
+
+def extent(text: str, col: int) -> int:
+    """The column just past the token that starts at 1-based `col` of `text`."""
+    found = _TOKEN.match(text, col - 1) if 0 < col <= len(text) else None
+    return found.end() + 1 if found else col + 1
+
+
+def code_of(error: SynError) -> str:
+    """A stable machine name for the kind of error (the `code` field of the JSON form)."""
+    if error.code:
+        return error.code
+    if error.assertion:
+        return "assertion"
+    return {"Lexer": "lexer", "Parse": "syntax"}.get(error.phase, "runtime")
+
+
+def human(error: SynError, sources: Sources | None = None) -> str:
+    """The report line, then (when the source is known) the line with a caret, then the hint."""
+    out = [error.report()]
+    span = error.span
+    if not error.secret and span is not None and sources is not None and span.line:
+        text = sources.line(span.file, span.line)
+        if text is not None:
+            end = extent(text, span.col)
+            gutter = str(span.line)
+            shown = text.expandtabs(1)
+            out.append(f"  {gutter} | {shown}")
+            out.append(f"  {' ' * len(gutter)} | {' ' * (span.col - 1)}{'^' * max(1, end - span.col)}")
+    if error.hint and not error.secret:
+        out.append(f"  hint: {error.hint}")
+    return "\n".join(out)
+
+
+def as_json(error: SynError, sources: Sources | None = None) -> dict:
+    """`{file, line, col, end_line, end_col, code, message, hint}`; positions null when unknown."""
+    span = None if error.secret else error.span
+    line = col = end_col = None
+    if span is not None and span.line:
+        line, col = span.line, span.col
+        text = sources.line(span.file, span.line) if sources is not None else None
+        end_col = extent(text, col) if text is not None else col + 1
+    return {"file": span.file if span is not None else None, "line": line, "col": col,
+            "end_line": line, "end_col": end_col, "code": code_of(error),
+            "message": error.redacted if error.secret else error.message,
+            "hint": None if error.secret else error.hint}
