@@ -96,7 +96,8 @@ class _Collector:
 def caps_outline(module: ast.Module) -> dict:
     """`{file, program, tasks, sandboxes, ignored}`.
 
-    Each capability is `{capability, scope, dynamic, line}`: `scope` null means any scope unless
+    `add_needs` adds `needed` and `missing` (lists of capability names) to the program and
+    to each task. Each capability is `{capability, scope, dynamic, line}`: `scope` null means any scope unless
     `dynamic` is true (a computed scope). Tasks are `{name, line, requires}`, sandboxes
     `{line, under}` (`under` null for a bare sandbox), ignored entries add `why`.
     """
@@ -119,14 +120,27 @@ def _lines(caps: list[dict], extra=lambda cap: "") -> list[str]:
     return [f"    {_shown(cap):<40} line {cap['line']}{extra(cap)}" for cap in caps]
 
 
+def _needs(who: str, entry: dict) -> str:
+    needed = ", ".join(entry["needed"]) or "nothing"
+    missing = ", ".join(entry["missing"])
+    line = f"  {who} needs: {needed}"
+    if missing:
+        line += f" — missing: {missing} (add: require {missing})"
+    return line
+
+
 def render(outline: dict) -> str:
     """The human form: one section per list, capabilities written as a program would."""
     out = [outline["file"], "  program grants:" + ("" if outline["program"] else " nothing")]
     out += _lines(outline["program"])
+    if "needed" in outline:
+        out.append(_needs("program", outline))
     for task in outline["tasks"]:
         out.append(f"  task {task['name']} (line {task['line']}) declares:"
                    + ("" if task["requires"] else " nothing"))
         out += _lines(task["requires"])
+        if "needed" in task:
+            out.append("  " + _needs("it", task))
     for box in outline["sandboxes"]:
         kept = "nothing but stdout" if box["under"] is None else \
             ", ".join(_shown(cap) for cap in box["under"]) + " (and stdout)"
@@ -137,8 +151,24 @@ def render(outline: dict) -> str:
     return "\n".join(out) + "\n"
 
 
-def run_code_caps(path: str, as_json: bool) -> int:
-    """`synsema code caps FILE [--json]`: 0 printed, 1 the file does not parse, 2 unreadable."""
+def add_needs(outline: dict, module, builtins, predeclared, auto_granted) -> dict:
+    """Add what the program and each task need (`needed`) and what no `require` grants
+    (`missing`), from the gated builtins they call (`lang.lint.capability_report`)."""
+    from lang.lint import capability_report
+    from lang.resolve import resolve_module
+    report = capability_report(module, builtins, resolve_module(module, predeclared), auto_granted)
+    outline["needed"] = report["program"]["needed"]
+    outline["missing"] = report["program"]["missing"]
+    by_line = {(t["name"], t["line"]): t for t in report["tasks"]}
+    for task in outline["tasks"]:
+        found = by_line.get((task["name"], task["line"]), {"needed": [], "missing": []})
+        task["needed"], task["missing"] = found["needed"], found["missing"]
+    return outline
+
+
+def run_code_caps(path: str, as_json: bool, builtins=None, predeclared=(), auto_granted=()) -> int:
+    """`synsema code caps FILE [--json]`: 0 printed, 1 the file does not parse, 2 unreadable.
+    With `builtins` (see `lang.lint`), what is needed and missing is reported too."""
     from lang.errors import SynError
     from lang.parser import parse
     try:
@@ -153,5 +183,7 @@ def run_code_caps(path: str, as_json: bool) -> int:
         sys.stderr.write(error.report() + "\n")
         return 1
     outline = caps_outline(module)
+    if builtins is not None:
+        add_needs(outline, module, builtins, predeclared, auto_granted)
     sys.stdout.write(json.dumps(outline, ensure_ascii=False, indent=2) + "\n" if as_json else render(outline))
     return 0

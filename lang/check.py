@@ -1,6 +1,8 @@
 """`synsema check` and `synsema code check`: load-time verification without running anything.
 
-`check` parses each file and the local modules it `use`s, and prints `OK: N statements parsed.`
+`check` parses each file and the local modules it `use`s and lints it (`lang.lint`): findings
+are printed with a caret (or as JSON with `--format json`), a clean file as
+`OK: N statements parsed.`; exit 0 clean, 1 errors, 3 warnings only.
 `code check` does the same for one file and also lists every `declassify` site, in it and in the
 modules it uses — file, line, the literal reason (or null), the target principals, whether the
 published value is a constant and whether the site is a direct call (`direct` false: the name
@@ -84,18 +86,55 @@ def declared_principals(module: ast.Module) -> set[str]:
     return principals
 
 
-def check_files(paths: list[str], out, err) -> int:
-    failed = False
+# Exit codes of `synsema check`: clean, an error (or a file that does not parse), warnings only.
+CLEAN, ERRORS, WARNINGS_ONLY = 0, 1, 3
+
+
+def check_files(paths: list[str], out, err, *, builtins=None, predeclared=(), auto_granted=(),
+                as_json: bool = False) -> int:
+    """Parse each file (and the modules it uses) and lint it (`lang.lint`): findings, with a
+    caret, on `err`, or one JSON report on `out`. `builtins` None parses only."""
+    from lang.diagnostics import Sources, as_json as error_json, position, render
+    from lang.lint import lint
+    sources = Sources()
+    diagnostics: list[dict] = []
+    errors = warnings = 0
     for path in paths:
         try:
             module, modules = load_with_modules(path)
         except SynError as error:
-            err(error.report() + "\n")
-            failed = True
+            errors += 1
+            diagnostics.append({**error_json(error, sources), "severity": "error"})
+            if not as_json:
+                from lang.diagnostics import human
+                err(human(error, sources) + "\n")
             continue
-        suffix = f" ({modules} module{'s' if modules != 1 else ''} checked)" if modules else ""
-        out(f"OK: {len(module.body)} statements parsed.{suffix}\n")
-    return 1 if failed else 0
+        findings = lint(module, builtins, predeclared, auto_granted) if builtins is not None else []
+        for finding in findings:
+            diagnostics.append({**position(finding.span, sources), "code": finding.code,
+                                "message": finding.message, "hint": finding.hint,
+                                "severity": finding.severity})
+            if not as_json:
+                err(render(finding.headline(), finding.span, finding.hint, sources) + "\n")
+        found_errors = sum(1 for f in findings if f.severity == "error")
+        errors += found_errors
+        warnings += len(findings) - found_errors
+        if as_json:
+            continue
+        if findings:
+            out(f"{path}: {_count(found_errors, 'error')}, {_count(len(findings) - found_errors, 'warning')}\n")
+        else:
+            suffix = f" ({modules} module{'s' if modules != 1 else ''} checked)" if modules else ""
+            out(f"OK: {len(module.body)} statements parsed.{suffix}\n")
+    code = ERRORS if errors else WARNINGS_ONLY if warnings else CLEAN
+    if as_json:
+        out(json.dumps({"ok": code == CLEAN, "exit": code, "errors": errors, "warnings": warnings,
+                        "diagnostics": diagnostics}, ensure_ascii=False) + "\n")
+    return code
+
+
+def _count(n: int, word: str) -> str:
+    return f"{n} {word}{'s' if n != 1 else ''}"
 
 
 def _is_constant(node) -> bool:

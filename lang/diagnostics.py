@@ -61,30 +61,39 @@ def code_of(error: SynError) -> str:
 
 def human(error: SynError, sources: Sources | None = None) -> str:
     """The report line, then (when the source is known) the line with a caret, then the hint."""
-    out = [error.report()]
-    span = error.span
-    if not error.secret and span is not None and sources is not None and span.line:
+    if error.secret:
+        return error.report()
+    return render(error.report(), error.span, error.hint, sources)
+
+
+def render(headline: str, span, hint: str | None, sources: Sources | None) -> str:
+    """`headline`, the source line at `span` with a caret under its token, and the hint."""
+    out = [headline]
+    if span is not None and sources is not None and span.line:
         text = sources.line(span.file, span.line)
         if text is not None:
             end = extent(text, span.col)
             gutter = str(span.line)
-            shown = text.expandtabs(1)
-            out.append(f"  {gutter} | {shown}")
+            out.append(f"  {gutter} | {text}")
             out.append(f"  {' ' * len(gutter)} | {' ' * (span.col - 1)}{'^' * max(1, end - span.col)}")
-    if error.hint and not error.secret:
-        out.append(f"  hint: {error.hint}")
+    if hint:
+        out.append(f"  hint: {hint}")
     return "\n".join(out)
 
 
 def as_json(error: SynError, sources: Sources | None = None) -> dict:
     """`{file, line, col, end_line, end_col, code, message, hint}`; positions null when unknown."""
-    span = None if error.secret else error.span
-    line = col = end_col = None
-    if span is not None and span.line:
-        line, col = span.line, span.col
-        text = sources.line(span.file, span.line) if sources is not None else None
-        end_col = extent(text, col) if text is not None else col + 1
-    return {"file": span.file if span is not None else None, "line": line, "col": col,
-            "end_line": line, "end_col": end_col, "code": code_of(error),
-            "message": error.redacted if error.secret else error.message,
-            "hint": None if error.secret else error.hint}
+    if error.secret:
+        return {**position(None, sources), "code": code_of(error), "message": error.redacted, "hint": None}
+    return {**position(error.span, sources), "code": code_of(error), "message": error.message,
+            "hint": error.hint}
+
+
+def position(span, sources: Sources | None) -> dict:
+    """`{file, line, col, end_line, end_col}` of a span (end: past the token found there)."""
+    if span is None or not span.line:
+        return {"file": span.file if span is not None else None, "line": None, "col": None,
+                "end_line": None, "end_col": None}
+    text = sources.line(span.file, span.line) if sources is not None else None
+    end_col = extent(text, span.col) if text is not None else span.col + 1
+    return {"file": span.file, "line": span.line, "col": span.col, "end_line": span.line, "end_col": end_col}

@@ -22,7 +22,7 @@ USAGE = """usage: synsema <command> [options]
 commands:
   run [host flags] [--format human|json] FILE|- [-- args…]   run a program
   test [host flags] [-v] [-k PATTERN] [--junit FILE] PATH…    run test blocks
-  check FILE…                                               parse and load-check files
+  check [--format human|json] FILE…                         parse and lint files
   fmt [--check] [--diff] PATH…                              format files in the canonical layout
   lsp                                                       the language server, on stdio
   repl [host flags]                                         interactive session
@@ -408,13 +408,41 @@ def cmd_test(args: list[str]) -> int:
 # ---------------------------------------------------------------------- check, code
 def cmd_check(args: list[str]) -> int:
     from lang.check import check_files
-    if not args:
+    from runtime.capabilities import RUN_MODE_AUTO_GRANTS
+    from runtime.interp import builtin_globals
+    from stdlib.registry import load_all
+    fmt, files = _format_flag(args, "check")
+    if not files:
         raise UsageError("check needs at least one FILE")
-    for arg in args:
+    for arg in files:
         if arg.startswith("-"):
             raise UsageError(f"unknown flag for check: {arg}")
         _read_source(arg)  # a missing or non-UTF-8 file is a usage error, as for run
-    return on_big_stack(lambda: check_files(args, sys.stdout.write, sys.stderr.write))
+    return on_big_stack(lambda: check_files(files, sys.stdout.write, sys.stderr.write, builtins=load_all(),
+                                            predeclared=builtin_globals().keys(),
+                                            auto_granted=RUN_MODE_AUTO_GRANTS, as_json=fmt == "json"))
+
+
+def _format_flag(args: list[str], command: str) -> tuple[str, list[str]]:
+    """Take `--format human|json` (or `--format=…`) out of `args`: (format, the rest)."""
+    fmt, rest = "human", []
+    i = 0
+    while i < len(args):
+        arg = args[i]
+        if arg == "--format":
+            if i + 1 >= len(args):
+                raise UsageError("--format needs a value: human or json")
+            fmt = args[i + 1]
+            i += 2
+            continue
+        if arg.startswith("--format="):
+            fmt = arg.split("=", 1)[1]
+        else:
+            rest.append(arg)
+        i += 1
+    if fmt not in ("human", "json"):
+        raise UsageError(f"--format must be human or json, not {fmt}")
+    return fmt, rest
 
 
 def cmd_fmt(args: list[str]) -> int:
@@ -458,7 +486,13 @@ def cmd_code(args: list[str]) -> int:
     elif tool == "check":
         from lang.check import run_code_check as run_tool
     elif tool == "caps":
-        from lang.caps_outline import run_code_caps as run_tool
+        from lang.caps_outline import run_code_caps
+        from runtime.capabilities import RUN_MODE_AUTO_GRANTS
+        from runtime.interp import builtin_globals
+        from stdlib.registry import load_all
+
+        def run_tool(path, as_json):
+            return run_code_caps(path, as_json, load_all(), builtin_globals().keys(), RUN_MODE_AUTO_GRANTS)
     else:
         raise UsageError(f"unknown code tool: {tool} (outline, check, caps)")
     return on_big_stack(lambda: run_tool(files[0], as_json))
