@@ -14,7 +14,11 @@ from stdlib.registry import MODULES, BuiltinSpec, load_all
 
 _EXAMPLE = re.compile(r"^\s*Example:\s*(?P<entry>.+)\s+=>\s+(?P<shown>.*?)\s*$")
 
-# What each module's builtins are about, for the reference's section headings.
+# Tier-C names that exist only to refuse with an explanation: not part of the reference.
+REFUSED = "stdlib.unsupported"
+
+# What each module's builtins are about, for the reference's section headings (a module
+# missing here is listed under its own name).
 SECTIONS = {
     "stdlib.core": "Core: output, conversion, types, assertions",
     "stdlib.text": "Text and regular expressions",
@@ -163,7 +167,7 @@ def reference() -> list[BuiltinDoc]:
     specs = load_all().values()
     order = {module: i for i, module in enumerate(MODULES)}
     return [BuiltinDoc(s) for s in sorted(specs, key=lambda s: (order.get(s.module, len(order)), s.name))
-            if s.module in SECTIONS]
+            if s.module != REFUSED]
 
 
 def call_hint(name: str) -> str | None:
@@ -202,7 +206,7 @@ def render_index(docs: list[BuiltinDoc]) -> str:
     for doc in docs:
         if doc.module != module:
             module = doc.module
-            out.append(("\n" if out else "") + SECTIONS[module])
+            out.append(("\n" if out else "") + SECTIONS.get(module, module))
         out.append(f"  {doc.signature():<44} {doc.summary}")
     out.append("\n`synsema doc NAME` shows one builtin with its examples.")
     return "\n".join(out) + "\n"
@@ -218,7 +222,7 @@ def render_markdown(docs: list[BuiltinDoc]) -> str:
     for doc in docs:
         if doc.module != module:
             module = doc.module
-            out += [f"## {SECTIONS[module]}", ""]
+            out += [f"## {SECTIONS.get(module, module)}", ""]
         out += [f"### `{doc.signature()}`", "", doc.summary or "(no summary)", ""]
         if doc.details:
             out += [doc.details, ""]

@@ -40,7 +40,7 @@ MISTAKES = [
     ('python_none', 'let x be None\n',
      "Runtime error: {f}:1:10: Undefined variable: 'None' — in Synsema: nothing", 'None', ('message', 'in Synsema: nothing')),
     ('python_len', 'print(len([1]))\n',
-     "Runtime error: {f}:1:7: Undefined variable: 'len' — in Synsema: length", 'len', ('message', 'in Synsema: length')),
+     "Runtime error: {f}:1:7: Undefined variable: 'len' — in Synsema: length(x)", 'len', ('message', 'in Synsema: length')),
     ('set_before_let', 'set count to 1\n',
      "Runtime error: {f}:1:1: Cannot set undefined variable: 'count'. Use 'let' first.", 'set', ('message', "Use 'let' first.")),
     ('method_call', 'let xs be [1]\nxs.append(2)\n',
@@ -66,7 +66,7 @@ MISTAKES = [
     ('index_out_of_range', 'let xs be [1, 2]\nprint(xs[2])\n',
      'Runtime error: {f}:2:7: Index 2 out of range (list length 2)', 'xs', ('hint', 'positions run from 0 to 1, or from -1 back to -2; get(xs, i, default) gives a default instead')),
     ('int_base_positional', 'print(int("ff", 16))\n',
-     'Runtime error: {f}:1:7: int takes one positional argument: write int(x, base = 16) to read text in another base, or int(x, fallback = d) to get d instead of an error', 'int', ('message', 'write int(x, base = 16)')),
+     'Runtime error: {f}:1:7: int: a second argument from 2 to 36 is ambiguous: write int(x, base = 16) to read text in that base, or int(x, fallback = 16) to get it instead of an error', 'int', ('message', 'write int(x, base = 16)')),
     ('text_plus_nothing', 'let name be nothing\nprint("hi " + name)\n',
      'Runtime error: {f}:2:7: Cannot add text and nothing — convert it on purpose: text(x), or interpolate it', '"hi "', ('message', 'convert it on purpose')),
 ]
