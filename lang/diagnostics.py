@@ -59,11 +59,14 @@ def code_of(error: SynError) -> str:
     return {"Lexer": "lexer", "Parse": "syntax"}.get(error.phase, "runtime")
 
 
-def human(error: SynError, sources: Sources | None = None) -> str:
-    """The report line, then (when the source is known) the line with a caret, then the hint."""
-    if error.secret:
+def human(error: SynError, sources: Sources | None = None, hints: bool = True) -> str:
+    """The report line, then (when the source is known) the line with a caret, then the hint.
+
+    A label violation or a secret error stays one line, and under `--labels` the caller passes
+    `hints=False`: a hint may quote data (a map's keys), and labels decide what may be shown."""
+    if error.secret or error.violation:
         return error.report()
-    return render(error.report(), error.span, error.hint, sources)
+    return render(error.report(), error.span, error.hint if hints else None, sources)
 
 
 def render(headline: str, span, hint: str | None, sources: Sources | None) -> str:

@@ -274,7 +274,8 @@ def _run_program(source: str, path: str, argv: list[str], options: dict, fmt: st
     sources.add(path, source)
     if captured is None:
         for problem in errors:
-            sys.stderr.write((problem if type(problem) is str else human(problem, sources)) + "\n")
+            shown = problem if type(problem) is str else human(problem, sources, hints=not options.get("labels"))
+            sys.stderr.write(shown + "\n")
     else:
         from runtime.calls import REG
         from runtime.llm.session import used_tokens
@@ -282,7 +283,7 @@ def _run_program(source: str, path: str, argv: list[str], options: dict, fmt: st
         audit = kwargs.get("audit")
         report = {"ok": code == 0, "output": "".join(captured).splitlines(),
                   "errors": [p if type(p) is str else p.report() for p in errors],
-                  "diagnostics": [_diagnostic(p, path, sources) for p in errors],
+                  "diagnostics": [_diagnostic(p, path, sources, not options.get("labels")) for p in errors],
                   "audit": audit.records if audit is not None else None, "exit": code,
                   "llm_tokens": used_tokens(),
                   "steps": None if touched else REG.steps}
@@ -290,11 +291,12 @@ def _run_program(source: str, path: str, argv: list[str], options: dict, fmt: st
     return code
 
 
-def _diagnostic(problem, path: str, sources) -> dict:
-    """The structured form of one uncaught problem (lang.diagnostics.as_json)."""
+def _diagnostic(problem, path: str, sources, hints: bool) -> dict:
+    """The structured form of one uncaught problem (lang.diagnostics.as_json); no hint under
+    --labels, where a hint could quote private data."""
     from lang.diagnostics import as_json
     if type(problem) is not str:
-        return as_json(problem, sources)
+        return {**as_json(problem, sources), **({} if hints else {"hint": None})}
     return {"file": path, "line": None, "col": None, "end_line": None, "end_col": None,
             "code": "internal" if problem.startswith("Internal error") else "runtime",
             "message": problem.split(": ", 1)[-1], "hint": None}

@@ -185,7 +185,7 @@ class Session:
             return action()
         except SynError as error:
             from lang.diagnostics import human
-            self.err(human(error, self._sources_for(error)) + "\n")
+            self.err(human(error, self._sources_for(error), hints=not self.options.get("labels")) + "\n")
         except ExitProgram as done:
             return done.code
         except StopLoop:

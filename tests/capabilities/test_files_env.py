@@ -139,7 +139,8 @@ print(env("APP_MISSING"))
 """, env={"APP_NAME": "demo"})
     assert (result.code, result.out) == (1, "demo\nfallback\nnothing\n"), result
     assert result.err == ('Runtime error: prog.syn:5:7: env: APP_MISSING is not set — set it in the '
-                          'environment, or pass a default: env("APP_MISSING", default)\n'), result
+                          'environment, or pass a default: env("APP_MISSING", default)\n'
+                          '  5 | print(env("APP_MISSING"))\n    |       ^^^\n'), result
 
 
 def test_an_interrupted_write_leaves_the_old_or_the_new_file_never_half(tmp_path):
