@@ -11,7 +11,7 @@ from pathlib import Path
 from conftest import ROOT, run_synsema
 from stdlib.reference import reference, render_markdown
 
-GRANTS = "require file.read, file.write, env, time, random, llm, stdin, secret"
+GRANTS = "require file.read, file.write, env, time, random, llm, stdin, secret, reveal"
 MARK = "=== "
 
 
