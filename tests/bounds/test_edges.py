@@ -190,7 +190,7 @@ def test_ctrl_c_interrupts_a_running_program(program):
     import signal
     import time
     process = subprocess.Popen([sys.executable, "-m", "runtime.cli", "run",
-                                program("let n be 0\nwhile true\n    set n to n * 3 + 1\n")],
+                                program("let n be 0\nwhile true\n    set n to (n * 3 + 1) % 1000003\n")],
                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=synsema_env())
     time.sleep(2)
     process.send_signal(signal.SIGINT)
