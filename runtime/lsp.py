@@ -242,14 +242,17 @@ def _capability_at(document: Document, line: int, col: int) -> str | None:
 
 def lint(document: Document) -> list[tuple[int, int, int, str, str, str]]:
     """(line, col, length, severity, message, code) of what `synsema check` reports for a file
-    that parses."""
-    from lang.suggest import did_you_mean
+    that parses: the findings of its linter (`lang.lint`), each with its hint."""
+    from lang.diagnostics import extent
+    from lang.lint import lint as findings
+    from runtime.capabilities import RUN_MODE_AUTO_GRANTS
+    from stdlib.registry import load_all
     found = []
-    for ref in document.resolution.undefined():
-        guess = did_you_mean(ref.name, document.resolution.candidates(ref.scope))
-        hint = f" — did you mean '{guess}'?" if guess else ""
-        found.append((ref.span.line, ref.span.col, len(ref.name), "error",
-                      f"Undefined variable: '{ref.name}'{hint}", "undefined-name"))
+    for finding in findings(document.module, load_all(), document.predeclared, RUN_MODE_AUTO_GRANTS):
+        line, col = (finding.span.line, finding.span.col) if finding.span is not None else (1, 1)
+        text = document.lines[line - 1] if 0 < line <= len(document.lines) else ""
+        message = finding.message + (f"\nhint: {finding.hint}" if finding.hint else "")
+        found.append((line, col, max(1, extent(text, col) - col), finding.severity, message, finding.code))
     return found
 
 

@@ -217,3 +217,16 @@ async def test_formatting_is_synsema_fmt(client):
     assert await client.text_document_formatting_async(types.DocumentFormattingParams(
         text_document=types.TextDocumentIdentifier(uri=broken),
         options=types.FormattingOptions(tab_size=4, insert_spaces=True))) is None
+
+
+@pytest.mark.asyncio
+async def test_diagnostics_carry_the_linter_of_synsema_check(client):
+    text = 'task f(a)\n    give a\n    print("never")\n\nprint(f(1, 2))\nprint(read_file("x.txt"))\n'
+    uri = await open_file(client, "lint.syn", text)
+    by_code = {d.code: d for d in client.diagnostics[uri]}
+    assert {"unreachable", "arity", "missing-capability"} <= set(by_code), by_code
+    assert by_code["unreachable"].severity == types.DiagnosticSeverity.Warning
+    assert by_code["unreachable"].range.start == pos_of(text, 'print("never")')
+    assert by_code["arity"].severity == types.DiagnosticSeverity.Error
+    assert by_code["arity"].range.start.line == 4
+    assert "require" in by_code["missing-capability"].message
