@@ -105,7 +105,7 @@ async def test_diagnostics_follow_the_text_as_it_is_typed(client):
     assert list(client.diagnostics[uri]) == []
     await change(client, uri, MAIN.replace("length(config)", "lenght(config)"), 2)
     (problem,) = client.diagnostics[uri]
-    assert "Undefined variable: 'lenght'" in problem.message and "did you mean 'length'?" in problem.message
+    assert "undefined name 'lenght'" in problem.message and "did you mean 'length'?" in problem.message
     assert problem.range.start == pos_of(MAIN, "length(config)")
     assert problem.range.end.character - problem.range.start.character == len("lenght")
     assert problem.severity == types.DiagnosticSeverity.Error
