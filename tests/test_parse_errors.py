@@ -253,7 +253,6 @@ def test_deep_brackets():
 
 
 def test_deep_operator_chains():
-    assert "nested too deeply" in error("let x be " + " + ".join(["1"] * 5000)).message
     assert "nested too deeply" in error("let x be " + "- " * 5000 + "1").message
     assert "nested too deeply" in error("let x be " + "not " * 5000 + "x").message
     assert "nested too deeply" in error("let x be " + " ** ".join(["2"] * 5000)).message
