@@ -9,6 +9,13 @@ quoted, like Python's repr), unless it is `nothing`. Errors are printed in the l
 format and never end the session, and neither does a Python exception (an internal error line,
 never a traceback): only `:quit`, Ctrl-D on an empty line, end of input or `exit(n)` do.
 
+How a session ends sets the exit status: `exit(n)` gives n. At a terminal, leaving gives 0, as
+Python's interactive prompt does. From a pipe or a file (`synsema repl < script`), the session
+goes on after an error, as at a terminal, so every entry's output and every error appear; but it
+then ends with status 1 (at end of input or `:quit`), so a script feeding the REPL can tell that
+something failed — CPython's `python < file` gives 1 too (it stops at the first error instead).
+An interrupted entry (Ctrl-C) is not a failure.
+
 There are two front ends over one `Session`: prompt-toolkit at a terminal (history, completion,
 highlighting; imported only then, so `synsema run` never pays for it), and a plain line loop
 when stdin is not a terminal, with the same entries and output but no prompt and no history.
@@ -36,6 +43,10 @@ NEEDS_BLOCK = "Expected indented block"
 AT_END = "(reached end of file)"
 # Line-leading words that only ever open a block, though they cannot be parsed on their own.
 CLAUSE_HEADERS = frozenset({"otherwise", "recover", "is"})
+
+# What `handle` returns for `:quit`: the session ends as at end of input (see the module
+# docstring). Never a status `exit(n)` can ask for, which is 0 to 255.
+QUIT = -1
 
 COMMANDS = {
     ":help": "this text",
@@ -123,6 +134,7 @@ class Session:
 
     def __init__(self, options: dict, out=None, err=None):
         self.options = dict(options)
+        self.failures = 0  # entries that ended in an error: a piped session then exits 1
         self.out = out or _writer(sys.stdout)
         self.err = err or _writer(sys.stderr)
         self.rt = self._fresh_runtime()
@@ -183,21 +195,23 @@ class Session:
         from runtime.control import ExitProgram, StopLoop
         try:
             return action()
+        except ExitProgram as done:
+            return done.code
+        except KeyboardInterrupt:
+            self.err("Interrupted\n")
+            return None
         except SynError as error:
             from lang.diagnostics import human
             self.err(human(error, self._sources_for(error), hints=not self.options.get("labels")) + "\n")
-        except ExitProgram as done:
-            return done.code
         except StopLoop:
             where = f"{REG.stop_span}: " if REG.stop_span is not None else ""
             self.err(f"Runtime error: {where}stop used outside a loop\n")
         except RecursionError:
             self.err(f"Runtime error: {FILE}: maximum recursion depth exceeded\n")
-        except KeyboardInterrupt:
-            self.err("Interrupted\n")
         except Exception as bug:  # a bug in the interpreter: reported, and the session goes on
             self.err(f"Internal error: {type(bug).__name__}: {bug} (a bug in synsema, not in your "
                      "code; the session goes on)\n")
+        self.failures += 1
         return None
 
     def _sources_for(self, error):
@@ -222,7 +236,7 @@ class Session:
             need = f"{name} {COMMANDS[name].split(' —')[0]}" if takes_argument else f"{name} alone"
             raise SynError(f"write {need}", None, "Usage")
         if name == ":quit":
-            return 0
+            return QUIT
         if name == ":help":
             self.out(HELP)
         elif name == ":caps":
@@ -523,7 +537,8 @@ INTERRUPTS = Interrupts()
 def run_piped(session: Session, stream, prompt_to=None) -> int:
     """Entries read line by line from a pipe or file; an entry still open at end of input runs too.
 
-    `prompt_to` gets the prompts when a person types without a terminal for output.
+    `prompt_to` gets the prompts when a person types without a terminal for output. The status
+    is `exit(n)`'s n, else 1 when an entry failed and 0 when none did (see the module docstring).
     """
     lines: list[str] = []
     while True:
@@ -542,12 +557,19 @@ def run_piped(session: Session, stream, prompt_to=None) -> int:
         lines = []
         code = session.handle(entry)
         if code is not None:
-            return code
+            return _piped_status(session, code)
     if lines:
         code = session.handle("\n".join(lines))
         if code is not None:
-            return code
-    return 0
+            return _piped_status(session, code)
+    return _piped_status(session, QUIT)
+
+
+def _piped_status(session: Session, code: int) -> int:
+    """`exit(n)` ends a piped session with n; end of input and `:quit` with 1 after any error."""
+    if code != QUIT:
+        return code
+    return 1 if session.failures else 0
 
 
 def build_prompt(session: Session, store: HistoryFile, input=None, output=None):
@@ -634,7 +656,7 @@ def run_interactive(session: Session, store: HistoryFile, input=None, output=Non
             warned = True
         code = session.handle(entry)
         if code is not None:
-            return code
+            return 0 if code == QUIT else code
 
 
 def main(options: dict) -> int:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import sys
 import xml.etree.ElementTree as ElementTree
 
@@ -154,6 +155,15 @@ def test_examples_pass_their_tests():
         flags = ["--mcp-config", str(servers)] if servers.exists() else []
         result = run_synsema("test", *flags, str(example), cwd=ROOT, env=env)
         assert result.returncode == 0, (example, result.stdout, result.stderr)
+
+
+def test_the_math_tour_labels_every_line_it_prints():
+    result = run_synsema("run", "examples/math_tour.syn", cwd=ROOT)
+    assert result.returncode == 0, result.stderr
+    lines = result.stdout.splitlines()
+    assert lines[-1] == "is [0, 1] (a leading zero) a valid polynomial payload? false - polynomial_leading_zero"
+    unlabelled = [line for line in lines if not re.match(r"[A-Za-z]+[ :]", line)]
+    assert unlabelled == [], "each line starts with words that say what it shows"
 
 
 def test_math_agent_replays_its_cassette():

@@ -2,8 +2,12 @@
 
 It answers "which model will this script talk to, and why?" without sending anything. API keys
 appear only as present or absent (and where from), and a password or token inside the base URL
-as `***`: a status report gets pasted into issues and chat, so it must never be able to leak one. Exit status 0 means a provider is live, 1 offline or
-misconfigured, so shell scripts can test for it.
+as `***`: a status report gets pasted into issues and chat, so it must never be able to leak one.
+
+Exit status 0 means the configuration is sound, whether a provider is live or the run is offline
+(no key configured is the normal state, not a failure); 1 means a real configuration problem
+(an unknown provider, a malformed setting, a provider without its key). A script that needs a live
+model tests `.live` in the `--json` output.
 """
 
 from __future__ import annotations
@@ -21,7 +25,7 @@ def status_main(as_json: bool) -> int:
     """Print the status of the configuration found in the environment and ./.env; the exit code."""
     config = load_config()
     print(json.dumps(report(config), indent=2) if as_json else render(config))
-    return 0 if config.live else 1
+    return 1 if config.problems else 0
 
 
 def report(config: Config) -> dict:

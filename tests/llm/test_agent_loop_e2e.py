@@ -25,7 +25,7 @@ def test_the_readme_shows_the_example_s_loop_as_it_is():
 
 def test_offline_the_example_answers_the_placeholder():
     done = synsema(["run", str(EXAMPLE)])
-    assert done.returncode == 0 and done.stdout.splitlines() == ["[no llm provider]", "0"]
+    assert done.returncode == 0 and done.stdout.splitlines() == ["[no llm provider]", "tokens used: 0"]
 
 
 def openai_script(server):
@@ -64,7 +64,8 @@ def test_three_turns_of_two_parallel_calls_then_a_final(tmp_path, provider):
             env = {"SYNSEMA_LLM_PROVIDER": "anthropic", "ANTHROPIC_BASE_URL": server.url, "ANTHROPIC_API_KEY": "k"}
         done = synsema(["run", str(program)], env)
     assert done.returncode == 0, done.stderr
-    assert done.stdout.splitlines() == ["Sunny in both; 5 and 9; 6+1 failed.", "100" if provider == "openai" else "148"]
+    assert done.stdout.splitlines() == ["Sunny in both; 5 and 9; 6+1 failed.",
+                                      "tokens used: 100" if provider == "openai" else "tokens used: 148"]
     bodies = server.bodies()
     assert len(bodies) == 4
     results = (openai_results if provider == "openai" else anthropic_results)(bodies[3])

@@ -175,7 +175,9 @@ def test_llm_status_through_the_cli_never_prints_the_key(tmp_path):
     assert OPENAI_KEY not in text.stdout + text.stderr + as_json.stdout + as_json.stderr
     assert json.loads(as_json.stdout)["keys"]["OPENAI_API_KEY"] == {"present": True, "source": ".env"}
     offline = synsema(["llm", "status", "--json"], cwd=tmp_path / "..")
-    assert offline.returncode == 1 and json.loads(offline.stdout)["live"] is False
+    assert offline.returncode == 0 and json.loads(offline.stdout)["live"] is False
+    broken = synsema(["llm", "status"], cwd=tmp_path / "..", env={"SYNSEMA_LLM_PROVIDER": "chatbot"})
+    assert broken.returncode == 1 and "problem: unknown SYNSEMA_LLM_PROVIDER 'chatbot'" in broken.stdout
 
 
 def test_a_program_that_never_asks_a_model_never_imports_httpx(tmp_path):

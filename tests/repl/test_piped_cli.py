@@ -39,9 +39,11 @@ def test_a_piped_session_keeps_definitions_and_reads_blocks_to_a_blank_line(pipe
     assert (result.code, result.out, result.err) == (0, '"HI!"\n3\n10\n20\n30\n', ""), result
 
 
-def test_errors_are_reported_and_the_session_goes_on_with_status_zero(piped_repl):
+def test_errors_are_reported_the_session_goes_on_and_it_exits_1(piped_repl):
+    """Like `python < file`, a piped session that had an error exits 1; unlike it, it goes on,
+    so every entry's output and every error are shown."""
     result = piped_repl("let x be 1 +\nprint(nope)\nlet x be 2\nx\n")
-    assert result.code == 0 and result.out == "2\n", result
+    assert result.code == 1 and result.out == "2\n", result
     reports = [line for line in result.err.splitlines() if not line.startswith("  ")]  # not the carets
     assert reports[0].startswith("Parse error: <repl>:1:")
     assert reports[1] == "Runtime error: <repl>:1:7: Undefined variable: 'nope'"
@@ -57,7 +59,7 @@ def test_bytes_that_are_not_utf8_are_replaced_not_a_crash(tmp_path):
     env = {**repl_env(tmp_path / "data"), "PYTHONIOENCODING": "utf-8:strict"}
     proc = subprocess.run([sys.executable, "-m", "runtime.cli", "repl"], input=b'let x be 1 \xff\nprint(2)\n',
                           capture_output=True, timeout=60, cwd=tmp_path, env=env)
-    assert (proc.returncode, proc.stdout) == (0, b"2\n")
+    assert (proc.returncode, proc.stdout) == (1, b"2\n")
     assert proc.stderr.decode() == ("Lexer error: <repl>:1:12: Unexpected character: '\ufffd'\n"
                                     "  1 | let x be 1 \ufffd\n"
                                     "    |            ^\n")
@@ -71,6 +73,16 @@ def test_exit_ends_the_session_with_its_status(piped_repl):
 def test_quit_command_ends_the_session(piped_repl):
     result = piped_repl(':quit\nprint("after")\n')
     assert (result.code, result.out, result.err) == (0, "", ""), result
+
+
+def test_the_exit_status_of_a_piped_session(piped_repl):
+    """0 when no entry failed, 1 after any error (at end of input or :quit), exit(n)'s n always;
+    an error caught by recover is no failure."""
+    assert piped_repl('try\n    1 / 0\nrecover e\n    print("caught")\n\nprint(1)\n').code == 0
+    assert piped_repl("1 / 0\n:quit\nprint(2)\n").code == 1
+    assert piped_repl("print(nope)\nexit(0)\n").code == 0
+    assert piped_repl(':load "missing.syn"\nprint(3)\n').code == 1
+    assert piped_repl(":frobnicate\n").code == 1
 
 
 def test_piped_input_imports_no_prompt_toolkit_writes_no_history_and_warns_nothing(tmp_path):

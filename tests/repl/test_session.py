@@ -7,7 +7,7 @@ import io
 import pytest
 
 from runtime.capabilities import Ceiling
-from runtime.repl import run_piped
+from runtime.repl import QUIT, run_piped
 from stdlib.registry import BUILTINS
 
 from .conftest import CapturedRepl
@@ -101,8 +101,8 @@ def test_a_test_block_is_not_run_and_says_so(repl):
 
 # ------------------------------------------------------------------ commands
 def test_quit_and_its_abbreviation(repl):
-    assert repl.enter(":quit").code == 0
-    assert repl.enter(":q").code == 0
+    assert repl.enter(":quit").code == QUIT
+    assert repl.enter(":q").code == QUIT
 
 
 def test_help_lists_every_command(repl):
