@@ -235,3 +235,20 @@ def largest_inputs() -> list[tuple[str, str, dict]]:
         ("smt", "smt.solve", {"logic": "QF_LIA", "script": "".join(knapsack),
                               "resource_limit": 5 * 10**7}),
     ]
+
+
+def rank_fraction(rows) -> int:
+    """Rank by elimination over Fractions (test-side)."""
+    a = [[Fraction(v) for v in r] for r in rows]
+    r = 0
+    for c in range(len(a[0]) if a else 0):
+        pivot = next((i for i in range(r, len(a)) if a[i][c] != 0), None)
+        if pivot is None:
+            continue
+        a[r], a[pivot] = a[pivot], a[r]
+        for i in range(len(a)):
+            if i != r and a[i][c] != 0:
+                f = a[i][c] / a[r][c]
+                a[i] = [x - f * y for x, y in zip(a[i], a[r])]
+        r += 1
+    return r

@@ -5,8 +5,8 @@ from __future__ import annotations
 import random
 from fractions import Fraction
 
-from math_support import (det_fraction, mat, mat_mul, poly_mul, poly_strip, q, rejected, run,
-                          wire)
+from math_support import (det_fraction, mat, mat_mul, poly_mul, poly_strip, q, rank_fraction,
+                          rejected, run, wire)
 
 # det = (10^8+1)(10^8-1) - 10^16 = -1, but 10^16 - 1 is not a float64: floats say det 0.
 NEAR_SINGULAR = [[1000000001, 1000000000], [1000000000, 999999999]]  # MATH.md §5.3
@@ -33,23 +33,6 @@ def rref(matrix: dict) -> dict:
 
 def nullspace(matrix: dict) -> list:
     return [[q(v) for v in vec] for vec in run("linalg.nullspace", {"matrix": matrix})["basis"]]
-
-
-def rank_fraction(rows) -> int:
-    """Rank by elimination over Fractions (test-side)."""
-    a = [[Fraction(v) for v in r] for r in rows]
-    r = 0
-    for c in range(len(a[0]) if a else 0):
-        pivot = next((i for i in range(r, len(a)) if a[i][c] != 0), None)
-        if pivot is None:
-            continue
-        a[r], a[pivot] = a[pivot], a[r]
-        for i in range(len(a)):
-            if i != r and a[i][c] != 0:
-                f = a[i][c] / a[r][c]
-                a[i] = [x - f * y for x, y in zip(a[i], a[r])]
-        r += 1
-    return r
 
 
 def transpose(rows):

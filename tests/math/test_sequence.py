@@ -5,9 +5,8 @@ function and minimality checked independently, and the request boundary."""
 from __future__ import annotations
 
 import random
-from fractions import Fraction
 
-from math_support import q, rejected, run
+from math_support import q, rank_fraction, rejected, run
 
 ID = "seq.recurrence.find"
 
@@ -16,29 +15,13 @@ def find(terms) -> dict:
     return run(ID, {"terms": [str(t) if abs(t) > 2**53 else t for t in terms]})
 
 
-def rank(rows) -> int:
-    a = [[Fraction(v) for v in r] for r in rows]
-    r = 0
-    for c in range(len(a[0]) if a else 0):
-        pivot = next((i for i in range(r, len(a)) if a[i][c] != 0), None)
-        if pivot is None:
-            continue
-        a[r], a[pivot] = a[pivot], a[r]
-        for i in range(len(a)):
-            if i != r and a[i][c] != 0:
-                f = a[i][c] / a[r][c]
-                a[i] = [x - f * y for x, y in zip(a[i], a[r])]
-        r += 1
-    return r
-
-
 def fits(terms, order: int) -> bool:
     """Is there any recurrence of this order fitting every term? (a linear system's consistency)"""
     rows = [[terms[n - i] for i in range(1, order + 1)] + [terms[n]]
             for n in range(order, len(terms))]
     if not rows:
         return True
-    return rank([r[:-1] for r in rows]) == rank(rows) if order else all(t == 0 for t in terms)
+    return rank_fraction([r[:-1] for r in rows]) == rank_fraction(rows) if order else all(t == 0 for t in terms)
 
 
 def check(terms, result, minimal: bool = True) -> None:

@@ -18,14 +18,15 @@ cofactor and the BPSW verdict: evidence, never a claim of primality.
 from __future__ import annotations
 
 import math
-from typing import Annotated, Literal
+from typing import Literal
 
 from pydantic import BaseModel, Field
 
 from ..errors import BackendFault
 from ..primitives import CONFIG, BigInt, Count, OutInt, tagged
 from ..tool import Bounds, Example, MathTool
-from .nt import MR_BASES, PSI13, strong_probable_prime
+from .nt import (MR_BASES, PSI13, BaseWitness, Composite, FactorWitness, Neither,
+                 strong_probable_prime)
 
 MAX_NUMBERS = 24
 RHO_STEPS = 10_000
@@ -68,25 +69,6 @@ class Proven(BaseModel):
     certificate: Certificate
 
 
-class FactorWitness(BaseModel):
-    model_config = CONFIG
-    kind: Literal["factor"]
-    factor: OutInt = Field(description="A divisor f of n with 1 < f < n.")
-
-
-class FermatWitness(BaseModel):
-    model_config = CONFIG
-    kind: Literal["miller_rabin_base"]
-    base: OutInt = Field(description="A base a, 2 <= a < n - 1, to which n fails the strong "
-                                     "probable-prime test.")
-
-
-class Composite(BaseModel):
-    model_config = CONFIG
-    status: Literal["composite"]
-    witness: Annotated[FactorWitness | FermatWitness, Field(discriminator="kind")]
-
-
 class Unproven(BaseModel):
     model_config = CONFIG
     status: Literal["unproven"]
@@ -99,11 +81,6 @@ class Unproven(BaseModel):
                                          "the budget.")
     certified: Certificate = Field(description="Certificates of the primes of F (the last step "
                                                "is not n).")
-
-
-class Neither(BaseModel):
-    model_config = CONFIG
-    status: Literal["neither"]
 
 
 CertifyResult = tagged(Proven, Composite, Unproven, Neither)
@@ -196,7 +173,7 @@ def _composite_witness(n: int) -> Composite | None:
             return Composite(status="composite", witness=FactorWitness(kind="factor", factor=g))
         if not strong_probable_prime(n, a):
             return Composite(status="composite",
-                             witness=FermatWitness(kind="miller_rabin_base", base=a))
+                             witness=BaseWitness(kind="miller_rabin_base", base=a))
     return None
 
 
