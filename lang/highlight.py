@@ -8,7 +8,9 @@ a soft keyword (`test`, `use`, `export`, `enum`, `raise`, and the clause words `
 `between`, `under`, `given`, `for`, `within`) is coloured as one unless a `(`, `.`, `[`, `=` or
 `|>` follows it, and any word right after `.` or right before a `:` field colon is a plain name.
 
-Only the REPL imports this module, so nothing else pays for Pygments.
+Only the REPL imports this module, so nothing else pays for Pygments. It is also registered as
+a Pygments plugin (the `pygments.lexers` entry point in pyproject.toml), so `pygmentize -l
+synsema`, Sphinx and MkDocs find it by name or by the `*.syn` file name.
 """
 
 from __future__ import annotations
