@@ -399,6 +399,10 @@ class Ceiling:
     def covers(self, cap: Cap) -> bool:
         return any(bound.covers(cap) for bound in self.caps)
 
+    def allows(self, name: str) -> bool:
+        """Whether any program may gain `name` (in any scope) under this ceiling."""
+        return any(_family_covers(bound.name, name) for bound in self.caps)
+
 
 # ---------------------------------------------------------------- audit
 

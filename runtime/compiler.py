@@ -845,9 +845,12 @@ class Compiler:
     def s_Log(self, node, scope, tail):
         value = self.expr(node.value, scope)
         rt = self.rt
+        span = node.span
 
         def run(f):
-            rt.stderr("[LOG] " + display(value(f)) + "\n")
+            text = "[LOG] " + display(value(f)) + "\n"
+            rt.site = span  # the console capability check names this line
+            rt.stderr(text, "log")
             return None
         return run
 
@@ -1287,7 +1290,9 @@ class Compiler:
 
         def run(f):
             try:
-                return rt.human(kind, value(f), extra(f) if extra else None)
+                shown, given = value(f), extra(f) if extra else None
+                rt.site = span  # the console and stdin checks name this line
+                return rt.human(kind, shown, given)
             except SynError as e:
                 raise e.at(span)
         return run

@@ -56,6 +56,8 @@ class Runtime:
         self._err = err or _StreamWriter(sys.stderr)
         self._stdin = stdin or sys.stdin
         self._checked_stdout = ceiling is not None
+        # A ceiling without `stdout` closes the console to the program: host notes are dropped.
+        self._console_closed = ceiling is not None and not ceiling.allows("stdout")
         self.intent = None
         self.site = None          # the call site of the capability-gated builtin running now
         self.file = "<main>"
@@ -158,17 +160,30 @@ class Runtime:
         st.callback_labels = st.callback_labels | found | fn_labels
         return result
 
-    def stdout(self, text: str) -> None:
+    def stdout(self, text: str, what: str = "print") -> None:
         if self.labels is not None:
-            self.labels.stdout("print")
+            self.labels.stdout(what)
         if self._checked_stdout:
             self.caps.check("stdout", None, self.site)
         self._out(text)
 
-    def stderr(self, text: str) -> None:
+    def stderr(self, text: str, what: str = "eprint") -> None:
+        """eprint, `log`: the console is one output behind one capability, `stdout` — a host
+        ceiling without it silences stderr too — and under --labels it is a sink like stdout."""
         if self.labels is not None:
-            self.labels.stdout("eprint")  # stderr is as public as stdout
+            self.labels.stdout(what)
+        if self._checked_stdout:
+            self.caps.check("stdout", None, self.site)
         self._err(text)
+
+    def warn(self, text: str, what: str) -> None:
+        """A note of the host's own on stderr (builtin `what` is deprecated). Its text is fixed,
+        but when it appears is the program's doing: a sink under --labels, and dropped (never an
+        error) when the ceiling closes the console."""
+        if self.labels is not None:
+            self.labels.stdout(what)
+        if not self._console_closed:
+            self._err(text)
 
     def check_cap(self, name: str, scope: str | None) -> None:
         self.caps.check(name, scope, self.site)
@@ -176,7 +191,7 @@ class Runtime:
     def read_line(self, prompt: str | None = None) -> str | None:
         self.caps.check("stdin", None, self.site)
         if prompt:
-            self._out(prompt)
+            self.stdout(prompt, "read_line's prompt")
         line = self._stdin.readline()
         if not line:
             return None

@@ -636,7 +636,9 @@ class LabelCompiler(Compiler):
                 st.stdout("log")
             except SynError as error:
                 raise error.at(span)
-            rt.stderr("[LOG] " + display(value(f)) + "\n")
+            text = "[LOG] " + display(value(f)) + "\n"
+            rt.site = span
+            rt.stderr(text, "log")
             return None
         return run
 

@@ -65,9 +65,12 @@ def print_(rt, *values):
     rt.stdout(" ".join([display(v) for v in values]) + "\n")
 
 
-@builtin("eprint", 0, None, flow="raw")
+@builtin("eprint", 0, None, cap="stdout", flow="raw")
 def eprint(rt, *values):
     """Like print, to stderr: diagnostics that must not mix with a program's output.
+
+    The console is one output behind the `stdout` capability: a host ceiling without `stdout`
+    refuses eprint as it refuses print.
 
     Example: eprint("debug") => nothing
     """
@@ -86,7 +89,7 @@ def flush(rt):
     return None
 
 
-@builtin("read_line", 0, 1, flow="sink")
+@builtin("read_line", 0, 1, cap="stdin", flow="sink")
 def read_line(rt, prompt=None):
     """One line of stdin without its newline; `nothing` at end of input.
 

@@ -296,7 +296,7 @@ def _deprecated(rt, old: str, new: str) -> None:
     """Warn once per process: the old names keep working until v1.0."""
     if old not in _warned:
         _warned.add(old)
-        rt.stderr(f"warning: '{old}' is deprecated; use '{new}'\n")
+        rt.warn(f"warning: '{old}' is deprecated; use '{new}'\n", old)
 
 
 @builtin("replace_text", 3)
