@@ -37,6 +37,7 @@ host flags: --labels  --sandbox  --cap-set "name,name=scope,…"  --audit json|f
             --mcp-config FILE (the MCP servers a program may reach, mcpServers JSON)
             --time-limit SECONDS  --memory-limit SIZE (512M, 2G, off; default 4G)
             (or SYNSEMA_TIME_LIMIT / SYNSEMA_MEMORY_LIMIT; a limit that ends a command: exit 3)
+            --math-prewarm DOMAINS|all (load those math backends ahead, e.g. nt,smt)
 """
 
 
@@ -76,6 +77,7 @@ class HostFlags:
         self.mcp_config = None
         self.time_limit = None
         self.memory_limit = None
+        self.math_prewarm = None
         self._audit = None
 
     def take(self, args: list[str], i: int) -> int:
@@ -87,7 +89,8 @@ class HostFlags:
         if arg == "--sandbox":
             self.sandbox = True
             return i + 1
-        for flag in ("--cap-set", "--audit", "--mcp-config", "--time-limit", "--memory-limit"):
+        for flag in ("--cap-set", "--audit", "--mcp-config", "--time-limit", "--memory-limit",
+                     "--math-prewarm"):
             if arg == flag:
                 if i + 1 >= len(args):
                     raise UsageError(f"{flag} needs a value")
@@ -148,6 +151,13 @@ class HostFlags:
         except resources.LimitSpecError as problem:
             raise UsageError(str(problem)) from None
         resources.apply_memory_limit(memory)
+        if self.math_prewarm is not None:
+            from stdlib.math import prewarm_in_background
+            from stdlib.math.errors import MathError
+            try:
+                prewarm_in_background(self.math_prewarm)
+            except MathError as problem:
+                raise UsageError(problem.one_line()) from None
         try:
             return on_big_stack(fn, seconds)
         except OutOfTime:

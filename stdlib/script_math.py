@@ -77,6 +77,21 @@ def check(rt, op_id, payload):
     return _guarded(lambda: _library().check(_text(op_id, "the operation id"), payload))
 
 
+@builtin("math.prewarm", 0, 1)
+def prewarm(rt, domains=None):
+    """Load the backends of the named domains (or "all") into the math worker now; the
+    backends it holds.
+
+    Each backend (sympy, mpmath, z3, pysat) otherwise loads on the first `math.run` that needs
+    it, once per process. The cost is bounded before it starts: at most every backend is
+    imported, once; domains already loaded cost nothing. With no argument it loads nothing and
+    reports what the worker holds.
+
+    Example: "z3" in math.prewarm(["smt"]) => true
+    """
+    return _guarded(lambda: _library().prewarm([] if domains is None else domains))
+
+
 @builtin("math.tool", 1)
 def tool(rt, op_id):
     """A task value running one math operation, its parameters the request's fields; its

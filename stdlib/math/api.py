@@ -1,4 +1,4 @@
-"""The Python API of the math library: find, describe, run, check (MATH.md §7).
+"""The Python API of the math library: find, describe, run, check, prewarm (MATH.md §7).
 
 `run` is the seed's ordinary path: select the declaration, parse its Pydantic request once,
 execute the domain function in an isolated child, return the concrete typed result. Everything
@@ -72,6 +72,26 @@ def run(identifier: str, payload: dict) -> BaseModel:
         raise MathError.build("invalid_request", identifier, lines,
                               issues=tuple(i.model_dump() for i in issues)) from None
     return isolation.execute(tool, request)
+
+
+def prewarm(domains: Any) -> list[str]:
+    """Load the backends the operations of `domains` (domain names, or "all") need into the
+    worker now rather than on their first call; the backends the worker holds, sorted.
+
+    An empty list loads nothing and only reports, which is how to see that an operation such
+    as nt.integer.gcd ran without any backend.
+    """
+    if domains == "all":
+        domains = list(catalog.DOMAINS)
+    if not isinstance(domains, list):
+        problems = ["domains must be a list of domain names or \"all\""]
+    else:
+        problems = [f"unknown domain {d!r}; domains: {', '.join(catalog.DOMAINS)}"
+                    for d in domains if d not in catalog.DOMAINS]
+    if problems:
+        raise MathError.build("invalid_argument", None, [f"- {p}" for p in problems],
+                              verb="math.prewarm")
+    return isolation.load(sorted(set(domains)))
 
 
 def check(identifier: str, payload: Any) -> CheckReport:

@@ -1,21 +1,32 @@
 """The worker side of the isolation boundary (MATH.md §8).
 
-One long-lived helper process imports the backends once and then forks a fresh child for every
-`math.run`. The child limits its own memory and CPU time, reads the request, validates it,
-calls exactly one domain function and writes the typed result back as JSON. A fresh child per
-call means nothing leaks between calls (z3 keeps process-global parameters, sympy keeps caches)
-and every call can be killed with SIGKILL, which is the only thing that reliably stops z3,
-PySAT and sympy alike.
+One long-lived helper process forks a fresh child for every `math.run`. The child limits its
+own memory and CPU time, reads the request, validates it, calls exactly one domain function and
+writes the typed result back as JSON. A fresh child per call means nothing leaks between calls
+(z3 keeps process-global parameters, sympy keeps caches) and every call can be killed with
+SIGKILL, which is the only thing that reliably stops z3, PySAT and sympy alike.
+
+The helper starts lean: it imports only the catalog. Before it forks the child of a call, it
+imports the adapters that operation declares (`MathTool.adapters`) and so the backends behind
+them; later children inherit them, so each backend is loaded once per helper, by the first
+operation that needs it, and an operation that needs none (nt.integer.gcd) never loads sympy,
+z3 or PySAT. A `load` request imports the adapters of whole domains ahead of time (pre-warm).
+The imports happen in the helper, outside the child's limits and before the parent starts the
+call's deadline clock; should one fail, the child imports it again and reports the failure as
+its frame.
 
 The helper is started by `stdlib.math.isolation` as `python -P -c ...serve(fd)` rather than
 through `multiprocessing`, whose forkserver children re-run the parent's main script.
 
-Protocol on the control socket (one request in flight at a time, the parent holds a lock):
-parent -> helper: a 4-byte length, a JSON header {identifier, deadline}, and two file
-descriptors (SCM_RIGHTS): the read end of the request pipe and the write end of the result
-pipe; helper -> parent: the child's pid as 8 bytes. The child then reads the request JSON from
-its pipe until EOF and writes one tagged frame: K<result json>, M (memory limit),
-F<fault code> (a BackendFault), or X<exception class> (an unexpected exception).
+Protocol on the control socket (one request in flight at a time, the parent holds a lock): the
+parent sends a 4-byte length and a JSON header.
+- {"run": identifier, "deadline": seconds} comes with two file descriptors (SCM_RIGHTS): the
+  read end of the request pipe and the write end of the result pipe; the helper answers with
+  the child's pid as 8 bytes. The child then reads the request JSON from its pipe until EOF and
+  writes one tagged frame: K<result json>, M (memory limit), F<fault code> (a BackendFault),
+  or X<exception class> (an unexpected exception).
+- {"load": [domain, ...]} imports those domains' adapters; the helper answers with a 4-byte
+  length and the JSON list of the backends (`BACKENDS`) it has loaded by then.
 """
 
 from __future__ import annotations
@@ -28,24 +39,20 @@ import resource
 import signal
 import socket
 import struct
+import sys
 
 MEMORY_LIMIT = 2 * 1024**3
-PRELOAD = ("sympy", "z3", "pysat.solvers", "stdlib.math.catalog",
-           "stdlib.math.adapters.sympy_ntheory", "stdlib.math.adapters.sympy_poly",
-           "stdlib.math.adapters.sympy_matrix", "stdlib.math.adapters.sympy_calculus",
-           "stdlib.math.adapters.pysat_solver", "stdlib.math.adapters.z3_smt",
-           "stdlib.math.adapters.root_isolation",
-           "stdlib.math.adapters.sympy_lattice", "stdlib.math.adapters.sympy_arithmetic",
-           "stdlib.math.adapters.sympy_galois")
+# The libraries behind the adapters, as `math.prewarm` reports them.
+BACKENDS = ("mpmath", "pysat", "sympy", "z3")
+_ADAPTERS = "stdlib.math.adapters."
 
 
 def serve(fd: int) -> None:
-    """Preload the backends, announce readiness, then fork one child per request until the
-    parent closes the control socket."""
+    """Load the catalog, announce readiness, then answer requests until the parent closes the
+    control socket."""
     control = socket.socket(fileno=fd)
     signal.signal(signal.SIGINT, signal.SIG_IGN)
-    for name in PRELOAD:
-        importlib.import_module(name)
+    from . import catalog
     # Children are reaped by the kernel; the parent learns their fate through the pipes.
     signal.signal(signal.SIGCHLD, signal.SIG_IGN)
     control.sendall(b"R")
@@ -63,14 +70,33 @@ def serve(fd: int) -> None:
             if not more:
                 return
             header += more
+        request = json.loads(header)
+        if "load" in request:
+            _load(a for tool in catalog.TOOLS.values() if tool.domain in request["load"]
+                  for a in tool.adapters)
+            loaded = json.dumps([name for name in BACKENDS if name in sys.modules]).encode()
+            control.sendall(struct.pack("!I", len(loaded)) + loaded)
+            continue
+        _load(catalog.TOOLS[request["run"]].adapters)
         pid = os.fork()
         if pid == 0:
             control.close()
             signal.signal(signal.SIGCHLD, signal.SIG_DFL)
-            _child(json.loads(header), fds[0], fds[1])
+            _child(request, fds[0], fds[1])
         for descriptor in fds:
             os.close(descriptor)
         control.sendall(struct.pack("!q", pid))
+
+
+def _load(adapters) -> None:
+    """Import adapter modules into the helper, so that every later child inherits them. A
+    failing import is left to the child, which imports the adapter again inside its limits
+    and reports what went wrong in its frame."""
+    for name in adapters:
+        try:
+            importlib.import_module(_ADAPTERS + name)
+        except Exception:
+            continue
 
 
 def _child(header: dict, request_fd: int, result_fd: int) -> None:
@@ -97,7 +123,7 @@ def _run(header: dict, request_fd: int) -> bytes:
     os.close(request_fd)
     from .catalog import get
     from .errors import BackendFault
-    tool = get(header["identifier"])
+    tool = get(header["run"])
     try:
         result = tool.function(tool.request.model_validate_json(b"".join(chunks)))
         return b"K" + tool.result_adapter.dump_json(result)

@@ -13,6 +13,7 @@ smt.solve); otherwise it is an `execution_limit` error, never a mathematical ans
 from __future__ import annotations
 
 import atexit
+import json
 import os
 import selectors
 import socket
@@ -22,12 +23,14 @@ import sys
 import threading
 import time
 from pathlib import Path
-from typing import Any
-
-from pydantic import BaseModel, ValidationError
+from typing import TYPE_CHECKING, Any, Callable
 
 from .errors import MathError
-from .tool import MathTool
+
+if TYPE_CHECKING:  # importing this module stays cheap: `start_soon` runs before the catalog loads
+    from pydantic import BaseModel
+
+    from .tool import MathTool
 
 STARTUP_TIMEOUT = 120.0
 _CHUNK = 1 << 16
@@ -35,35 +38,71 @@ _CHUNK = 1 << 16
 
 class _Helper:
     """The forkserver helper process and its control socket (started lazily, restarted if it
-    died or if this process was forked since)."""
+    died or if this process was forked since). `_ready` is False between spawning the helper
+    and its readiness byte, so a spawn can run ahead of the first request."""
 
     def __init__(self) -> None:
         self._lock = threading.Lock()
         self._socket: socket.socket | None = None
         self._process: subprocess.Popen | None = None
         self._owner = 0
+        self._ready = False
+
+    def start_soon(self) -> None:
+        """Spawn the helper without waiting for it, so that its start-up (loading the catalog)
+        overlaps with this process loading the catalog to validate the first request. A spawn
+        that fails is left to that request, which starts the helper again and reports."""
+        if not self._lock.acquire(blocking=False):
+            return  # a request or a pre-warm is already starting or using it
+        try:
+            if self._socket is None or self._owner != os.getpid():
+                self._spawn()
+        except OSError:
+            pass
+        finally:
+            self._lock.release()
 
     def fork_child(self, header: bytes, fds: list[int]) -> int:
+        """Have the helper fork the child of one run (after loading its adapters); its pid."""
+        return struct.unpack("!q", self._request(header, fds, lambda: self._receive(8)))[0]
+
+    def load(self, domains: list[str]) -> list[str]:
+        """Have the helper import the adapters of `domains`; the backends it has loaded."""
+        def reply() -> bytes:
+            (length,) = struct.unpack("!I", self._receive(4))
+            return self._receive(length)
+        return json.loads(self._request(json.dumps({"load": domains}).encode(), [], reply))
+
+    def _request(self, header: bytes, fds: list[int], reply: Callable[[], bytes]) -> bytes:
         with self._lock:
             for attempt in (1, 2):
                 if self._socket is None or self._owner != os.getpid():
-                    self._start()
+                    self._spawn()
+                if not self._ready:
+                    self._await_ready()
                 try:
-                    socket.send_fds(self._socket, [struct.pack("!I", len(header)) + header], fds)
-                    reply = b""
-                    while len(reply) < 8:
-                        more = self._socket.recv(8 - len(reply))
-                        if not more:
-                            raise ConnectionError("forkserver closed the connection")
-                        reply += more
-                    return struct.unpack("!q", reply)[0]
+                    message = struct.pack("!I", len(header)) + header
+                    if fds:
+                        socket.send_fds(self._socket, [message], fds)
+                    else:
+                        self._socket.sendall(message)
+                    return reply()
                 except OSError:
                     self._stop()
                     if attempt == 2:
                         raise
         raise AssertionError("unreachable")
 
-    def _start(self) -> None:
+    def _receive(self, size: int) -> bytes:
+        data = b""
+        while len(data) < size:
+            more = self._socket.recv(size - len(data))
+            if not more:
+                raise ConnectionError("forkserver closed the connection")
+            data += more
+        return data
+
+    def _spawn(self) -> None:
         root = str(Path(__file__).resolve().parents[2])
         env = dict(os.environ)
         env["PYTHONPATH"] = os.pathsep.join(p for p in (root, env.get("PYTHONPATH")) if p)
@@ -75,20 +114,27 @@ class _Helper:
                 pass_fds=[theirs.fileno()], stdin=subprocess.DEVNULL,
                 stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=env,
                 start_new_session=True)
+        except OSError:
+            ours.close()
+            raise
         finally:
             theirs.close()
-        ours.settimeout(STARTUP_TIMEOUT)
+        self._socket, self._process, self._owner, self._ready = ours, process, os.getpid(), False
+
+    def _await_ready(self) -> None:
+        self._socket.settimeout(STARTUP_TIMEOUT)
         try:
-            ready = ours.recv(1)
+            ready = self._socket.recv(1)
         except OSError:
             ready = b""
         if ready != b"R":
-            ours.close()
-            process.kill()
-            process.wait()
+            self._socket.close()
+            self._process.kill()
+            self._process.wait()
+            self._socket = self._process = None
             raise ConnectionError("the math worker did not start")
-        ours.settimeout(None)
-        self._socket, self._process, self._owner = ours, process, os.getpid()
+        self._socket.settimeout(None)
+        self._ready = True
 
     def _stop(self) -> None:
         if self._socket is not None:
@@ -100,10 +146,17 @@ class _Helper:
                 self._process.kill()
                 self._process.wait()
         self._socket = self._process = None
+        self._ready = False
 
     def close(self) -> None:
-        with self._lock:
-            self._stop()
+        """Stop the helper at exit. A request still in flight (a background pre-warm, a call
+        on a thread the time limit abandoned) keeps the lock; the helper then ends by itself
+        when this process's end closes the control socket."""
+        if self._lock.acquire(blocking=False):
+            try:
+                self._stop()
+            finally:
+                self._lock.release()
 
 
 _HELPER = _Helper()
@@ -111,10 +164,51 @@ _SLOTS = threading.BoundedSemaphore(max(1, os.cpu_count() or 1))
 atexit.register(_HELPER.close)
 
 
+def start_soon() -> None:
+    """Spawn the worker now, ahead of the first request (see `_Helper.start_soon`)."""
+    _HELPER.start_soon()
+
+
+_PREWARM: list[threading.Thread] = []
+
+
+def load_in_background(domains: list[str]) -> None:
+    """`load(domains)` on a daemon thread (the command line's pre-warm). Every later request
+    of this process waits for it first, so a program's first math call finds those backends
+    loaded instead of racing the load. A failure is not reported here: the worker starts again
+    for that request, which reports it."""
+    def target() -> None:
+        try:
+            _HELPER.load(domains)
+        except OSError:
+            pass
+    thread = threading.Thread(target=target, name="math-prewarm", daemon=True)
+    _PREWARM.append(thread)
+    thread.start()
+
+
+def _after_prewarm() -> None:
+    for thread in _PREWARM:
+        thread.join()
+
+
+def load(domains: list[str]) -> list[str]:
+    """Start the helper if it is not running, import the adapters of `domains` into it, and
+    return the backends it holds (for every later call of this process)."""
+    _after_prewarm()
+    try:
+        return _HELPER.load(domains)
+    except OSError:
+        raise MathError.build("backend_fault", None, [
+            "- worker_unavailable: the math worker process could not be started"],
+            verb="math.prewarm", detail={"code": "worker_unavailable"}) from None
+
+
 def execute(tool: MathTool, request: BaseModel) -> Any:
     """Run `tool` on a validated request in a fresh child; return the re-validated result."""
-    header = b'{"identifier": "%s", "deadline": %r}' % (tool.identifier.encode(), tool.deadline)
+    header = b'{"run": "%s", "deadline": %r}' % (tool.identifier.encode(), tool.deadline)
     payload = request.model_dump_json().encode()
+    _after_prewarm()
     with _SLOTS:
         request_r, request_w = os.pipe()
         result_r, result_w = os.pipe()
@@ -183,6 +277,7 @@ def _interpret(tool: MathTool, request: BaseModel, frame: bytes | None, elapsed_
             [f"- limit deadline: the operation did not finish within {tool.deadline_ms} ms"],
             detail={"limit": "deadline", "limit_value": tool.deadline_ms,
                     "elapsed_ms": elapsed_ms})
+    from pydantic import ValidationError
     tag, body = frame[:1], frame[1:]
     if tag == b"K":
         try:

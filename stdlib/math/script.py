@@ -32,6 +32,8 @@ def describe(identifier: str) -> dict:
 
 def run(identifier: str, payload: dict) -> Any:
     """Validate and run one operation; the typed result as plain values."""
+    from . import isolation
+    isolation.start_soon()  # the worker starts while the catalog loads here
     from . import api
     return api.run(identifier, payload).model_dump()
 
@@ -40,6 +42,13 @@ def check(identifier: str, payload: Any) -> dict:
     """{"valid": bool, "issues": [{"path", "code", "message"}]}; never raises."""
     from . import api
     return api.check(identifier, payload).model_dump()
+
+
+def prewarm(domains) -> list[str]:
+    """Load the backends of `domains` (names, or "all") into the worker now; the names of the
+    backends it holds."""
+    from . import api
+    return api.prewarm(domains)
 
 
 def tool_params(identifier: str) -> list[tuple[str, str | None, bool]]:

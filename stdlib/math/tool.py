@@ -62,6 +62,11 @@ class MathTool:
     variant when the deadline kills the worker: `on_deadline(request, deadline_ms, elapsed_ms)`.
     `vocabulary` holds the words and phrases a mathematician would search for this operation
     by (synonyms, names of methods and theorems, field terms); `math.find` ranks by it.
+    `adapters` names the modules of `stdlib.math.adapters` the function imports (on any path):
+    the worker imports exactly those, and the backends behind them, before it forks the child
+    of the operation's first call, so an operation that needs no backend never loads one
+    (tests/math/test_lazy_backends.py checks every declaration against what its examples
+    import).
     """
 
     identifier: str
@@ -75,6 +80,7 @@ class MathTool:
     deadline: float = DEFAULT_DEADLINE
     on_deadline: Callable[[Any, int, int], Any] | None = None
     vocabulary: tuple[str, ...] = ()
+    adapters: tuple[str, ...] = ()
     result_adapter: TypeAdapter = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from sympy import factorint as _factorint
-from sympy.core.intfunc import igcdex as _igcdex
 from sympy.functions.combinatorial.numbers import partition as _partition
 from sympy.ntheory.modular import solve_congruence as _solve_congruence
 from sympy.ntheory.primetest import is_strong_bpsw_prp as _is_strong_bpsw_prp
@@ -18,12 +17,6 @@ def factorint(n: int) -> dict[int, int]:
 def is_strong_bpsw_probable_prime(n: int) -> bool:
     """The strong Baillie-PSW test (Miller-Rabin base 2 plus a strong Lucas test)."""
     return bool(_is_strong_bpsw_prp(n))
-
-
-def extended_gcd(a: int, b: int) -> tuple[int, int, int]:
-    """(s, t, g) with s*a + t*b == g == gcd(a, b) >= 0."""
-    s, t, g = _igcdex(a, b)
-    return int(s), int(t), int(g)
 
 
 def merge_congruences(pairs: list[tuple[int, int]]) -> tuple[int, int] | None:

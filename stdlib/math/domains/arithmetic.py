@@ -271,6 +271,7 @@ FUNCTION = MathTool(
            "exists (lambda(n) < phi(n)), and the multiplicative order of a modulo n with its "
            "minimality certificate, or gcd(a, n) > 1."),
     request=FunctionRequest, result=FunctionResult, function=evaluate,
+    adapters=("sympy_arithmetic", "sympy_ntheory"),
     rules=(RULE_ARGUMENTS, RULE_RANGE),
     examples=(
         Example.of("Compute Euler's totient of 36 with the factorisation it comes from; n must "

@@ -92,6 +92,7 @@ INTEGRATE_RATIONAL = MathTool(
            "real/complex case split: the sum over roots is part of the value."),
     request=RationalFunctionRequest, result=RationalAntiderivative,
     function=integrate_rational_function,
+    adapters=("sympy_calculus", "sympy_poly"),
     rules=(RULE_LEADING, RULE_RATIONAL, RULE_DENOMINATOR),
     examples=(Example.of(
         "Compute an exact antiderivative of 1/(x^2 + 1) as a rational part plus logarithms "

@@ -221,6 +221,7 @@ CERTIFY = MathTool(
            "be factored far enough within the fixed budget, with the factored part and the "
            "cofactor as evidence."),
     request=CertifyRequest, result=CertifyResult, function=certify_prime, deadline=20.0,
+    adapters=("sympy_arithmetic", "sympy_ntheory"),
     examples=(
         Example.of("Compute a Pocklington primality certificate for 2^89 - 1 or an honest "
                    "partial outcome; n must be a non-negative integer below 10^100, large "

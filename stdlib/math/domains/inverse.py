@@ -70,6 +70,7 @@ INVERSE = MathTool(
            "of the 0x0 matrix is 0x0), or, when A is singular, its rank and a nonzero v with "
            "A v = 0 as the witness that no inverse exists."),
     request=SquareRequest10, result=InverseResult, function=matrix_inverse,
+    adapters=("sympy_lattice", "sympy_matrix"),
     rules=(RULE_MATRIX_SHAPE, RULE_SQUARE, RULE_RATIONAL),
     examples=(Example.of(
         "Compute the exact inverse of [[1, 2], [3, 4]] or a kernel vector proving it singular; "

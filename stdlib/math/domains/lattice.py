@@ -248,6 +248,7 @@ NORMAL_FORMS = MathTool(
            "lattice) or a rational y with y^T A integral and y^T b not an integer, proving "
            "there is no integer solution."),
     request=NormalFormRequest, result=NormalForms, function=normal_forms,
+    adapters=("sympy_lattice", "sympy_matrix"),
     rules=(RULE_MATRIX_SHAPE, RULE_RHS),
     examples=(
         Example.of("Compute the Smith and Hermite normal forms of [[2, 4, 4], [-6, 6, 12]] and "
@@ -320,6 +321,7 @@ RELATIONS = MathTool(
            "generator of the x_i's integer combinations) that makes the basis provably "
            "complete."),
     request=RelationRequest, result=Relations, function=integer_relations,
+    adapters=("sympy_lattice",),
     examples=(Example.of(
         "Compute all integer relations among 1/2, 1/3 and 5/6 as a reduced basis; give 1 to 12 "
         "exact rationals as integers or reduced fractions like \"1/3\".",

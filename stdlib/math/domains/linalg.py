@@ -139,6 +139,7 @@ DET = MathTool(
         "volume", "Leibniz", "Laplace expansion"),
     claim="The exact determinant of a square matrix over Q (the determinant of 0x0 is 1).",
     request=SquareRequest, result=Determinant, function=determinant,
+    adapters=("sympy_matrix",),
     rules=(RULE_MATRIX_SHAPE, RULE_SQUARE, RULE_RATIONAL, RULE_SIZE),
     examples=(Example.of(
         "Compute the exact determinant of [[1, 2], [3, 4]]; the matrix must be square, with "
@@ -204,6 +205,7 @@ RANK = MathTool(
     claim=("The rank over Q with a witness: row and column indices of a nonsingular r x r "
            "submatrix."),
     request=MatrixRequest, result=Rank, function=rank,
+    adapters=("sympy_matrix",),
     rules=(RULE_MATRIX_SHAPE, RULE_RATIONAL, RULE_SIZE),
     examples=(Example.of(
         "Compute the rank over the rationals of [[1, 2, 3], [2, 4, 6]] with a witness "
@@ -241,6 +243,7 @@ RREF = MathTool(
         "pivot columns", "pivots", "elimination"),
     claim="The unique reduced row echelon form R of A over Q and its pivot columns.",
     request=MatrixRequest, result=Rref, function=reduced_row_echelon,
+    adapters=("sympy_matrix",),
     rules=(RULE_MATRIX_SHAPE, RULE_RATIONAL, RULE_SIZE),
     examples=(Example.of(
         "Compute the reduced row echelon form of [[2, 4], [1, 3]] with pivot columns; nrows "
@@ -280,6 +283,7 @@ NULLSPACE = MathTool(
     claim=("A basis of {v : Av = 0} over Q: the canonical basis read from the RREF (one vector "
            "per free column, 1 there and 0 at the other free columns)."),
     request=MatrixRequest, result=Nullspace, function=nullspace,
+    adapters=("sympy_matrix",),
     rules=(RULE_MATRIX_SHAPE, RULE_RATIONAL, RULE_SIZE),
     examples=(Example.of(
         "Compute a basis of the nullspace of [[1, 2, 3], [2, 4, 6], [1, 0, 1]] over the "
@@ -369,6 +373,7 @@ SOLVE = MathTool(
            "inconsistent with a certificate y such that y^T A = 0 and y^T b != 0 (Fredholm "
            "alternative)."),
     request=SolveRequest, result=SolveResult, function=solve_linear,
+    adapters=("sympy_matrix",),
     rules=(RULE_MATRIX_SHAPE, RULE_RATIONAL, RULE_RHS, RULE_SIZE),
     examples=(Example.of(
         "Compute all rational solutions x of [[1, 1], [1, -1]] x = [3, 1]; rhs must have one "
@@ -430,6 +435,7 @@ CHARPOLY = MathTool(
         "secular equation", "trace and determinant"),
     claim="det(xI - A) in Z[x] for a square integer matrix A (monic of degree n; 1 for 0x0).",
     request=CharpolyRequest, result=Charpoly, function=characteristic_polynomial,
+    adapters=("sympy_matrix",),
     rules=(RULE_MATRIX_SHAPE, RULE_SQUARE, RULE_CHARPOLY_SIZE),
     examples=(Example.of(
         "Compute the characteristic polynomial det(xI - A) of [[1, 2], [3, 4]]; the matrix "
@@ -521,6 +527,7 @@ EIGENVALUES = MathTool(
            "value and the geometric multiplicity are also returned. With isolate: true each "
            "irrational eigenvalue also gets an exact isolating region."),
     request=EigenvaluesRequest, result=Eigenvalues, function=eigenvalues,
+    adapters=("root_isolation", "sympy_matrix", "sympy_poly"),
     rules=(RULE_MATRIX_SHAPE, RULE_SQUARE),
     examples=(Example.of(
         "Compute the exact eigenvalues of [[1, 2], [3, 4]] with algebraic multiplicities; the "

@@ -132,6 +132,7 @@ LP = MathTool(
            "improving ray. Every certificate is checked in exact arithmetic before it is "
            "returned. To maximise c.x, minimise -c.x."),
     request=LpRequest, result=LpResult, function=solve_lp,
+    adapters=("sympy_lp",),
     rules=(RULE_MATRIX_SHAPE, RULE_RATIONAL, RULE_LP_SHAPE),
     examples=(Example.of(
         "Compute the minimum of -x - y subject to x + 2y <= 4, 3x + y <= 6, x, y >= 0 with a "

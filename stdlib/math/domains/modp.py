@@ -134,6 +134,7 @@ MODP = MathTool(
            "distinct monic irreducibles; or the monic gcd(f, g) with Bezout cofactors; or "
            "f^e mod g for 0 <= e < 10^300."),
     request=ModpRequest, result=ModpResult, function=compute, rules=(RULE_MODP,),
+    adapters=("sympy_galois",),
     examples=(
         Example.of("Compute the factorisation of x^4 + 1 over GF(5) into monic irreducibles; "
                    "p must be a prime below 10^24 and coefficients run from the highest degree "

@@ -99,6 +99,7 @@ FACTOR = MathTool(
            "Miller-Rabin with bases 2..41; a larger factor is labelled bpsw_probable (passes "
            "strong Baillie-PSW; no counterexample is known, no proof is given)."),
     request=FactorRequest, result=Factorization, function=factor_integer,
+    adapters=("sympy_ntheory",),
     examples=(Example.of(
         "Compute the prime factorisation of 360 with exponents; n must be a positive integer "
         "below 10^30, given as a JSON integer or as decimal text.", {"n": 360}),),
@@ -240,12 +241,25 @@ class GcdResult(BaseModel):
                                              "per value.")
 
 
+def _extended_gcd(a: int, b: int) -> tuple[int, int, int]:
+    """(s, t, g) with s*a + t*b == g == gcd(a, b) >= 0: Euclid's algorithm carrying the
+    coefficients (pure Python, so gcd needs no backend; the caller checks the identity)."""
+    old_r, r, old_s, s, old_t, t = a, b, 1, 0, 0, 1
+    while r:
+        quotient = old_r // r
+        old_r, r = r, old_r - quotient * r
+        old_s, s = s, old_s - quotient * s
+        old_t, t = t, old_t - quotient * t
+    if old_r < 0:
+        return -old_s, -old_t, -old_r
+    return old_s, old_t, old_r
+
+
 def integer_gcd(request: IntegerListRequest) -> GcdResult:
-    from ..adapters import sympy_ntheory as backend
     first = request.values[0]
     g, coefficients = abs(first), [(first > 0) - (first < 0)]
     for a in request.values[1:]:
-        s, t, g = backend.extended_gcd(g, a)
+        s, t, g = _extended_gcd(g, a)
         coefficients = [c * s for c in coefficients] + [t]
     if g < 0 or sum(c * a for c, a in zip(coefficients, request.values)) != g:
         raise BackendFault("bezout_identity_failed")
@@ -424,6 +438,7 @@ CRT = MathTool(
            "0 <= r < M; or incompatibility witnessed by a pair (i, j) with gcd(mi, mj) not "
            "dividing ri - rj. Moduli need not be coprime."),
     request=CrtRequest, result=CrtResult, function=solve_crt,
+    adapters=("sympy_ntheory",),
     examples=(Example.of(
         "Compute all integers x with x = 2 (mod 3) and x = 3 (mod 5) as one residue class; "
         "the moduli are positive integers whose digits add up to at most 3000, and they need not "
@@ -527,6 +542,7 @@ PARTITIONS = MathTool(
         "combinatorics", "counting"),
     claim="p(n), the number of partitions of n into positive integer parts (p(0) = 1).",
     request=PartitionRequest, result=IntegerValue, function=partition_count,
+    adapters=("sympy_ntheory",),
     examples=(Example.of(
         "Compute the number of partitions of 100; n must be an integer from 0 to 1000000.",
         {"n": 100}),),

@@ -80,6 +80,7 @@ FACTOR = MathTool(
            "in Z[x] primitive with positive leading coefficient, irreducible over Q, and "
            "pairwise distinct."),
     request=FactorRequest, result=PolynomialFactorization, function=factor_polynomial,
+    adapters=("sympy_poly",),
     rules=(RULE_LEADING, RULE_RATIONAL),
     examples=(Example.of(
         "Compute the factorisation of x^2 - 1 into irreducible factors over the rationals with "
@@ -184,6 +185,7 @@ ROOTS = MathTool(
            "statement 'all deg(g) roots of g, each with multiplicity e'. With isolate: true, "
            "each such root also gets an exact isolating interval (real) or box (non-real)."),
     request=RootsRequest, result=Roots, function=polynomial_roots,
+    adapters=("root_isolation", "sympy_poly"),
     rules=(RULE_LEADING, RULE_RATIONAL, RULE_ISOLATE),
     examples=(
         Example.of(
@@ -250,6 +252,7 @@ GCD = MathTool(
     claim=("The monic g = gcd(f, h) in Q[x] (0 if both are 0) and Bezout cofactors s, t with "
            "s*f + t*h = g."),
     request=GcdRequest, result=PolynomialGcd, function=polynomial_gcd,
+    adapters=("sympy_poly",),
     rules=(RULE_LEADING, RULE_RATIONAL, RULE_SAME_VARIABLE),
     examples=(Example.of(
         "Compute the monic gcd of x^4 - 1 and x^6 - 1 with Bezout cofactors; both polynomials "

@@ -69,6 +69,7 @@ RESULTANT = MathTool(
            "and the exact resultant Res(f, g) = det Sylvester(f, g); Res(f, g) = 0 exactly when "
            "f and g share a complex root, disc(f) = 0 exactly when f has a repeated root."),
     request=ResultantRequest, result=ResultantResult, function=resultant,
+    adapters=("sympy_poly",),
     rules=(RULE_LEADING, RULE_RATIONAL, RULE_SAME_VARIABLE, RULE_DEGREE),
     examples=(
         Example.of("Compute the resultant of x^2 - 2 and x^2 - 3x + 2 and the discriminant of "

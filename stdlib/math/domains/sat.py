@@ -269,6 +269,7 @@ SOLVE = MathTool(
            "unsatisfiable ([] = the CNF alone; not necessarily minimal); unknown when the "
            "budget or the deadline runs out -- never unsat."),
     request=SolveRequest, result=SatResult, function=solve, on_deadline=solve_deadline,
+    adapters=("pysat_solver",),
     rules=(RULE_LITERAL, RULE_CANONICAL, RULE_ASSUMPTIONS),
     examples=(
         Example.of(

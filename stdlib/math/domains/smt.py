@@ -216,6 +216,7 @@ SOLVE = MathTool(
            "unsat as decided by z3 (not independently certified), optionally with a core of "
            "named assertions; unknown with z3's reason and the resources used."),
     request=SmtRequest, result=SmtResult, function=solve, on_deadline=solve_deadline,
+    adapters=("z3_smt",),
     rules=RULES,
     examples=(
         Example.of(

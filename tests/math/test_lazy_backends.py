@@ -1,0 +1,165 @@
+"""The lean worker: each backend loads on the first call that needs it, or when pre-warmed.
+
+The worker starts with the catalog only. Before the child of a call is forked it imports the
+adapters the operation declares (`MathTool.adapters`), so a pure-Python operation such as
+nt.integer.gcd never loads sympy, z3 or PySAT. `math.prewarm(domains)` loads domains ahead and
+reports the backends the worker holds; `--math-prewarm` does it from the command line while
+the program starts. The declarations themselves are checked against what every published
+example really imports.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+import pytest
+
+from conftest import ROOT, run_synsema, synsema_env
+from stdlib.math import catalog
+
+# Runs in a fresh interpreter: forks one child per operation, runs the operation's examples
+# there and reports what the child had to import. Operations that declare no adapter run from
+# a process that has loaded no backend, so any backend import shows; the others run after
+# every adapter has been loaded once, with the adapter modules (not the libraries) forgotten in
+# the child, so the adapters an example imports show without paying sympy's import each time.
+PROBE = r"""
+import importlib, json, os, sys
+from stdlib.math import catalog
+from stdlib.math import adapters as package
+
+PREFIX = "stdlib.math.adapters."
+BACKENDS = ("mpmath", "pysat", "sympy", "z3")
+
+
+def imported_by(tool, forget):
+    read, write = os.pipe()
+    pid = os.fork()
+    if pid == 0:
+        os.close(read)
+        for name in [m for m in sys.modules if m.startswith(PREFIX)] if forget else []:
+            del sys.modules[name]
+            delattr(package, name[len(PREFIX):])
+        before = set(sys.modules)
+        try:
+            for example in tool.examples:
+                tool.function(tool.request.model_validate(example.payload))
+            new = sorted(m[len(PREFIX):] if m.startswith(PREFIX) else m
+                         for m in set(sys.modules) - before
+                         if m.startswith(PREFIX) or m in BACKENDS)
+        except BaseException as problem:
+            new = ["failed: " + repr(problem)]
+        os.write(write, json.dumps(new).encode())
+        os._exit(0)
+    os.close(write)
+    data = b""
+    while chunk := os.read(read, 1 << 16):
+        data += chunk
+    os.close(read)
+    os.waitpid(pid, 0)
+    return json.loads(data)
+
+
+tools = list(catalog.TOOLS.values())
+seen = {t.identifier: imported_by(t, False) for t in tools if not t.adapters}
+for tool in tools:
+    for name in tool.adapters:
+        importlib.import_module(PREFIX + name)
+seen.update({t.identifier: imported_by(t, True) for t in tools if t.adapters})
+print(json.dumps(seen))
+"""
+
+
+@pytest.fixture(scope="module")
+def imported() -> dict[str, list[str]]:
+    out = subprocess.run([sys.executable, "-c", PROBE], capture_output=True, text=True,
+                         timeout=300, env=synsema_env(), cwd=ROOT, check=True)
+    return json.loads(out.stdout)
+
+
+def test_every_declared_adapter_is_a_module_of_the_adapters_package():
+    modules = {path.stem for path in (ROOT / "stdlib/math/adapters").glob("*.py")} - {"__init__"}
+    declared = {name for tool in catalog.TOOLS.values() for name in tool.adapters}
+    assert declared and declared <= modules
+    assert modules <= declared, "an adapter no operation declares is dead code"
+
+
+@pytest.mark.parametrize("tool", list(catalog.TOOLS.values()), ids=lambda t: t.identifier)
+def test_an_operation_imports_only_the_adapters_it_declares(tool, imported):
+    assert all(not name.startswith("failed") for name in imported[tool.identifier])
+    if tool.adapters:
+        assert set(imported[tool.identifier]) <= set(tool.adapters)
+    else:  # from a lean process: neither an adapter nor a backend library may load
+        assert imported[tool.identifier] == []
+
+
+def test_pure_python_operations_include_gcd_and_the_solvers_are_separate():
+    assert catalog.TOOLS["nt.integer.gcd"].adapters == ()
+    assert catalog.TOOLS["smt.solve"].adapters == ("z3_smt",)
+    assert catalog.TOOLS["sat.solve"].adapters == ("pysat_solver",)
+
+
+SMT = catalog.TOOLS["smt.solve"].examples[0].payload
+
+
+def _program(tmp_path, text: str):
+    path = tmp_path / "prog.syn"
+    path.write_text(text)
+    return path
+
+
+def test_the_worker_loads_each_backend_on_first_use_through_the_real_cli(tmp_path):
+    prog = _program(tmp_path, f"""\
+print(math.prewarm())
+print(math.run("nt.integer.gcd", {{values: [12, 18, 27]}}).gcd)
+print(math.prewarm())
+print(math.run("smt.solve", {json.dumps(SMT)}).status)
+print(math.prewarm())
+print(math.run("nt.integer.factor", {{n: 360}}).factors[0].prime)
+print(math.prewarm())
+""")
+    result = run_synsema("run", prog)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.splitlines() == [
+        "[]", "3", "[]", "sat", '["z3"]', "2", '["mpmath", "sympy", "z3"]']
+
+
+def test_math_prewarm_loads_named_domains_or_all_and_rejects_unknown_ones(tmp_path):
+    prog = _program(tmp_path, """\
+print(math.prewarm(["sat"]))
+print(math.prewarm(["sat", "sat"]))
+print(math.prewarm("all"))
+try
+    math.prewarm(["nt", "algebra"])
+recover err
+    print(err)
+try
+    math.prewarm(7)
+recover err
+    print(err)
+""")
+    result = run_synsema("run", prog)
+    assert result.returncode == 0, result.stderr
+    lines = result.stdout.splitlines()
+    assert lines[:3] == ['["pysat"]', '["pysat"]', '["mpmath", "pysat", "sympy", "z3"]']
+    assert lines[3] == "math.prewarm: invalid_argument"
+    assert lines[4].startswith("- unknown domain 'algebra'; domains: calculus, comb, linalg,")
+    assert lines[5:] == ["math.prewarm: invalid_argument",
+                         '- domains must be a list of domain names or "all"']
+
+
+def test_the_command_line_prewarm_is_done_before_the_first_math_call(tmp_path):
+    prog = _program(tmp_path, 'print(math.prewarm())\n')
+    result = run_synsema("run", "--math-prewarm", "sat,smt", prog)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout == '["pysat", "z3"]\n'
+    result = run_synsema("run", "--math-prewarm=all", prog)
+    assert result.stdout == '["mpmath", "pysat", "sympy", "z3"]\n'
+
+
+def test_an_unknown_prewarm_domain_is_a_usage_error(tmp_path):
+    prog = _program(tmp_path, 'print("never")\n')
+    result = run_synsema("run", "--math-prewarm", "nt,geometry", prog)
+    assert result.returncode == 2 and result.stdout == ""
+    assert "--math-prewarm: invalid_argument; unknown domain 'geometry'" in result.stderr
