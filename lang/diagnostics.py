@@ -60,36 +60,60 @@ def code_of(error: SynError) -> str:
 
 
 def human(error: SynError, sources: Sources | None = None, hints: bool = True) -> str:
-    """The report line, then (when the source is known) the line with a caret, then the hint.
+    """The report line, then (when the source is known) the line with a caret, then the
+    explanation of a failed assertion, then the hint.
 
     A label violation or a secret error stays one line, and under `--labels` the caller passes
-    `hints=False`: a hint may quote data (a map's keys), and labels decide what may be shown."""
+    `hints=False`: a hint may quote data (a map's keys), and labels decide what may be shown.
+    (An assertion's explanation shows private values as `print` does, so it stays.)"""
+    return "\n".join([error.report(), *below(error, sources, hints)])
+
+
+def below(error: SynError, sources: Sources | None = None, hints: bool = True) -> list[str]:
+    """The lines `human` puts under the report line: what `synsema test` shows under a failure."""
     if error.secret or error.violation:
-        return error.report()
-    return render(error.report(), error.span, error.hint if hints else None, sources)
+        return []
+    out = pointer(error.span, sources) + ["  " + line for line in explanation(error)]
+    if hints and error.hint:
+        out.append(f"  hint: {error.hint}")
+    return out
+
+
+def explanation(error: SynError) -> list[str]:
+    """A failed assertion's values, sub-expressions and diff (runtime.assertions), or nothing."""
+    if error.detail is None or error.secret or error.violation:
+        return []
+    return error.detail()
 
 
 def render(headline: str, span, hint: str | None, sources: Sources | None) -> str:
     """`headline`, the source line at `span` with a caret under its token, and the hint."""
-    out = [headline]
-    if span is not None and sources is not None and span.line:
-        text = sources.line(span.file, span.line)
-        if text is not None:
-            end = extent(text, span.col)
-            gutter = str(span.line)
-            out.append(f"  {gutter} | {text}")
-            out.append(f"  {' ' * len(gutter)} | {' ' * (span.col - 1)}{'^' * max(1, end - span.col)}")
+    out = [headline, *pointer(span, sources)]
     if hint:
         out.append(f"  hint: {hint}")
     return "\n".join(out)
 
 
+def pointer(span, sources: Sources | None) -> list[str]:
+    """The source line at `span` and a caret under its token (nothing when the text is unknown)."""
+    if span is None or sources is None or not span.line:
+        return []
+    text = sources.line(span.file, span.line)
+    if text is None:
+        return []
+    end = extent(text, span.col)
+    gutter = str(span.line)
+    return [f"  {gutter} | {text}", f"  {' ' * len(gutter)} | {' ' * (span.col - 1)}{'^' * max(1, end - span.col)}"]
+
+
 def as_json(error: SynError, sources: Sources | None = None) -> dict:
-    """`{file, line, col, end_line, end_col, code, message, hint}`; positions null when unknown."""
+    """`{file, line, col, end_line, end_col, code, message, hint}`; positions null when unknown.
+    A failed assertion adds `detail`: its explanation's lines (values, sub-expressions, diff)."""
     if error.secret:
         return {**position(None, sources), "code": code_of(error), "message": error.redacted, "hint": None}
+    detail = explanation(error)
     return {**position(error.span, sources), "code": code_of(error), "message": error.message,
-            "hint": error.hint}
+            "hint": error.hint, **({"detail": detail} if detail else {})}
 
 
 def position(span, sources: Sources | None) -> dict:

@@ -31,7 +31,8 @@ class SynError(Exception):
     `phase` is how the error is introduced on stderr ("Lexer", "Parse", "Runtime").
     `span` may be None while the error travels up from a builtin; the evaluator fills in
     the call site before it leaves the call. `assertion` marks failures of the assert family
-    so the test runner can tell a failed expectation from a crash.
+    so the test runner can tell a failed expectation from a crash; a failed assertion may also
+    carry a `detail` (runtime.assertions), the lines that explain it below the first line.
 
     Under `--labels` two more kinds exist, and neither can be caught by `recover`: a
     `violation` (the label system refusing a flow) and an error whose very existence depends on
@@ -48,6 +49,7 @@ class SynError(Exception):
         self.assertion = assertion
         self.hint = hint            # how to fix it, shown below the source line (lang.diagnostics)
         self.code = code            # a stable name for the kind of error, for --format json
+        self.detail = None          # () -> lines explaining a failed assertion, made when shown
         self.violation = False
         self.secret: frozenset | None = None
         self.redacted = ""

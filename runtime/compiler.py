@@ -19,7 +19,7 @@ from lang.errors import SynError
 from lang.resolve import Scope, arm_scope, block_scope, task_scope, test_scope
 from lang.suggest import did_you_mean
 from lang.toolschema import JSON_TYPES
-from runtime import fastpaths
+from runtime import assertions, fastpaths
 from runtime import operators as ops
 from runtime.fastpaths import Operand
 from runtime.calls import (GIVE, host_failure, RECURSION_LIMIT, REG, STOP, TaskCode, call_builtin, call_value, invoke,
@@ -125,6 +125,7 @@ class Compiler:
         self.is_module = is_module
         self.loops = 0          # loops enclosing the code being compiled, within its task
         self.in_sandbox = 0
+        self.watch = None       # while an assert call compiles: wraps closures to record values
 
     # ------------------------------------------------------------------ programs
     def program(self, body: list, tests: list | None):
@@ -870,6 +871,8 @@ class Compiler:
         method = getattr(self, "e_" + type(node).__name__, None)
         if method is None:
             raise SynError(f"'{type(node).__name__}' is not supported by this implementation", node.span)
+        if self.watch is not None:
+            return self.watch(node, method(node, scope))
         return method(node, scope)
 
     def e_Num(self, node, scope):
@@ -999,6 +1002,8 @@ class Compiler:
     def operand(self, node, scope) -> Operand:
         """How the evaluator reads one operand of a hot operator (see runtime.fastpaths)."""
         reader = self.expr(node, scope)
+        if self.watch is not None:  # an assert records every operand it reads (runtime.assertions)
+            return Operand("expr", reader)
         if type(node) is ast.Num and type(node.value) is int:
             return Operand("const", reader, value=node.value)
         slot = self._param_slot(node, scope)
@@ -1132,6 +1137,8 @@ class Compiler:
         return self.e_Call(call, scope)
 
     def e_Call(self, node, scope):
+        if self.watch is None and assertions.is_check(node, scope):
+            return assertions.compile_check(self, node, scope, self.e_Call)
         span = node.span
         rt = self.rt
         func = self._callee(node.func, scope)

@@ -30,7 +30,7 @@ from __future__ import annotations
 from lang import ast
 from lang.errors import SynError
 from lang.resolve import Scope, collect_declarations
-from runtime import fastpaths
+from runtime import assertions, fastpaths
 from runtime import operators as ops
 from runtime.calls import GIVE, RECURSION_LIMIT, REG, STOP, call_builtin, call_value, invoke
 from runtime.compiler import Compiler, _comparison, _list_position, no_methods, undefined
@@ -804,6 +804,8 @@ class LabelCompiler(Compiler):
         return run
 
     def e_Call(self, node, scope):
+        if self.watch is None and assertions.is_check(node, scope):
+            return assertions.compile_check(self, node, scope, self.e_Call)
         func = self._callee(node.func, scope)
         args = [self.expr(a, scope) for a in node.args]
         named = [(k, self.expr(v, scope)) for k, v in node.named]

@@ -13,6 +13,7 @@ import os
 import time
 from xml.sax.saxutils import escape, quoteattr
 
+from lang.diagnostics import Sources, below
 from lang.errors import SynError
 from runtime.calls import GIVE, REG, host_failure
 from runtime.control import ExitProgram, StopLoop
@@ -22,15 +23,22 @@ from runtime.interp import Runtime
 class Outcome:
     """The result of one test (or of loading a file, with `name` None)."""
 
-    __slots__ = ("file", "name", "passed", "reason", "seconds", "output")
+    __slots__ = ("file", "name", "passed", "reason", "seconds", "output", "detail")
 
-    def __init__(self, file: str, name: str | None, passed: bool, reason: str, seconds: float, output: list):
+    def __init__(self, file: str, name: str | None, passed: bool, reason: str, seconds: float, output: list,
+                 detail: str = ""):
         self.file = file
         self.name = name
         self.passed = passed
-        self.reason = reason
+        self.reason = reason    # one line (LANGUAGE.md §5: `✗ name: reason`)
         self.seconds = seconds
         self.output = output
+        self.detail = detail    # lines below it: location, caret, an assertion's values and diff
+
+    @property
+    def message(self) -> str:
+        """The whole failure, reason then detail: what a JSON event or a JUnit body carries."""
+        return f"{self.reason}\n{self.detail}" if self.detail else self.reason
 
 
 def expand_paths(paths: list[str]) -> list[str]:
@@ -66,6 +74,17 @@ def _failure_text(error: SynError) -> str:
     return f"{error.message} (at {error.span})"
 
 
+def failure_detail(error: SynError, sources: Sources, hints: bool = True) -> str:
+    """The lines a failed test shows below its reason: where it failed (an assertion's
+    `at file:line:col`; other errors name it in the reason), the source line with a caret, and
+    a failed assertion's values and diff, as `synsema run` shows them (lang.diagnostics.below).
+    Empty for a secret error or a label violation, which stay one line."""
+    lines = below(error, sources, hints)
+    if error.assertion and error.span is not None and lines:
+        lines.insert(0, f"  at {error.span}")
+    return "\n".join(lines)
+
+
 def _internal(bug: Exception) -> str:
     return f"Internal error: {type(bug).__name__}: {bug} — a bug in synsema, not in the test"
 
@@ -85,10 +104,13 @@ def run_file(path: str, pattern, host: dict) -> list[Outcome]:
     except (OSError, UnicodeDecodeError) as problem:
         reason = "it is not UTF-8 text" if isinstance(problem, UnicodeDecodeError) else problem.strerror
         return [Outcome(path, None, False, f"cannot read {path}: {reason}", 0.0, output)]
+    sources = Sources()
+    sources.add(path, source)
     try:
         rt.run_main(source, path, tests)
     except SynError as error:
-        outcome = Outcome(path, None, False, error.report(), time.perf_counter() - started, output)
+        outcome = Outcome(path, None, False, error.report(), time.perf_counter() - started, output,
+                          "\n".join(below(error, sources, rt.labels is None)))
         if error.violation:
             raise LabelViolation(outcome) from None
         return [outcome]
@@ -106,7 +128,7 @@ def run_file(path: str, pattern, host: dict) -> list[Outcome]:
             continue
         output.clear()
         started = time.perf_counter()
-        passed, reason = True, ""
+        passed, reason, detail = True, "", ""
         violated = False
         try:
             REG.depth = 0
@@ -117,6 +139,7 @@ def run_file(path: str, pattern, host: dict) -> list[Outcome]:
                 REG.value = None
         except SynError as error:
             passed, reason = False, _failure_text(error)
+            detail = failure_detail(error, sources, rt.labels is None)
             violated = error.violation
         except StopLoop:
             passed, reason = False, "stop used outside a loop"
@@ -131,7 +154,7 @@ def run_file(path: str, pattern, host: dict) -> list[Outcome]:
         finally:
             rt.globals.clear()
             rt.globals.update(snapshot)
-        outcome = Outcome(path, name, passed, reason, time.perf_counter() - started, list(output))
+        outcome = Outcome(path, name, passed, reason, time.perf_counter() - started, list(output), detail)
         if violated:
             raise LabelViolation(outcome)
         outcomes.append(outcome)
@@ -153,6 +176,8 @@ def report(outcomes_by_file: list[tuple[str, list[Outcome]]], verbose: bool, wri
             else:
                 failed += 1
                 write(f"  ✗ {label}: {outcome.reason}{timing}\n")
+                for line in outcome.detail.splitlines():
+                    write(f"  {line}\n")
             if verbose:
                 for line in "".join(outcome.output).splitlines():
                     write(f"  | {line}\n")
@@ -174,7 +199,7 @@ def write_junit(path: str, outcomes_by_file: list[tuple[str, list[Outcome]]]) ->
             if o.passed:
                 parts.append("/>\n")
             else:
-                parts.append(f">\n      <failure message={quoteattr(o.reason)}>{escape(o.reason)}</failure>\n"
+                parts.append(f">\n      <failure message={quoteattr(o.reason)}>{escape(o.message)}</failure>\n"
                              "    </testcase>\n")
         parts.append("  </testsuite>\n")
     parts.append("</testsuites>\n")

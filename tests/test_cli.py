@@ -48,13 +48,21 @@ def test_test_runner_reports_each_test_and_a_summary(tmp_path):
     path = write(tmp_path, "sample.syn", SAMPLE)
     result = run_synsema("test", path.name, cwd=tmp_path)
     assert result.returncode == 1
-    lines = result.stdout.splitlines()
-    assert lines[0] == "  ✓ doubles"
-    assert lines[1] == "  ✗ fails with both values: expected 5, got 4"
-    assert lines[2] == "  ✗ errors are reported with their location: Index 4 out of range (list length 1) (at sample.syn:15:11)"
-    assert lines[3] == "  ✓ globals are restored after each test"
-    assert lines[4] == "  ✓ still isolated"
-    assert lines[-1] == "3 passed, 2 failed (5 total)"
+    assert result.stdout.splitlines() == [
+        "  ✓ doubles",
+        "  ✗ fails with both values: expected 5, got 4",
+        "    at sample.syn:11:5",                    # below a failure: where, the caret, the values
+        "    11 |     assert_eq(double(2), 5)",
+        "       |     ^^^^^^^^^",
+        "    where double(2) = 4",
+        "  ✗ errors are reported with their location: Index 4 out of range (list length 1) (at sample.syn:15:11)",
+        "    15 |     print(xs[4])",
+        "       |           ^^",
+        "    hint: positions run from 0 to 0, or from -1 back to -1; get(xs, i, default) gives a default instead",
+        "  ✓ globals are restored after each test",
+        "  ✓ still isolated",
+        "3 passed, 2 failed (5 total)",
+    ]
     assert "top level runs" not in result.stdout
 
 
@@ -63,6 +71,10 @@ def test_verbose_shows_test_output_and_k_selects(tmp_path):
     result = run_synsema("test", "-v", "-k", "both values", path.name, cwd=tmp_path)
     assert result.stdout.splitlines() == [
         "  ✗ fails with both values: expected 5, got 4",
+        "    at sample.syn:11:5",
+        "    11 |     assert_eq(double(2), 5)",
+        "       |     ^^^^^^^^^",
+        "    where double(2) = 4",
         "  | inside the test",
         "0 passed, 1 failed (1 total)",
     ]
