@@ -40,8 +40,7 @@ def is_check(node, scope) -> bool:
 def compile_check(compiler, node, scope, compile_call):
     """The closure for an assert call: `compile_call(node, scope)` compiled with every
     sub-expression of the checked arguments recorded, and an explanation for its failure."""
-    checked = node.args[:1] if node.func.name == "assert" else node.args[:2]
-    nodes = {id(sub): sub for top in checked for sub in _outside_functions(top)}   # in source order
+    nodes = _recorded(node)
     logs: list[list] = []
 
     def watch(sub, closure):
@@ -75,6 +74,25 @@ def compile_check(compiler, node, scope, compile_call):
         finally:
             logs.pop()
     return run
+
+
+def _recorded(node) -> dict:
+    """The sub-expressions whose values an explanation may show, by id, in source order: the
+    checked arguments, the operands of the comparisons `assert` explains (through `and`), and
+    every call, name, field access and index inside. Only these pay for being recorded."""
+    checked = node.args[:1] if node.func.name == "assert" else node.args[:2]
+    wanted = {id(top) for top in checked}
+    todo = list(checked) if node.func.name == "assert" else []
+    while todo:
+        current = todo.pop()
+        if type(current) is ast.And:
+            todo += [current.left, current.right]
+            wanted |= {id(current.left), id(current.right)}
+        elif type(current) is ast.Compare:
+            wanted |= {id(current.first), *map(id, current.rest)}
+    subs = [sub for top in checked for sub in _outside_functions(top)]
+    callees = {id(sub.func) for sub in subs if type(sub) is ast.Call}   # a task's value says nothing
+    return {id(sub): sub for sub in subs if id(sub) in wanted or (type(sub) in _SHOWN and id(sub) not in callees)}
 
 
 def _outside_functions(node):
@@ -140,11 +158,10 @@ def _operands(cond) -> list:
 
 def _where(nodes: dict, values: dict, hidden: set, indent: str) -> list[str]:
     """`where TEXT = VALUE` for each call, name, field or index computed, in source order."""
-    callees = {id(sub.func) for sub in nodes.values() if type(sub) is ast.Call}
     shown: dict[str, str] = {}
     left_out = 0
     for key, sub in nodes.items():
-        if (key not in values or type(sub) not in _SHOWN or key in callees or key in hidden
+        if (key not in values or type(sub) not in _SHOWN or key in hidden
                 or isinstance(values[key], CALLABLE_TYPES)):
             continue
         text = unparse(sub)
