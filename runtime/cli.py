@@ -17,36 +17,13 @@ import threading
 
 VERSION = "0.1.0"
 
-USAGE = """usage: synsema <command> [options]
-
-commands:
-  run [host flags] [--format human|json] FILE|- [-- args…]   run a program
-  test [host flags] [-v] [-k PATTERN] [--junit FILE] PATH…    run test blocks
-  check [--format human|json] FILE…                         parse and lint files
-  fmt [--check] [--diff] PATH…                              format files in the canonical layout
-  lsp                                                       the language server, on stdio
-  repl [host flags]                                         interactive session
-  code outline|check|caps FILE [--json]                     static code intelligence
-  doc [NAME] [--markdown]                                   the builtin reference
-  llm status [--json]                                       the resolved LLM provider
-  math list [--json] | describe ID | run ID JSON            the math operation library
-  mcp serve [host flags] [--math] [--http PORT] FILE…       tasks and math as MCP tools
-  version                                                   print the version
-
-host flags: --labels  --sandbox  --cap-set "name,name=scope,…"  --audit json|fd:N|PATH
-            --mcp-config FILE (the MCP servers a program may reach, mcpServers JSON)
-            --time-limit SECONDS  --memory-limit SIZE (512M, 2G, off; default 4G)
-            (or SYNSEMA_TIME_LIMIT / SYNSEMA_MEMORY_LIMIT; a limit that ends a command: exit 3)
-            --math-prewarm DOMAINS|all (load those math backends ahead, e.g. nt,smt)
-"""
-
-
 class UsageError(Exception):
     """A mistake in the command line itself: reported with the usage text, exit 2."""
 
 
-def _usage_error(message: str) -> int:
-    sys.stderr.write(f"synsema: {message}\n(synsema --help shows the commands and their options)\n")
+def _usage_error(message: str, command: str | None = None) -> int:
+    where = f"see: synsema {command} --help" if command else "synsema --help shows the commands"
+    sys.stderr.write(f"synsema: {message}\n({where})\n")
     return 2
 
 
@@ -601,9 +578,17 @@ def cmd_mcp(args: list[str]) -> int:
     return serve(files, options, with_math, port)
 
 
-COMMANDS = {"run": cmd_run, "test": cmd_test, "check": cmd_check, "fmt": cmd_fmt, "lsp": cmd_lsp,
+def cmd_version(args: list[str]) -> int:
+    if args:
+        raise UsageError(f"version takes no arguments: {args[0]}")
+    sys.stdout.write(f"synsema {VERSION}\n")
+    return 0
+
+
+# What runs each command of runtime.commands.TABLE (a group's handler gets its sub-command too).
+HANDLERS = {"run": cmd_run, "test": cmd_test, "check": cmd_check, "fmt": cmd_fmt, "lsp": cmd_lsp,
             "code": cmd_code, "doc": cmd_doc, "llm": cmd_llm, "math": cmd_math, "repl": cmd_repl,
-            "mcp": cmd_mcp}
+            "mcp": cmd_mcp, "version": cmd_version}
 
 
 def _reopen_closed_stdio() -> None:
@@ -631,26 +616,60 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def _dispatch(args: list[str]) -> int:
-    if not args or args[0] in ("-h", "--help", "help"):
-        sys.stdout.write(USAGE) if args else sys.stderr.write(USAGE)
-        return 0 if args else 2
-    if args[0] in ("version", "--version"):
-        sys.stdout.write(f"synsema {VERSION}\n")
+    """Find the command in runtime.commands' table; answer --help from it and refuse a flag it
+    does not list; then run the command's handler."""
+    from runtime import commands
+    if not args:
+        sys.stderr.write(commands.render_overview())
+        return 2
+    if args[0] in commands.HELP_FLAG.names:
+        sys.stdout.write(commands.render_overview())
         return 0
-    command = COMMANDS.get(args[0])
+    if args[0] == "--version":
+        args = ["version", *args[1:]]
+    if args[0] == "help":
+        return _help(args[1:])
+    command, taken = commands.find(args)
     if command is None:
-        return _usage_error(f"unknown command: {args[0]}")
-    own = args[1:args.index("--")] if "--" in args else args[1:]
-    if "-h" in own or "--help" in own:
-        sys.stdout.write(USAGE)
+        return _usage_error(commands.unknown_command(args[0]))
+    rest = args[taken:]
+    if command.subcommands:  # a group named alone, or with a sub-command it does not have
+        if rest and rest[0] in (*commands.HELP_FLAG.names, "help"):
+            sys.stdout.write(commands.render(command))
+            return 0
+        return _usage_error(commands.unknown_subcommand(command, rest[0] if rest else None), command.name)
+    if commands.wants_help(command, rest):
+        sys.stdout.write(commands.render(command))
         return 0
+    problem = commands.unknown_flag(command, rest)
+    if problem is not None:
+        return _usage_error(problem, command.name)
     try:
-        return command(args[1:])
+        return HANDLERS[args[0]](args[1:])
     except UsageError as problem:
-        return _usage_error(str(problem))
+        return _usage_error(str(problem), command.name)
     except KeyboardInterrupt:  # Ctrl-C reaches the main thread while the program runs beside it
         sys.stderr.write("Interrupted\n")
         return 130
+
+
+def _help(words: list[str]) -> int:
+    """`synsema help [COMMAND [SUBCOMMAND]]`."""
+    from runtime import commands
+    if not words:
+        sys.stdout.write(commands.render_overview())
+        return 0
+    if words[0] in commands.HELP_FLAG.names:
+        words = ["help"]
+    command, taken = commands.find(words)
+    if command is None:
+        return _usage_error(commands.unknown_command(words[0]))
+    if taken < len(words):
+        if command.subcommands:
+            return _usage_error(commands.unknown_subcommand(command, words[taken]), command.name)
+        return _usage_error(f"help takes one command: {' '.join(words)}", "help")
+    sys.stdout.write(commands.render(command))
+    return 0
 
 
 if __name__ == "__main__":
