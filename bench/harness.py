@@ -10,6 +10,8 @@ session) carries over between repetitions. What is timed:
 * `py FILE`: `compile` + `exec` of the twin, as `python FILE` would run it.
 * `parse-syn FILE` / `parse-py FILE`: `lang.parser.parse` (tokenize + LALR + AST + nesting
   checks) against `ast.parse`, after a warm-up parse; prints the number of top-level statements.
+* `peer-asteval FILE`, `peer-smolagents FILE`, `peer-restrictedpython FILE`: a CPython twin run
+  by that peer (bench/peer_runners.py), its interpreter set up before the clock starts.
 
 The program's own output goes to stdout untouched (the runner compares the two sides); the
 timings are written as JSON to the file named by `--timing FILE`: wall seconds
@@ -91,6 +93,9 @@ def main(argv: list[str]) -> int:
         code, wall, cpu = time_python(path)
     elif mode in ("parse-syn", "parse-py"):
         code, wall, cpu = time_parse(path, mode[len("parse-"):])
+    elif mode.startswith("peer-"):
+        from peer_runners import time_peer
+        code, wall, cpu = time_peer(mode[len("peer-"):], path)
     else:
         sys.stderr.write(f"harness: unknown mode {mode}\n")
         return 2

@@ -20,6 +20,10 @@ Why it is built this way:
   installed interpreter with its .pyc files, even where PYTHONDONTWRITEBYTECODE=1 is set; one
   extra start-up row shows the cost without a bytecode cache.
 
+* Two groups of rows are not CPython twins: "first math call" (a one-line `math.run` program
+  against hello.syn, both whole processes), and "peers" (the programs of bench/peers/ in
+  asteval, smolagents and RestrictedPython as well, each against CPython; the `bench` extra).
+
     .venv/bin/python bench/run.py [--reps N] [--only SUBSTRING] [--json FILE]
 """
 
@@ -84,6 +88,22 @@ PROGRAMS = [
 LABEL_PROGRAMS = [("programs/fib.syn", "programs/fib.syn"),
                   ("programs/word_count.syn", "programs/word_count.syn"),
                   ("programs/fib_private.syn", "programs/fib.syn")]
+
+
+# The peers' programs (bench/peers/): each CPython twin runs in CPython, in every peer of
+# bench/peer_runners.py, and its Synsema twin in Synsema, round-robin; ratios are to CPython.
+PEER_PROGRAMS = [("fib(22)", "peers/fib"), ("while loop, 2x10^4", "peers/while_loop"),
+                 ("word count, 2x10^4 words", "peers/word_count")]
+PEER_NAMES = {"asteval": "asteval", "smolagents": "smolagents LocalPythonExecutor",
+              "restrictedpython": "RestrictedPython"}
+
+# One operation per domain, and for nt one without a backend and one with: the first (and
+# only) math call of a fresh `synsema run`, whole process, against `synsema run hello.syn`.
+MATH_FIRST_CALLS = [("nt.integer.gcd", "no backend"), ("comb.binomial", "no backend"),
+                    ("seq.recurrence.find", "no backend"), ("nt.integer.factor", "sympy"),
+                    ("poly.factor", "sympy"), ("linalg.det", "sympy"),
+                    ("calculus.integrate.rational", "sympy"), ("opt.lp.solve", "sympy"),
+                    ("sat.solve", "PySAT"), ("smt.solve", "z3")]
 
 
 # ---------------------------------------------------------------------- measuring
@@ -329,6 +349,83 @@ def labels_row(program: str, plain: str, reps: int) -> Row:
                "<= 1.5x", "OUTPUT MISMATCH" if notes else _status(ratio, cpu_ratio, 1.5), len(on), notes, raw)
 
 
+def peer_rows(label: str, stem: str, reps: int) -> list[Row]:
+    """One row per engine (Synsema and each peer) for one program, each against CPython.
+
+    The engines take turns within every round (CPython, Synsema, then the peers), so load
+    bursts hit them alike; a round whose slowest engine exceeds SLOW_RUN caps the count at 3.
+    """
+    py_path = os.path.join(HERE, stem + ".py")
+    engines = {"CPython": lambda: harness("py", py_path),
+               "Synsema": lambda: harness("syn", os.path.join(HERE, stem + ".syn"))}
+    for peer in PEER_NAMES:
+        engines[peer] = lambda peer=peer: harness(f"peer-{peer}", py_path)
+    samples: dict[str, list[Sample]] = {name: [] for name in engines}
+    rounds = reps
+    while len(samples["CPython"]) < rounds:
+        for name, run in engines.items():
+            samples[name].append(run())
+        if len(samples["CPython"]) == 1 and max(s[0].wall for s in samples.values()) > SLOW_RUN:
+            rounds = min(reps, 3)
+    base = samples["CPython"]
+    rows = []
+    for name, runs in samples.items():
+        if name == "CPython":
+            continue
+        title = f"peers, {label}: {PEER_NAMES.get(name, name)} vs CPython"
+        raw = {name: _raw(runs), "cpython": _raw(base)}
+        failed = _failure(runs) or _failure(base)
+        if failed is not None:
+            side = PEER_NAMES.get(name, name) if any(failed is s for s in runs) else "CPython"
+            refused = failed.exit == 1 and "refused:" in failed.err
+            rows.append(Row(title, "refused" if refused else "error", _ms(_median(base, "wall")),
+                            "-", "-", "-", "refused" if refused else "error", len(runs),
+                            [_explain(side, failed)], raw))
+            continue
+        notes = []
+        if any(r.out != base[0].out for r in runs):
+            notes.append(f"outputs differ: {runs[0].out.strip()[:120]!r} vs CPython "
+                         f"{base[0].out.strip()[:120]!r}")
+        wall, cpu = _median(runs, "wall") / _median(base, "wall"), _median(runs, "cpu") / _median(base, "cpu")
+        rows.append(Row(title, _ms(_median(runs, "wall")), _ms(_median(base, "wall")), _ratio(wall),
+                        _ratio(cpu), "-", "OUTPUT MISMATCH" if notes else "measured", len(runs),
+                        notes, raw))
+    return rows
+
+
+def math_first_call_rows(folder: str, reps: int) -> list[Row]:
+    """`synsema run` of a one-line program whose only statement is a math call, whole process,
+    alternating with `synsema run hello.syn`: what the first math call of a program costs."""
+    sys.path.insert(0, ROOT)
+    from stdlib.math import catalog
+    hello = os.path.join(HERE, "programs", "hello.syn")
+    rows = []
+    for identifier, backend in MATH_FIRST_CALLS:
+        payload = json.dumps(catalog.TOOLS[identifier].examples[0].payload)
+        path = os.path.join(folder, identifier.replace(".", "_") + ".syn")
+        with open(path, "w", encoding="utf-8") as handle:
+            handle.write(f"print(json_encode(math.run({json.dumps(identifier)}, "
+                         f"json_decode({json.dumps(payload)}))))\n")
+        first, base = [], []
+        for _ in range(reps):
+            first.append(whole_process([SYNSEMA, "run", path]))
+            base.append(whole_process([SYNSEMA, "run", hello]))
+        name = f"first math call, {identifier} ({backend}): synsema run vs hello.syn"
+        raw = {"first_call": _raw(first), "hello": _raw(base)}
+        failed = _failure(first) or _failure(base)
+        if failed is not None:
+            rows.append(Row(name, "error", "-", "-", "-", "-", "error", len(first),
+                            [_explain("Synsema", failed)], raw))
+            continue
+        notes = [] if all(r.out == first[0].out for r in first) else ["the output changed between runs"]
+        wall = _median(first, "wall") / _median(base, "wall")
+        cpu = _median(first, "cpu") / _median(base, "cpu")
+        rows.append(Row(name, _ms(_median(first, "wall")), _ms(_median(base, "wall")), _ratio(wall),
+                        _ratio(cpu), "-", "OUTPUT MISMATCH" if notes else "measured", len(first),
+                        notes, raw))
+    return rows
+
+
 # ---------------------------------------------------------------------- report
 def machine() -> str:
     model = "unknown CPU"
@@ -410,6 +507,14 @@ def _run(args, began: float) -> int:
     for program, plain in LABEL_PROGRAMS:
         if wanted(f"--labels on vs off: {os.path.basename(program)}"):
             add(labels_row(program, plain, args.reps))
+    if wanted("first math call"):
+        with tempfile.TemporaryDirectory() as folder:
+            for row in math_first_call_rows(folder, args.reps):
+                add(row)
+    for label, stem in PEER_PROGRAMS:
+        if wanted(f"peers, {label}"):
+            for row in peer_rows(label, stem, args.reps):
+                add(row)
 
     print()
     print(table(rows))

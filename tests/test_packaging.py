@@ -62,3 +62,17 @@ def test_pygmentize_finds_the_lexer_by_name_and_by_file_name(tmp_path):
     assert "Token.Keyword\t'task'" in tokens and "Token.Comment.Single\t'-- a greeting'" in tokens
     guessed = subprocess.run([str(PYGMENTIZE), "-N", str(program)], capture_output=True, text=True, timeout=60)
     assert guessed.stdout == "synsema\n"
+
+
+def test_make_test_never_installs_the_bench_extra_and_make_bench_does():
+    """The peers of bench/run.py are the `bench` extra; `make -n -B` prints every recipe the
+    target would run from scratch, without running any."""
+    def recipes(target: str) -> str:
+        done = subprocess.run(["make", "-n", "-B", target], cwd=ROOT, capture_output=True,
+                              text=True, timeout=60)
+        assert done.returncode == 0, done.stderr
+        return done.stdout
+    assert "bench" not in recipes("test")
+    assert "-e '.[test,bench]'" in recipes("bench")
+    extras = (ROOT / "pyproject.toml").read_text()
+    assert 'bench = ["asteval~=' in extras
