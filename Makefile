@@ -30,7 +30,7 @@ demo: $(STAMP)
 	SYNSEMA_LLM_PROVIDER=replay SYNSEMA_LLM_CASSETTE=examples/math_agent.cassette.jsonl \
 		$(BIN)/synsema run examples/math_agent.syn
 	@echo "== examples/mcp_agent.syn: the safe loop over an MCP server's tools, replayed"
-	PATH=$(BIN):$$PATH SYNSEMA_LLM_PROVIDER=replay SYNSEMA_LLM_CASSETTE=examples/mcp_agent.cassette.jsonl \
+	PATH=$(abspath $(BIN)):$$PATH SYNSEMA_LLM_PROVIDER=replay SYNSEMA_LLM_CASSETTE=examples/mcp_agent.cassette.jsonl \
 		$(BIN)/synsema run --mcp-config examples/mcp_agent.mcp.json examples/mcp_agent.syn
 	@echo "== examples/conjecture_agent.syn, replaying an agent that tests a conjecture with certified computations"
 	SYNSEMA_LLM_PROVIDER=replay SYNSEMA_LLM_CASSETTE=examples/conjecture_agent.cassette.jsonl \
