@@ -88,7 +88,7 @@ def _run_quietly(path: str, around=None, flags: list[str] = ()) -> None:
     from runtime import cli
     original = cli.on_big_stack
     if around is not None:
-        cli.on_big_stack = lambda fn: original(lambda: around(fn))
+        cli.on_big_stack = lambda fn, *rest: original(lambda: around(fn), *rest)
     saved, sys.stdout = sys.stdout, open(os.devnull, "w")
     try:
         cli.main(["run", *flags, path])

@@ -35,6 +35,8 @@ class Scope:
     that hold a task's parameters (always bound when the body runs).
     """
 
+    opens_frame = True              # False for a SharedScope, whose slots are in its parent's frame
+
     def __init__(self, parent: "Scope | None", kind: str):
         self.parent = parent
         self.kind = kind            # "global", "task", "block" (each/match/recover/sandbox), "test"
@@ -62,8 +64,9 @@ class Scope:
             slot = scope.slots.get(name)
             if slot is not None:
                 found.append((depth, slot))
+            if scope.opens_frame:
+                depth += 1
             scope = scope.parent
-            depth += 1
         return found
 
     def in_task(self) -> bool:
@@ -83,6 +86,29 @@ class Scope:
             names.extend(n for n in scope.slots if n not in names)
             scope = scope.parent
         return names
+
+
+class SharedScope(Scope):
+    """A frame the compiler folds into the enclosing one: a `match` arm or `otherwise` whose
+    frame nothing can capture. Its names keep their own scope (only its code resolves them, and
+    they shadow outer ones) but get fresh slots in the frame of the nearest scope that opens
+    one, so running the arm builds no frame and reaches the enclosing names at depth 0. The
+    compiler resets those slots to UNBOUND when the arm ends, which makes the fold unobservable.
+    """
+
+    opens_frame = False
+
+    def __init__(self, parent: Scope):
+        super().__init__(parent, "block")
+        self.owner = parent.owner if type(parent) is SharedScope else parent
+        self.params = self.owner.params
+
+    def declare(self, name: str) -> int:
+        slot = self.slots.get(name)
+        if slot is None:
+            slot = self.slots[name] = self.owner.size
+            self.owner.size += 1
+        return slot
 
 
 def collect_declarations(body: list, scope: Scope) -> None:
@@ -119,19 +145,20 @@ def task_scope(parent: Scope, params: list, body) -> Scope:
     return inner
 
 
-def block_scope(parent: Scope, body: list, preset: Iterable[str] = ()) -> Scope:
+def block_scope(parent: Scope, body: list, preset: Iterable[str] = (), shared: bool = False) -> Scope:
     """The frame of an `each` iteration (preset: the loop variable), a `recover` block (preset:
-    the error's name), a `sandbox` block or a `match`'s `otherwise`."""
-    inner = Scope(parent, "block")
+    the error's name), a `sandbox` block or a `match`'s `otherwise` (`shared`: see SharedScope)."""
+    inner = SharedScope(parent) if shared else Scope(parent, "block")
     for name in preset:
         inner.declare(name)
     collect_declarations(body, inner)
     return inner
 
 
-def arm_scope(parent: Scope, arm) -> Scope:
-    """The frame of one `match` arm: the pattern's binders, then the arm body's names."""
-    inner = Scope(parent, "block")
+def arm_scope(parent: Scope, arm, shared: bool = False) -> Scope:
+    """The frame of one `match` arm: the pattern's binders, then the arm body's names
+    (`shared`: folded into the parent's frame, see SharedScope)."""
+    inner = SharedScope(parent) if shared else Scope(parent, "block")
     for name, _ in pattern_binders(arm.pattern):
         inner.declare(name)
     collect_declarations(arm.body, inner)

@@ -170,6 +170,24 @@ def invoke1(task: Task, arg):
     return run_body(code, [task.env, arg, *code.extra] if code.extra else [task.env, arg])
 
 
+def callback(task: Task, arity: int):
+    """A Python function running `task` on exactly `arity` positional arguments, for a builtin
+    that calls one callback per item (`apply`, `where`, `reduce`): `invoke` with the arity
+    checked once instead of per call and no argument list. None when `task` takes another
+    number of parameters (the permissive binding of `Runtime.call` then applies)."""
+    code = task.code
+    if len(code.names) != arity:
+        return None
+    env, extra = task.env, code.extra
+    if extra:
+        return lambda *args: run_body(code, [env, *args, *extra])
+    if arity == 1:
+        return lambda x: run_body(code, [env, x])
+    if arity == 2:
+        return lambda a, b: run_body(code, [env, a, b])
+    return lambda *args: run_body(code, [env, *args])
+
+
 def call_builtin(rt, spec, args: list, named, span=None):
     """Check a builtin's arity and named arguments against its declaration, then run it.
 

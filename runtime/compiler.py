@@ -27,7 +27,7 @@ from runtime.calls import (GIVE, host_failure, RECURSION_LIMIT, REG, STOP, TaskC
 from runtime.control import StopLoop
 from runtime.labels import unwrap as unwrap_label
 from runtime.limits import check_decimal, check_int, joined
-from runtime.patterns import compile_pattern, quick_check
+from runtime.patterns import compile_test, dispatcher
 from runtime.scope import UNBOUND
 from runtime.values import (CALLABLE_TYPES, Builtin, Constructor, EnumValue, ModuleValue, Param, Task, display,
                             equal, map_key, compare, type_name)
@@ -89,6 +89,28 @@ def no_methods(name: str, span) -> SynError:
 
 def _not_declared(name: str, span) -> SynError:
     return SynError(f"Cannot set undefined variable: '{name}'. Use 'let' first.", span)
+
+
+def _foldable(part, scope: Scope) -> bool:
+    """Whether a `match` arm (or its `otherwise` statements) may run in the enclosing frame: not
+    at the top level (whose names are the globals), and creating no task or lambda that could
+    keep the arm's frame alive after it ends."""
+    if scope.is_global:
+        return False
+    for node in ast.walk(ast.Module("", part) if type(part) is list else part):
+        if type(node) is ast.Lambda or type(node) is ast.TaskDef:
+            return False
+    return True
+
+
+def _int_literal(node):
+    """The value of an integer literal, negative ones included (`-1`), else None."""
+    if type(node) is ast.Unary and node.op == "-":
+        inner = _int_literal(node.operand)
+        return None if inner is None else -inner
+    if type(node) is ast.Num and type(node.value) is int:
+        return node.value
+    return None
 
 
 def _walk(frame, depth: int):
@@ -632,30 +654,31 @@ class Compiler:
         return self.expr(node, scope)
 
     def s_Match(self, node, scope, tail):
+        """Each arm is one generated test (runtime.patterns). An arm whose frame nothing can
+        capture (no lambda or task inside it) is folded into the enclosing frame: no frame is
+        built per arm, and the enclosing names are read at depth 0."""
         subject = self.decider(node.subject, scope)
         arms = []
         for arm in node.arms:
-            inner = arm_scope(scope, arm)
-            matcher = compile_pattern(arm.pattern, inner, self)
+            folded = _foldable(arm, scope)
+            inner = arm_scope(scope, arm, shared=folded)
             guard = self.decider(arm.guard, inner) if arm.guard is not None else None
+            declared = tuple(inner.slots.values()) if folded else ()
+            template = None if folded else [UNBOUND] * (inner.size - 1)
+            test = compile_test(arm.pattern, guard, inner, self, template, declared)
             body = self.block(arm.body, inner, tail)
-            arms.append((quick_check(arm.pattern), matcher, guard, body, [UNBOUND] * (inner.size - 1)))
-        otherwise = self.frame_block(node.otherwise, scope, tail) if node.otherwise is not None else None
-        arms = tuple(arms)
-
-        def run(f):
-            v = subject(f)
-            for quick, matcher, guard, body, template in arms:
-                if quick is not None and not quick(v):
-                    continue
-                frame = [f, *template]
-                if matcher(v, frame) and (guard is None or guard(frame)):
-                    return body(frame)
-            if otherwise is not None:
-                body, template = otherwise
-                return body([f, *template])
-            return None
-        return run
+            if not folded:  # the test holds this list: names declared by the body join it
+                template.extend([UNBOUND] * (inner.size - 1 - len(template)))
+            arms.append((test, body, not folded, tuple(inner.slots.values()) if folded else ()))
+        otherwise = None
+        if node.otherwise is not None:
+            if _foldable(node.otherwise, scope):
+                inner = block_scope(scope, node.otherwise, shared=True)
+                body = self.block(node.otherwise, inner, tail)
+                otherwise = (body, None, tuple(inner.slots.values()))
+            else:
+                otherwise = (*self.frame_block(node.otherwise, scope, tail), ())
+        return dispatcher(subject, arms, otherwise)
 
     def s_TaskDef(self, node, scope, tail):
         if node.exported and not scope.is_global:
@@ -987,6 +1010,9 @@ class Compiler:
         span = node.span
         if node.op == "not":
             return lambda f: not operand(f)
+        if type(node.operand) is ast.Num and type(node.operand.value) in (int, float):
+            negative = -node.operand.value  # `-1`: a constant, as the literal itself is
+            return lambda f: negative
 
         def neg(f):
             v = operand(f)
@@ -1009,6 +1035,10 @@ class Compiler:
         slot = self._param_slot(node, scope)
         if slot is not None:
             return Operand("slot", reader, slot=slot)
+        if type(node) is ast.Name:
+            candidates = scope.resolve(node.name)
+            if len(candidates) == 1 and candidates[0][0] == 0:
+                return Operand("local", reader, slot=candidates[0][1])
         name = self._global_name(node, scope)
         if name is not None:
             return Operand("global", reader, name=name)
@@ -1090,6 +1120,21 @@ class Compiler:
         index = self.expr(node.index, scope)
         span = node.span
         getitem = ops.index
+        position = _int_literal(node.index)
+        if position is not None:
+            def at_constant(f):
+                """`xs[0]`, `stack[-1]`: the index is known when the program loads."""
+                o = obj(f)
+                if o.__class__ is list:
+                    try:
+                        return o[position]
+                    except IndexError:
+                        pass
+                try:
+                    return getitem(o, position)
+                except SynError as e:
+                    raise e.at(span)
+            return at_constant
 
         def run(f):
             o = obj(f)
@@ -1208,12 +1253,17 @@ class Compiler:
                     raise e.at(span)
             return call1
 
-        if len(args) == 2:
-            first_arg, second_arg = args
+        if len(args) == 2 or len(args) == 3:
+            first_arg, second_arg, *third = args
+            third_arg = third[0] if third else None
 
             def call2(f):
+                """Two or three arguments: `slice(xs, 0, -1)`, `get(m, k, d)`."""
                 fn = func(f)
-                values = [first_arg(f), second_arg(f)]
+                if third_arg is None:
+                    values = [first_arg(f), second_arg(f)]
+                else:
+                    values = [first_arg(f), second_arg(f), third_arg(f)]
                 try:
                     if type(fn) is Builtin:
                         return call_builtin(rt, fn.spec, values, None, span)

@@ -14,11 +14,13 @@ from lang.errors import SynError
 from runtime.calls import host_failure
 from runtime.limits import MAX_INT_BITS
 from runtime.operators import checked_product
+from runtime.scope import UNBOUND
 
 # How an operand is read, as Python source over the names the template provides; `{side}` is
 # `left` or `right`, whose slot, global name and literal arrive as `<side>_slot` and so on.
 _READ = {
     "slot": "f[{side}_slot]",
+    "local": "({side}_v if ({side}_v := f[{side}_slot]) is not U else {side}(f))",
     "global": "(g[{side}_name] if {side}_name in g else {side}(f))",
     "const": "{side}_value",
     "expr": "{side}(f)",
@@ -54,7 +56,8 @@ _cache: dict[str, object] = {}  # one generated maker per (operator, operand kin
 
 
 class Operand:
-    """How one side of an operator is read: `kind` in slot/global/const/expr."""
+    """How one side of an operator is read: `kind` in slot (a parameter, always bound), local
+    (a slot of this frame, read by `reader` while unbound), global, const or expr."""
 
     __slots__ = ("kind", "slot", "name", "value", "reader")
 
@@ -92,7 +95,7 @@ def operator(op: str, left: Operand, right: Operand, general, span, globals_: di
     make = _cache.get(source)
     if make is None:
         namespace = {"SynError": SynError, "_INT_LOW": -(1 << MAX_INT_BITS), "_INT_HIGH": 1 << MAX_INT_BITS,
-                     "checked_product": checked_product, "host_failure": host_failure}
+                     "checked_product": checked_product, "host_failure": host_failure, "U": UNBOUND}
         exec(source, namespace)
         make = _cache[source] = namespace["make"]
     return make(left.reader, right.reader, general, span, globals_, left.slot, left.name, left.value,

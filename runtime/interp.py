@@ -13,7 +13,7 @@ import os
 import sys
 
 from lang.errors import SynError
-from runtime.calls import REG, call_value, invoke
+from runtime.calls import REG, call_value, callback, invoke
 from runtime.capabilities import Capabilities, validate_cap_name
 from runtime.compiler import INTENT_FROZEN, Compiler
 from runtime import limits
@@ -159,6 +159,16 @@ class Runtime:
             st.pc, st.give_taint = pc, taint
         st.callback_labels = st.callback_labels | found | fn_labels
         return result
+
+    def callback(self, fn, arity: int):
+        """`fn` as a Python function of `arity` arguments, called as `call` would call it: for
+        a builtin that calls one callback many times. Without labels a task of that arity gets
+        the direct path (calls.callback); anything else goes through `call`."""
+        if self.labels is None and type(fn) is Task:
+            direct = callback(fn, arity)
+            if direct is not None:
+                return direct
+        return lambda *args: self.call(fn, args)
 
     def stdout(self, text: str, what: str = "print") -> None:
         if self.labels is not None:

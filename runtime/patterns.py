@@ -1,33 +1,206 @@
-"""`match` patterns compiled to matcher functions `matcher(value, frame) -> bool`.
+"""`match` compiled to direct tests: one generated Python function per arm, one per statement.
 
-A matcher binds its names into the arm's own frame as it goes; a failed match may leave some
-bound, which is harmless because the arm's frame is discarded. At the top of an arm a bare
-name compares with its value; inside list, map and enum patterns a bare name binds.
+An arm's test `test(value, frame) -> bool` checks the pattern and binds its names into frame
+slots as it goes, then runs the guard. Literals (text, integers, `true`/`false`, `nothing`) are
+one comparison with `values.equal`'s meaning; a list pattern is a class and length check and
+then per-element tests by index (a spread is sliced only when it binds a name); a map pattern
+tests key presence then each key's sub-pattern. Anything else (a computed value, an enum
+variant) is a closure the test calls. Tests and the statement's dispatcher are written as Python
+source from the pattern's *shape* only — constants, slots and closures arrive as arguments, never
+as text — and `exec`'d once per shape, as `runtime.fastpaths` and `collections.namedtuple` do.
+
+A failed test may leave some binders written; that is harmless, as only the arm's own code reads
+those slots and a successful test writes all of them. When the compiler folds an arm into the
+enclosing frame (`lang.resolve.SharedScope`), the dispatcher resets the arm's slots to UNBOUND
+when its body ends, however it ends, so each run of the arm starts as a fresh frame would.
+At the top of an arm a bare name compares with its value; inside list, map and enum patterns a
+bare name binds.
 """
 
 from __future__ import annotations
 
 from lang import ast
 from lang.errors import SynError
+from runtime.scope import UNBOUND
 from runtime.values import Constructor, EnumValue, equal
+
+_NOT_LITERAL = object()
+_made: dict[str, object] = {}   # generated source -> its `make` function
+
+
+def _literal(pattern):
+    """The constant of a literal pattern (text, int, bool, nothing), else _NOT_LITERAL."""
+    if type(pattern) is not ast.PValue:
+        return _NOT_LITERAL
+    expr = pattern.expr
+    t = type(expr)
+    if t is ast.Str or t is ast.Bool or (t is ast.Num and type(expr.value) is int):
+        return expr.value
+    if t is ast.Nothing:
+        return None
+    return _NOT_LITERAL
+
+
+class _Source:
+    """The statements of one generated function and the values its maker is called with."""
+
+    def __init__(self, template=None):
+        self.lines: list[str] = []
+        self.args: dict[str, object] = {}
+        self.locals = 0
+        self.template = template    # a test of an arm with its own frame: made at first use
+
+    def frame(self) -> str:
+        """`f`, the frame the arm runs in; an arm with its own frame builds it here, so a value
+        whose shape does not fit is refused before any frame is built."""
+        if self.template is not None:
+            self.lines.append(f"        f = [up, *{self.arg('p', self.template)}]")
+            self.template = None
+        return "f"
+
+    def arg(self, prefix: str, value) -> str:
+        name = f"{prefix}{len(self.args)}"
+        self.args[name] = value
+        return name
+
+    def local(self) -> str:
+        self.locals += 1
+        return f"x{self.locals}"
+
+    def fail_if(self, condition: str, indent: str = "        ") -> None:
+        self.lines.append(f"{indent}if {condition}:")
+        self.lines.append(f"{indent}    return False")
+
+    def make(self, header: str, extra: str = ""):
+        """exec the function (cached by its text) and call its maker with the arguments."""
+        names = ", ".join(self.args)
+        source = f"def make({names}):\n{header}\n" + "\n".join(self.lines) + f"\n{extra}    return run\n"
+        maker = _made.get(source)
+        if maker is None:
+            namespace = {"equal": equal, "U": UNBOUND}
+            exec(source, namespace)
+            maker = _made[source] = namespace["make"]
+        return maker(**self.args)
+
+
+def compile_test(pattern, guard, scope, compiler, template=None, reset: tuple = ()):
+    """The test of one arm: the pattern, then the guard (a compiled expression or None).
+
+    For an arm folded into the enclosing frame, `test(value, f)` is truthy when the arm runs,
+    and `reset` lists the slots written back to UNBOUND when the guard says no. For an arm
+    with its own frame (`template`), `test(value, up)` is that frame, `[up, *template]`, or
+    False."""
+    src = _Source(template)
+    _emit(pattern, "v", src, scope, compiler)
+    if guard is not None:
+        src.lines.append(f"        if not {src.arg('g', guard)}({src.frame()}):")
+        src.lines.extend(f"            f[{src.arg('s', slot)}] = U" for slot in reset)
+        src.lines.append("            return False")
+    src.lines.append(f"        return {src.frame()}")
+    return src.make(f"    def run(v, {'f' if template is None else 'up'}):")
+
+
+def _emit(pattern, x: str, src: _Source, scope, compiler) -> None:
+    """Statements testing the value in local `x` against `pattern` (returning False on a
+    mismatch) and binding its names."""
+    t = type(pattern)
+    if t is ast.PWildcard:
+        return
+    if t is ast.PBind:
+        src.lines.append(f"        {src.frame()}[{src.arg('s', scope.declare(pattern.name))}] = {x}")
+        return
+    constant = _literal(pattern)
+    if constant is not _NOT_LITERAL:
+        c = src.arg("c", constant)
+        if type(constant) is str:     # equal() of a text and anything else is false
+            src.fail_if(f"{x}.__class__ is not str or {x} != {c}")
+        elif constant is None:
+            src.fail_if(f"{x} is not None")
+        else:                         # an int or bool also equals other numbers: 1 == 1.0 == true
+            k = src.arg("k", type(constant))
+            src.fail_if(f"not ({x} == {c} if {x}.__class__ is {k} else equal({x}, {c}))")
+        return
+    if t is ast.PList:
+        _emit_list(pattern, x, src, scope, compiler)
+        return
+    if t is ast.PMap:
+        src.fail_if(f"{x}.__class__ is not dict")
+        for key, sub in pattern.entries:
+            k = src.arg("c", key)
+            src.fail_if(f"{k} not in {x}")
+            _emit_item(ast.PBind(key, span=pattern.span) if sub is None else sub, f"{x}[{k}]", src, scope, compiler)
+        return
+    m = src.arg('m', compile_pattern(pattern, scope, compiler))
+    src.fail_if(f"not {m}({x}, {src.frame()})")
+
+
+def _emit_list(pattern, x: str, src: _Source, scope, compiler) -> None:
+    before, after, rest = pattern.before, pattern.after, pattern.rest
+    fixed = len(before) + len(after)
+    src.fail_if(f"{x}.__class__ is not list or len({x}) {'<' if rest is not None else '!='} {fixed}")
+    for i, sub in enumerate(before):
+        _emit_item(sub, f"{x}[{i}]", src, scope, compiler)
+    for i, sub in enumerate(after):
+        _emit_item(sub, f"{x}[{i - len(after)}]", src, scope, compiler)
+    if rest:
+        end = f"len({x}) - {len(after)}" if after else ""
+        src.lines.append(f"        {src.frame()}[{src.arg('s', scope.declare(rest))}] = {x}[{len(before)}:{end}]")
+
+
+def _emit_item(sub, item: str, src: _Source, scope, compiler) -> None:
+    """A sub-pattern of the item `item` (an index expression): read once, into a local."""
+    if type(sub) is ast.PWildcard:
+        return
+    if type(sub) is ast.PBind:
+        src.lines.append(f"        {src.frame()}[{src.arg('s', scope.declare(sub.name))}] = {item}")
+        return
+    y = src.local()
+    src.lines.append(f"        {y} = {item}")
+    _emit(sub, y, src, scope, compiler)
+
+
+def dispatcher(subject, arms: list, otherwise):
+    """The `match` statement: `arms` are (test, body, framed, slots) with tests from
+    compile_test: a folded arm runs in the enclosing frame and resets `slots` when its body
+    ends; a framed one runs in the frame its test made. `otherwise` is (body, template, slots)
+    or None, with template None when it is folded."""
+    src = _Source()
+    src.lines.append(f"        v = {src.arg('subject', subject)}(f)")
+    for test, body, framed, slots in arms:
+        t, b = src.arg("t", test), src.arg("b", body)
+        if not framed:
+            src.lines.append(f"        if {t}(v, f):")
+            _emit_body(src, f"{b}(f)", slots, "            ")
+        else:
+            src.lines.append(f"        fr = {t}(v, f)")
+            src.lines.append("        if fr:")
+            src.lines.append(f"            return {b}(fr)")
+    if otherwise is None:
+        src.lines.append("        return None")
+    else:
+        body, template, slots = otherwise
+        b = src.arg("b", body)
+        if template is None:
+            _emit_body(src, f"{b}(f)", slots, "        ")
+        else:
+            src.lines.append(f"        return {b}([f, *{src.arg('p', template)}])")
+    return src.make("    def run(f):")
+
+
+def _emit_body(src: _Source, call: str, slots, indent: str) -> None:
+    if not slots:
+        src.lines.append(f"{indent}return {call}")
+        return
+    src.lines.append(f"{indent}try:")
+    src.lines.append(f"{indent}    return {call}")
+    src.lines.append(f"{indent}finally:")
+    src.lines.extend(f"{indent}    f[{src.arg('s', slot)}] = U" for slot in slots)
 
 
 def compile_pattern(pattern, scope, compiler):
+    """A closure `matcher(value, frame) -> bool` for the patterns a test does not write out:
+    a value computed when the arm is tried, an enum variant with binders."""
     t = type(pattern)
-    if t is ast.PWildcard:
-        return lambda v, f: True
-    if t is ast.PBind:
-        slot = scope.declare(pattern.name)
-
-        def bind(v, f):
-            f[slot] = v
-            return True
-        return bind
-    if t is ast.PValue and type(pattern.expr) in (ast.Str, ast.Num):
-        constant = pattern.expr.value
-        kind = type(constant)
-        if kind is str or kind is int:  # a literal: compared without evaluating anything
-            return lambda v, f: (v == constant) if v.__class__ is kind else equal(v, constant)
     if t is ast.PValue:
         expected = compiler.decider(pattern.expr, scope)
         span = pattern.span
@@ -38,90 +211,9 @@ def compile_pattern(pattern, scope, compiler):
             except SynError as e:
                 raise e.at(span)
         return same
-    if t is ast.PList:
-        return _list(pattern, scope, compiler)
-    if t is ast.PMap:
-        return _map(pattern, scope, compiler)
     if t is ast.PEnum:
         return _enum(pattern, scope, compiler)
-    raise SynError(f"unknown pattern {t.__name__}", pattern.span)
-
-
-def quick_check(pattern):
-    """A cheap test a value must pass for `pattern` to match, run before the arm's frame is
-    built: the type and length of a list pattern and its literal elements. None when there is
-    nothing cheap to test."""
-    if type(pattern) is ast.PValue and type(pattern.expr) in (ast.Str, ast.Num):
-        constant = pattern.expr.value
-        kind = type(constant)
-        if kind is str or kind is int:
-            return lambda v: v == constant if v.__class__ is kind else equal(v, constant)
-        return None
-    if type(pattern) is not ast.PList:
-        return None
-    fixed = len(pattern.before) + len(pattern.after)
-    exact = pattern.rest is None
-    literals = [(i, p.expr.value) for i, p in enumerate(pattern.before)
-                if type(p) is ast.PValue and type(p.expr) is ast.Str]
-
-    def check(v):
-        if v.__class__ is not list:
-            return False
-        if (len(v) != fixed) if exact else (len(v) < fixed):
-            return False
-        for i, text in literals:
-            item = v[i]
-            if item.__class__ is not str or item != text:
-                return False
-        return True
-    return check
-
-
-def _list(pattern, scope, compiler):
-    before = [compile_pattern(p, scope, compiler) for p in pattern.before]
-    rest = pattern.rest
-    rest_slot = scope.declare(rest) if rest else None
-    after = [compile_pattern(p, scope, compiler) for p in pattern.after]
-    fixed = len(before) + len(after)
-    n_before = len(before)
-
-    def match(v, f):
-        if type(v) is not list:
-            return False
-        if rest is None:
-            if len(v) != fixed:
-                return False
-        elif len(v) < fixed:
-            return False
-        for i, m in enumerate(before):
-            if not m(v[i], f):
-                return False
-        tail_start = len(v) - len(after)
-        for i, m in enumerate(after):
-            if not m(v[tail_start + i], f):
-                return False
-        if rest_slot is not None:
-            f[rest_slot] = v[n_before:tail_start]
-        return True
-    return match
-
-
-def _map(pattern, scope, compiler):
-    entries = []
-    for key, sub in pattern.entries:
-        if sub is None:
-            entries.append((key, compile_pattern(ast.PBind(key, span=pattern.span), scope, compiler)))
-        else:
-            entries.append((key, compile_pattern(sub, scope, compiler)))
-
-    def match(v, f):
-        if type(v) is not dict:
-            return False
-        for key, m in entries:
-            if key not in v or not m(v[key], f):
-                return False
-        return True
-    return match
+    return compile_test(pattern, None, scope, compiler)
 
 
 def _enum(pattern, scope, compiler):

@@ -77,7 +77,8 @@ def _keys_of(rt, fname: str, items: list, key) -> list:
                                f"{fname}: item {i} is {type_name(item)}, not a map with key '{key}'")
             keys.append(item[key])
         return keys
-    return [rt.call(key, [item]) for item in items]
+    call = rt.callback(key, 1)
+    return [call(item) for item in items]
 
 
 class ValueIndex:
@@ -408,8 +409,9 @@ def find_first(rt, xs, fn):
     Example: find_first([1, 5, 8], (x) => x > 3) => 5
     """
     xs, pred = list_and_fn("find_first", xs, fn)
+    call = rt.callback(pred, 1)
     for x in xs:
-        if rt.call(pred, [x]):
+        if call(x):
             return x
     return None
 
@@ -421,7 +423,8 @@ def every(rt, xs, fn):
     Example: every([2, 4], (x) => x % 2 == 0) => true
     """
     xs, pred = list_and_fn("every", xs, fn)
-    return all(rt.call(pred, [x]) for x in xs)
+    call = rt.callback(pred, 1)
+    return all(call(x) for x in xs)
 
 
 @builtin("some", 2)
@@ -431,7 +434,8 @@ def some(rt, xs, fn):
     Example: some([1, 2], (x) => x > 1) => true
     """
     xs, pred = list_and_fn("some", xs, fn)
-    return any(rt.call(pred, [x]) for x in xs)
+    call = rt.callback(pred, 1)
+    return any(call(x) for x in xs)
 
 
 @builtin("count_where", 2)
@@ -441,7 +445,8 @@ def count_where(rt, xs, fn):
     Example: count_where([1, 5, 8], (x) => x > 3) => 2
     """
     xs, pred = list_and_fn("count_where", xs, fn)
-    return sum(1 for x in xs if rt.call(pred, [x]))
+    call = rt.callback(pred, 1)
+    return sum(1 for x in xs if call(x))
 
 
 # ------------------------------------------------------------------ transforming
@@ -452,7 +457,8 @@ def apply(rt, xs, fn):
     Example: apply([1, 2, 3], (x) => x * 10) => [10, 20, 30]
     """
     xs, fn = list_and_fn("apply", xs, fn)
-    return [rt.call(fn, [x]) for x in xs]
+    call = rt.callback(fn, 1)
+    return [call(x) for x in xs]
 
 
 @builtin("where", 2)
@@ -462,7 +468,8 @@ def where(rt, xs, fn):
     Example: where([1, 2, 3, 4], (x) => x % 2 == 0) => [2, 4]
     """
     xs, pred = list_and_fn("where", xs, fn)
-    return [x for x in xs if rt.call(pred, [x])]
+    call = rt.callback(pred, 1)
+    return [x for x in xs if call(x)]
 
 
 @builtin("transform", 2, 3)
@@ -507,8 +514,9 @@ def reduce(rt, xs, fn, *init):
         acc, rest = xs[0], xs[1:]
     else:
         raise SynError("reduce of an empty list needs an initial value: reduce(list, fn, init)")
+    call = rt.callback(fn, 2)
     for x in rest:
-        acc = rt.call(fn, [acc, x])
+        acc = call(acc, x)
     return acc
 
 
@@ -528,7 +536,8 @@ def zip_with(rt, a, b, c):
     else:
         raise SynError(f"zip_with takes two lists and a function — zip_with(a, b, fn) or "
                        f"zip_with(fn, a, b) — got {type_name(a)}, {type_name(b)} and {type_name(c)}")
-    return [rt.call(fn, [x, y]) for x, y in zip(xs, ys)]
+    call = rt.callback(fn, 2)
+    return [call(x, y) for x, y in zip(xs, ys)]
 
 
 @builtin("group_by", 2)
