@@ -103,6 +103,11 @@ def _foldable(part, scope: Scope) -> bool:
     return True
 
 
+# Expressions whose value is always a bool (without labels): what `and`/`or` need not convert.
+_BOOLEAN_NODES = (ast.And, ast.Or, ast.Bool)
+_ORDERING = ("==", "!=", "<", "<=", ">", ">=")
+
+
 def _int_literal(node):
     """The value of an integer literal, negative ones included (`-1`), else None."""
     if type(node) is ast.Unary and node.op == "-":
@@ -194,17 +199,7 @@ class Compiler:
                 r = None  # hold no value while the next statement runs (see _own)
                 return second(f)
             return run2
-        head = tuple(compiled[:-1])
-        last = compiled[-1]
-
-        def run(f):
-            for s in head:
-                r = s(f)
-                if r is GIVE or r is STOP:
-                    return r
-                r = None
-            return last(f)
-        return run
+        return fastpaths.sequence(compiled, GIVE, STOP)
 
     def frame_block(self, stmts: list, scope: Scope, tail: bool, preset: list[str] = ()):
         """A block that opens its own frame: returns (body, template) where the frame is
@@ -1100,14 +1095,22 @@ class Compiler:
         return chain
 
     def e_And(self, node, scope):
-        left = self.expr(node.left, scope)
-        right = self.expr(node.right, scope)
-        return lambda f: bool(left(f)) and bool(right(f))
+        left = self.truth(node.left, scope)
+        right = self.truth(node.right, scope)
+        return lambda f: left(f) and right(f)
 
     def e_Or(self, node, scope):
-        left = self.expr(node.left, scope)
-        right = self.expr(node.right, scope)
-        return lambda f: bool(left(f)) or bool(right(f))
+        left = self.truth(node.left, scope)
+        right = self.truth(node.right, scope)
+        return lambda f: left(f) or right(f)
+
+    def truth(self, node, scope):
+        """An operand of `and`/`or` as a bool: a comparison or another `and`/`or` already is one."""
+        value = self.expr(node, scope)
+        if type(node) in _BOOLEAN_NODES or (type(node) is ast.Compare and len(node.ops) == 1
+                                            and node.ops[0] in _ORDERING):
+            return value
+        return lambda f: bool(value(f))
 
     def e_InlineWhen(self, node, scope):
         cond = self.expr(node.cond, scope)

@@ -100,3 +100,27 @@ def operator(op: str, left: Operand, right: Operand, general, span, globals_: di
         make = _cache[source] = namespace["make"]
     return make(left.reader, right.reader, general, span, globals_, left.slot, left.name, left.value,
                 right.slot, right.name, right.value, f"`{op}`")
+
+
+_SEQUENCE_STEP = """
+        r = s{i}(f)
+        if r is GIVE or r is STOP:
+            return r
+        r = None"""
+
+
+def sequence(statements: list, give, stop):
+    """A block of three or more statements as one function calling each in turn: a `give` or
+    `stop` (the GIVE/STOP signals) ends it early; the last statement's value is the block's.
+    Between statements nothing holds the previous one's value (see compiler._own)."""
+    count = len(statements)
+    make = _cache.get(f"sequence {count}")
+    if make is None:
+        names = ", ".join(f"s{i}" for i in range(count))
+        steps = "".join(_SEQUENCE_STEP.format(i=i) for i in range(count - 1))
+        source = (f"def make(GIVE, STOP, {names}):\n    def run(f):{steps}\n"
+                  f"        return s{count - 1}(f)\n    return run\n")
+        namespace: dict = {}
+        exec(source, namespace)
+        make = _cache[f"sequence {count}"] = namespace["make"]
+    return make(give, stop, *statements)
