@@ -52,7 +52,7 @@ REG = Register()
 class TaskCode:
     """A compiled task or lambda body, shared by every Task value made from one definition."""
 
-    __slots__ = ("name", "label", "names", "defaults", "body", "extra", "has_defaults", "public")
+    __slots__ = ("name", "label", "names", "defaults", "body", "extra", "has_defaults", "public", "closed")
 
     def __init__(self, name: str, is_lambda: bool, names: tuple[str, ...], defaults: list,
                  body, extra: list):
@@ -65,6 +65,8 @@ class TaskCode:
         self.has_defaults = any(d is not None for d in defaults)
         self.public = None                # under --labels: the body compiled without labels, for
         #                                   runs in which no private value exists yet (label_compiler)
+        self.closed = None                # the same, when it reads nothing but its parameters: it
+        #                                   may also run on public arguments once something is private
 
 
 def _plural(n: int) -> str:

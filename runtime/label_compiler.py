@@ -93,6 +93,31 @@ def _public_body(body, params) -> bool:
     return True
 
 
+def _reads_only_parameters(body, params) -> bool:
+    """Whether a public body reads no variable but its own parameters. A parameter is always
+    bound in the body's own frame (a public body opens no other frame), so it is never looked up
+    further out; the one other name it may read is a call's callee, whose value is checked when
+    the call runs. Such a body sees nothing but its arguments and what it computes from them."""
+    names = {p.name for p in params}
+    todo = list(body) if type(body) is list else [body]
+    while todo:
+        node = todo.pop()
+        t = type(node)
+        if t is ast.Name:
+            if node.name not in names:
+                return False
+        elif t is ast.Call:
+            todo.extend(node.args)   # its callee is a Name (`_public_body`), checked at the call
+        else:
+            todo.extend(ast.children(node))
+    return True
+
+
+# Values that hold no other value, so a public one is public all through: with only these as
+# arguments, under a public pc, a closed body computes exactly what its labelled body would.
+_PUBLIC_SCALARS = frozenset({int, float, str, bool, type(None)})
+
+
 class _LeavePublic(Exception):
     """A public body met a call it cannot make without labels; nothing has happened yet."""
 
@@ -100,76 +125,60 @@ class _LeavePublic(Exception):
 class PublicCompiler(Compiler):
     """The plain closures, for bodies `_public_body` accepts, whose calls reach public bodies only.
 
-    A call whose callee has no public body (a builtin, a task with effects) first marks the
-    calling body as not public for the rest of the run, then gives up: the labelled entry that
-    started the public run catches `_LeavePublic`, restores the call counters and runs the
-    labelled body instead.
+    While nothing is private any public body may be called; once something is, only closed ones
+    (`TaskCode.closed`, reading nothing but their parameters), since that is all a closed body
+    that is running can reach: it was entered with public scalars under a public pc. A call whose
+    callee has no such body (a builtin, a task with effects) first marks the calling body as not
+    public for the rest of the run, then gives up: the labelled entry that started the public
+    run catches `_LeavePublic`, restores the call counters and runs the labelled body instead.
     """
 
     def __init__(self, rt, globals_, file, owner):
         super().__init__(rt, globals_, file, False)
         self.owner = owner   # the TaskCode whose public body this is
+        self.st = rt.labels
 
     def e_Call(self, node, scope):
         args = tuple(self.expr(a, scope) for a in node.args)
         count = len(args)
         span = node.span
         owner = self.owner
+        st = self.st
         reg = REG
-        callee = self._global_name(node.func, scope)
-        if callee is not None:
-            g = self.globals
-            fspan = node.func.span
-
-            def func(f):
-                try:
-                    return g[callee]
-                except KeyError:
-                    raise undefined(callee).at(fspan) from None
-        else:
-            func = self.expr(node.func, scope)
-
-        def enter(fn, frame):
-            """Run a public body (the call counters as a labelled call keeps them)."""
-            reg.depth += 1
-            reg.steps += 1
-            if reg.depth > RECURSION_LIMIT:
-                reg.depth = 0
-                raise SynError("maximum recursion depth exceeded").at(span)
-            try:
-                result = fn.code.public(frame)
-            except SynError as error:
-                raise error.at(span)
-            reg.depth -= 1
-            if result is GIVE:
-                result = reg.value
-                reg.value = None
-            return result
+        g = self.globals
+        callee = self._global_name(node.func, scope)   # None unless a global: `None in g` is false
+        func = self.expr(node.func, scope)              # what reads the callee otherwise, or fails
 
         def leave():
-            owner.public = None
+            owner.public = owner.closed = None
             return _LeavePublic()
 
         if count == 1:
             only = args[0]
 
             def call1(f):
-                fn = func(f)
+                fn = g[callee] if callee in g else func(f)
                 a = only(f)
                 if type(fn) is Task:
                     code = fn.code
-                    public = code.public
-                    if public is not None and len(code.names) == 1:  # enter(), written out
-                        reg.depth += 1
-                        reg.steps += 1
-                        if reg.depth > RECURSION_LIMIT:
-                            reg.depth = 0
-                            raise SynError("maximum recursion depth exceeded").at(span)
+                    body = code.closed
+                    if body is None and not st.touched:
+                        body = code.public
+                    if body is not None and len(code.names) == 1:
+                        # `_run_public` written out, as the plain compiler writes out run_body in
+                        # call_global1: this is the call of every recursive public task, and a
+                        # helper here costs a Python call per call (fib under --labels: ~8%).
                         try:
-                            result = public([fn.env, a, *code.extra] if code.extra else [fn.env, a])
+                            if reg.depth >= RECURSION_LIMIT:
+                                raise SynError("maximum recursion depth exceeded")
+                            reg.depth += 1
+                            reg.steps += 1
+                            try:
+                                result = body([fn.env, a, *code.extra] if code.extra else [fn.env, a])
+                            finally:
+                                reg.depth -= 1
                         except SynError as error:
                             raise error.at(span)
-                        reg.depth -= 1
                         if result is GIVE:
                             result = reg.value
                             reg.value = None
@@ -178,41 +187,63 @@ class PublicCompiler(Compiler):
             return call1
 
         def call(f):
-            fn = func(f)
+            fn = g[callee] if callee in g else func(f)
             values = [a(f) for a in args]
             if type(fn) is Task:
                 code = fn.code
-                if code.public is not None and len(code.names) == count:
-                    return enter(fn, [fn.env, *values, *code.extra])
+                body = code.closed
+                if body is None and not st.touched:
+                    body = code.public
+                if body is not None and len(code.names) == count:
+                    try:
+                        return _run_public(body, [fn.env, *values, *code.extra])
+                    except SynError as error:
+                        raise error.at(span)
             raise leave()
         return call
+
+
+def _run_public(body, frame: list):
+    """Run a public body as `calls.run_body` runs a labelled one: the call depth exact on every
+    exit, one step counted, a `give` taken from the register (a public body has no `stop`)."""
+    reg = REG
+    if reg.depth >= RECURSION_LIMIT:
+        raise SynError("maximum recursion depth exceeded")
+    reg.depth += 1
+    reg.steps += 1
+    try:
+        result = body(frame)
+    finally:
+        reg.depth -= 1
+    if result is GIVE:
+        result = reg.value
+        reg.value = None
+    return result
 
 
 _NOT_RUN = object()
 
 
-def _public_call(fn: Task, values: list):
-    """Call `fn`'s public body while nothing is private; _NOT_RUN when it had to give up."""
+def _public_call(st, fn: Task, values: list):
+    """Call `fn` without labels where that gives what its labelled body would: its public body
+    while nothing is private, its closed body on public scalars under a public pc once
+    something is. _NOT_RUN when neither applies, or when the body had to give up."""
     code = fn.code
-    if len(values) != len(code.names):
+    if not st.touched:
+        body = code.public
+    elif st.pc or not all(type(v) in _PUBLIC_SCALARS for v in values):
+        return _NOT_RUN
+    else:
+        body = code.closed
+    if body is None or len(values) != len(code.names):
         return _NOT_RUN
     reg = REG
-    depth, steps = reg.depth, reg.steps
+    steps = reg.steps
     try:
-        reg.depth += 1
-        reg.steps += 1
-        if reg.depth > RECURSION_LIMIT:
-            reg.depth = 0
-            raise SynError("maximum recursion depth exceeded")
-        result = code.public([fn.env, *values, *code.extra])
+        return _run_public(body, [fn.env, *values, *code.extra])
     except _LeavePublic:
-        reg.depth, reg.steps, reg.value = depth, steps, None
+        reg.steps, reg.value = steps, None   # the depth is back already; steps count as if not run
         return _NOT_RUN
-    reg.depth -= 1
-    if result is GIVE:
-        result = reg.value
-        reg.value = None
-    return result
 
 
 class LabelCompiler(Compiler):
@@ -230,6 +261,8 @@ class LabelCompiler(Compiler):
                 name, params, body, scope, is_lambda, span)
             if len(public.extra) == len(code.extra):
                 code.public = public.body
+                if _reads_only_parameters(body, params):
+                    code.closed = public.body
         return code, infos
 
     # ------------------------------------------------------------------ helpers
@@ -825,22 +858,27 @@ class LabelCompiler(Compiler):
                 if type(fn) is Task and len(fn.code.names) == 1:
                     code = fn.code
                     public = code.public
-                    if public is not None and not st.touched:  # nothing is private yet
-                        depth, steps = reg.depth, reg.steps
+                    if public is not None and st.touched:  # something is private: see _public_call
+                        public = code.closed if not st.pc and type(a) in _PUBLIC_SCALARS else None
+                    if public is not None:
+                        # `_public_call`, written out: the entry of every public run, so of every
+                        # recursive call made from labelled code (a helper costs a Python call).
+                        steps = reg.steps
                         try:
+                            if reg.depth >= RECURSION_LIMIT:
+                                raise SynError("maximum recursion depth exceeded")
                             reg.depth += 1
                             reg.steps += 1
-                            if reg.depth > RECURSION_LIMIT:
-                                reg.depth = 0
-                                raise SynError("maximum recursion depth exceeded")
-                            result = public([fn.env, a, *code.extra] if code.extra else [fn.env, a])
-                            reg.depth -= 1
+                            try:
+                                result = public([fn.env, a, *code.extra] if code.extra else [fn.env, a])
+                            finally:
+                                reg.depth -= 1
                             if result is GIVE:
                                 result = reg.value
                                 reg.value = None
                             return result
                         except _LeavePublic:
-                            reg.depth, reg.steps, reg.value = depth, steps, None
+                            reg.steps, reg.value = steps, None
                         except SynError as error:
                             raise error.at(span)
                     old = st.pc
@@ -891,7 +929,7 @@ class LabelCompiler(Compiler):
             st.give_taint = EMPTY
             try:
                 if type(fn) is Task and not pairs:
-                    result = _public_call(fn, values) if fn.code.public is not None and not st.touched else _NOT_RUN
+                    result = _public_call(st, fn, values) if fn.code.public is not None else _NOT_RUN
                     if result is _NOT_RUN:
                         result = invoke(fn, values)
                 elif type(fn) is Builtin:

@@ -360,6 +360,28 @@ print(fib(15), mixed(5), steps())
     assert labelled.stdout == plain.stdout == "610 32 1984\n", shown(labelled)
 
 
+def test_an_error_caught_from_a_public_body_leaves_the_call_depth_exact(tmp_path):
+    """assert_error absorbing an error raised two public calls deep, a hundred times, must not
+    use up call depth: the deep recursion after it runs with labels as it runs without."""
+    source = """\
+task boom(n)
+    give 10 // n
+task f(n)
+    give boom(n)
+task deep(n)
+    when n == 0
+        give 0
+    give 1 + deep(n - 1)
+each i in range(100)
+    assert_error(() => f(0))
+print(deep(2950))
+"""
+    plain = run(tmp_path, source)
+    labelled = labels(tmp_path, source)
+    assert plain.returncode == 0, shown(plain)
+    assert (labelled.returncode, labelled.stdout) == (0, "2950\n"), shown(labelled)
+
+
 def test_eprint_of_a_private_value_is_redacted(tmp_path):
     proc = labels(tmp_path, 'let s be private("pw", "app")\neprint("secret:", s)\n')
     assert proc.returncode == 0, shown(proc)

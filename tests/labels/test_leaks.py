@@ -142,6 +142,8 @@ LEAKS: dict[str, Leak] = {
     # Code already running when the run's first private value appears.
     "56_first_private_in_set": Leak(REDACTED, "private(bank)\n"),
     "57_public_task_meets_private": Leak(REDACTED, "private(bank)\n"),
+    "58_closed_task_private_data": Leak(REDACTED, "private(app) private(app) private(app) 7 private(app)\n"),
+    "59_closed_task_under_private_pc": Leak(SECRET),
 }
 
 TWINS: dict[str, Twin] = {
@@ -202,6 +204,8 @@ TWINS: dict[str, Twin] = {
     "55_principals_fixed": Twin("true\n1\n"),
     "56_first_private_in_set": Twin("{key: private(bank)}\n"),
     "57_public_task_meets_private": Twin("9\n"),
+    "58_closed_task_private_data": Twin("{secret} {secret} 7 7 {secret}\n"),
+    "59_closed_task_under_private_pc": Twin("1\n"),
 }
 
 
