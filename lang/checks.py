@@ -22,6 +22,8 @@ from lang.lexer import (AFTER_WORDS, CLAUSE_WORDS, HARD_KEYWORDS, KEYWORD_TYPES,
                         STATEMENT_START, STATEMENT_WORDS)
 
 PROTECTED_NAMES = frozenset({"private", "declassify", "label_of", "is_private", "print", "eprint"})
+# The builtins whose calls `check_label_call` checks at load time.
+LABEL_BUILTINS = frozenset({"private", "declassify"})
 
 MAX_NESTING = 400
 # The operand through which a left-associative chain continues, per node type.

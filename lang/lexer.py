@@ -51,6 +51,7 @@ STATEMENT_WORDS = {"test": "TEST", "use": "USE", "export": "EXPORT", "enum": "EN
 AFTER_WORDS = {"about": ("REASON", "_ABOUT"), "between": ("DECIDE", "_BETWEEN"),
                "under": ("SANDBOX", "_UNDER")}
 CLAUSE_WORDS = {"given": "_GIVEN", "for": "_FOR", "within": "_WITHIN"}
+_SOFT_WORDS = frozenset(STATEMENT_WORDS) | frozenset(CLAUSE_WORDS) | frozenset(AFTER_WORDS)
 
 PUNCTUATION = {
     "+": "PLUS", "-": "MINUS", "*": "STAR", "/": "SLASH", "//": "DSLASH", "%": "PERCENT",
@@ -60,6 +61,7 @@ PUNCTUATION = {
     ":": "_COLON", "...": "ELLIPSIS",
 }
 _CLOSERS = {")": "(", "]": "[", "}": "{"}
+_BRACKETS = frozenset("()[]{}")
 
 # Tokens after which a soft word is a plain name (`raise(err)`, `test.x`, `use + 1`).
 _NAME_FOLLOWERS = frozenset({
@@ -151,11 +153,18 @@ class _Scanner:
         return tok
 
     def run(self) -> list[Token]:
+        """The main loop. Words, punctuation and newlines, most of all tokens, are made here
+        directly (the position kept in locals); the rarer kinds go to their methods."""
         src, n = self.src, len(self.src)
         pos = 0
         at_line_start = not self.expression
         match = _TOKEN.match
         tokens = self.tokens
+        append = tokens.append
+        brackets = self.brackets
+        make = _make_str
+        keywords = HARD_KEYWORDS
+        punctuation = PUNCTUATION
         while pos < n:
             if at_line_start:
                 pos = self.indentation(pos)
@@ -166,30 +175,37 @@ class _Scanner:
             if m is None:
                 self.bad_character(_INDENTATION.match(src, pos).end())
             kind = m.lastgroup
-            pos = m.start(kind)
             end = m.end()
-            if kind == "word":
-                word = m.group(kind)
-                kind_of_word = "NAME"
-                if not tokens or tokens[-1].type != "_DOT":
-                    kind_of_word = HARD_KEYWORDS.get(word, "NAME")
-                self.add(kind_of_word, word, pos)
-            elif kind == "punct":
-                end = self.punctuation(m.group(kind), pos)
+            if kind == "word" or kind == "punct":
+                pos = m.start(kind)
+                text = m.group(kind)
+                if kind == "word":
+                    type_ = "NAME" if tokens and tokens[-1].type == "_DOT" else keywords.get(text, "NAME")
+                else:
+                    type_ = punctuation[text]
+                tok = make(Token, text)
+                tok.type, tok.value, tok.start_pos, tok.line, tok.column = (
+                    type_, text, pos, self.line, pos - self.line_start + 1)
+                tok.end_line = tok.end_column = tok.end_pos = None
+                append(tok)
+                if kind == "punct" and (text in _BRACKETS or text == "=>"):
+                    self.bracket(tok)
             elif kind == "nl":
-                if not self.brackets and not self.expression:
-                    self.add("_NL", "\n", pos)
+                if not brackets and not self.expression:
+                    self.add("_NL", "\n", m.start(kind))
                     at_line_start = True
                 self.line += 1
                 self.line_start = end
-            elif kind == "number":
-                end = self.number(pos)
-            elif kind == "quote":
-                end = self.string(pos)
-            elif kind == "comment":
-                self.comment(pos)
-            elif kind == "template":
-                end = self.template(pos)
+            else:
+                pos = m.start(kind)
+                if kind == "number":
+                    end = self.number(pos)
+                elif kind == "quote":
+                    end = self.string(pos)
+                elif kind == "comment":
+                    self.comment(pos)
+                elif kind == "template":
+                    end = self.template(pos)
             pos = end
         return self.finish(pos)
 
@@ -231,8 +247,9 @@ class _Scanner:
                             "comments start with `--`", self.span(end))
         return end
 
-    def punctuation(self, text: str, pos: int) -> int:
-        tok = self.add(PUNCTUATION[text], text, pos)
+    def bracket(self, tok: Token) -> None:
+        """Bookkeeping after a bracket or `=>`: nesting, matching, and the `(` of a lambda."""
+        text, pos = tok.value, tok.start_pos
         if text in "([{":
             self.brackets.append(tok)
             if len(self.brackets) > MAX_BRACKET_DEPTH:
@@ -246,13 +263,12 @@ class _Scanner:
                 raise lex_error(f"Mismatched '{text}': the '{opener}' at line {opener.line}, column "
                                 f"{opener.column} is still open", self.span(pos))
             self.last_close = (tok, opener)
-        elif text == "=>":
+        else:  # `=>`
             before = self.tokens[-2] if len(self.tokens) > 1 else None
             if before is not None and self.last_close is not None and before is self.last_close[0]:
                 opener = self.last_close[1]
                 if opener.type == "_LPAR":  # its matching `)` is followed by `=>`
                     opener.type = "LAMBDA_LPAR"
-        return pos + len(text)
 
     def number(self, pos: int) -> int:
         src = self.src
@@ -350,8 +366,14 @@ def _token_end(tok: Token, src: str) -> int:
 
 
 def _refine(tokens: list[Token]) -> list[Token]:
-    """Second pass: the context decisions listed in the module docstring."""
-    out: list[Token] = []
+    """Second pass: the context decisions listed in the module docstring.
+
+    It reads the token types from a list of their own (two Nones past the end spare the bounds
+    checks) and touches a token only to change it.
+    """
+    types = [tok.type for tok in tokens]
+    types += (None, None)
+    merged: list[int] = []   # the `in` of each `not in`, folded into the `not`
     depth = 0
     pattern_depth = -1       # bracket depth of the current `is` pattern, -1 outside one
     llm_depths: set[int] = set()   # depths where a `reason`/`generate` is open
@@ -360,31 +382,38 @@ def _refine(tokens: list[Token]) -> list[Token]:
     prev_type = None
     i = 0
     while i < count:
-        tok = tokens[i]
-        t = tok.type
-        nxt = tokens[i + 1].type if i + 1 < count else None
-        if nxt == "NOT" and i + 2 < count and tokens[i + 2].type == "IN":
-            nxt = "IN"  # `not in` counts as the operator it will become
+        t = types[i]
         if t == "NAME":
-            word = tok.value
-            if word in STATEMENT_WORDS:
-                if (prev_type in STATEMENT_START or prev_type == "EXPORT") and nxt not in _NAME_FOLLOWERS:
-                    tok.type = STATEMENT_WORDS[word]
-            elif word in CLAUSE_WORDS:
-                if prev_type in VALUE_END:
-                    tok.type = CLAUSE_WORDS[word]
-            elif word in AFTER_WORDS:
-                before, kw = AFTER_WORDS[word]
-                if prev_type == before and nxt not in _AFTER_WORD_FOLLOWERS:
-                    tok.type = kw
+            word = tokens[i].value
+            if word in _SOFT_WORDS:
+                nxt = types[i + 1]
+                if nxt == "NOT" and types[i + 2] == "IN":
+                    nxt = "IN"  # `not in` counts as the operator it will become
+                if word in STATEMENT_WORDS:
+                    if (prev_type in STATEMENT_START or prev_type == "EXPORT") and nxt not in _NAME_FOLLOWERS:
+                        t = STATEMENT_WORDS[word]
+                elif word in CLAUSE_WORDS:
+                    if prev_type in VALUE_END:
+                        t = CLAUSE_WORDS[word]
+                else:
+                    before, kw = AFTER_WORDS[word]
+                    if prev_type == before and nxt not in _AFTER_WORD_FOLLOWERS:
+                        t = kw
+                if t != "NAME":
+                    tokens[i].type = t
         elif t in KEYWORD_TYPES:
+            nxt = types[i + 1]
+            if nxt == "NOT" and types[i + 2] == "IN":
+                nxt = "IN"
             if nxt == "_COLON" and t not in ("INTENT", "INVARIANT") and (
                     prev_type in STATEMENT_START or prev_type in ("LBRACE", "P_LBRACE", "_COMMA")):
-                tok.type = "NAME"  # a map key or record field spelled like a keyword
+                t = tokens[i].type = "NAME"  # a map key or record field spelled like a keyword
             elif t == "NOT" and nxt == "IN":
-                tok.type = "NOT_IN"
+                tok = tokens[i]
+                t = tok.type = "NOT_IN"
                 tok.value = "not in"
                 i += 1
+                merged.append(i)
             elif t == "IS":
                 pattern_depth = depth
             elif t == "WHEN" and depth == pattern_depth:
@@ -396,9 +425,13 @@ def _refine(tokens: list[Token]) -> list[Token]:
         elif t in _OPENERS:
             if pattern_depth >= 0:
                 if t == "LSQB" and prev_type not in VALUE_END:
-                    tok.type = "P_LSQB"
-                elif t == "LBRACE" and (nxt in ("NAME", "_RBRACE") or nxt in KEYWORD_TYPES):
-                    tok.type = "P_LBRACE"
+                    t = tokens[i].type = "P_LSQB"
+                elif t == "LBRACE":
+                    nxt = types[i + 1]
+                    if nxt == "NOT" and types[i + 2] == "IN":
+                        nxt = "IN"
+                    if nxt in ("NAME", "_RBRACE") or nxt in KEYWORD_TYPES:
+                        t = tokens[i].type = "P_LBRACE"
             depth += 1
         elif t in _CLOSER_TYPES:
             depth -= 1
@@ -406,13 +439,15 @@ def _refine(tokens: list[Token]) -> list[Token]:
                 llm_depths = {d for d in llm_depths if d <= depth}
                 with_depths = {d for d in with_depths if d <= depth}
         elif t == "_COMMA":
-            if depth in with_depths and nxt == "NAME" and i + 2 < count and tokens[i + 2].type == "_EQUAL":
-                tok.type = "_WCOMMA"
+            if depth in with_depths and types[i + 1] == "NAME" and types[i + 2] == "_EQUAL":
+                t = tokens[i].type = "_WCOMMA"
         elif t == "_NL":
             pattern_depth = -1
             llm_depths.clear()
             with_depths.clear()
-        out.append(tok)
-        prev_type = tok.type
+        prev_type = t
         i += 1
-    return out
+    if merged:
+        dropped = set(merged)
+        return [tok for k, tok in enumerate(tokens) if k not in dropped]
+    return tokens

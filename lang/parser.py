@@ -1,22 +1,28 @@
 """The front end's public entry points: `parse` (a file) and `parse_expression`.
 
-The LALR tables are built from grammar/synsema.lark (package data) once per process, the first
-time something is parsed, and cached on disk between processes (the user cache directory,
+The LALR tables are built by Lark from grammar/synsema.lark (package data) once per process, the
+first time something is parsed, and cached on disk between processes (the user cache directory,
 `$XDG_CACHE_HOME/synsema` or `~/.cache/synsema`), because building them costs far more than a
 small program's whole run. When the cache cannot be written the tables are simply rebuilt.
 
-Tokens come from lang.lexer and are fed to Lark one at a time, so a token the parser rejects is
-known by its index and lang.checks can explain it in Synsema terms.
+Tokens come from lang.lexer. `_feed` runs the automaton itself over Lark's table, so a token
+the parser rejects is known by its index and lang.checks can explain it in Synsema terms, and
+each reduce calls the lang.transform builder directly: the children a rule keeps (Lark's rule
+shaping: `_` terminals dropped, `_rule`s spliced into their parent, None for an absent `[…]`,
+`?rule`s with one child passed through) are worked out once per rule, not per reduce, and no
+Lark tree is made. The same loop measures how deeply the tree nests, so the separate nesting
+walk of lang.checks runs only on the rare input that comes near the limit.
 """
 
 from __future__ import annotations
 
+import gc
 import hashlib
 import os
+from contextlib import contextmanager
 from importlib import resources
 
 from lark import Lark, Token
-from lark.parse_tree_builder import ExpandSingleChild
 from lark.parsers.lalr_analysis import Shift
 from lark.lexer import Lexer
 
@@ -30,19 +36,57 @@ def parse(source: str, file: str) -> ast.Module:
     """Parse a whole source file; any bad input raises SynError (phase Lexer or Parse)."""
     if source.startswith("\ufeff"):  # a UTF-8 byte-order mark some editors write
         source = source[1:]
-    tokens = tokenize(source, file)
-    module = _feed(tokens, "module", file)
-    checks.check_nesting(module)
+    with _collector_paused():
+        tokens = tokenize(source, file)
+        module, watch = _feed(tokens, "module", file)
+        if watch.height > checks.MAX_NESTING or watch.label_calls:
+            checks.check_nesting(module)
     return module
 
 
 def parse_expression(source: str, file: str, line: int = 1, col: int = 1) -> ast.Expr:
     """Parse one expression; `line`/`col` say where it starts in `file` (template holes)."""
+    with _collector_paused():
+        return _expression(source, file, line, col)[0]
+
+
+@contextmanager
+def _collector_paused():
+    """Hold off Python's cyclic garbage collector while a parse runs.
+
+    A parse allocates hundreds of thousands of tokens and nodes that all stay alive, and every
+    few hundred allocations start a collection that looks at them again: for a large file that
+    was a fifth to a third of the parse time. Building the tree makes no reference cycles, so
+    reference counting frees what the parse drops; the few cycles an error's traceback makes
+    wait for the next collection after the parse.
+    """
+    if not gc.isenabled():
+        yield
+        return
+    gc.disable()
+    try:
+        yield
+    finally:
+        gc.enable()
+
+
+def _expression(source: str, file: str, line: int, col: int) -> tuple[ast.Expr, int]:
+    """The expression and its nesting height (see `_Watch`)."""
     tokens = tokenize(source, file, line, col, expression=True)
     if not tokens:
         raise parse_error("Expected an expression", Span(file, line, col))
-    expr = _feed(tokens, "lone_expr", file)
-    checks.check_nesting(ast.Module(file, [ast.ExprStmt(expr, span=expr.span)]))
+    expr, watch = _feed(tokens, "lone_expr", file)
+    # As a statement of its own the expression sits one level down.
+    if watch.height + 1 > checks.MAX_NESTING or watch.label_calls:
+        checks.check_nesting(ast.Module(file, [ast.ExprStmt(expr, span=expr.span)]))
+    return expr, watch.height
+
+
+def _parse_hole(source: str, file: str, line: int, col: int) -> ast.Expr:
+    """A template hole: parsed like `parse_expression`; its height joins the template's."""
+    expr, height = _expression(source, file, line, col)
+    if height > _watch.holes:
+        _watch.holes = height
     return expr
 
 
@@ -56,7 +100,7 @@ class _NoLexer(Lexer):
         raise NotImplementedError("tokens are fed by lang.parser")
 
 
-_BUILDER = Builder(parse_expression)
+_BUILDER = Builder(_parse_hole)
 _LARK: Lark | None = None
 
 
@@ -65,7 +109,7 @@ def _lark() -> Lark:
     if _LARK is None:
         grammar = resources.files("grammar").joinpath("synsema.lark").read_text(encoding="utf-8")
         options = dict(parser="lalr", lexer=_NoLexer, strict=True, maybe_placeholders=True,
-                       start=["module", "lone_expr"], transformer=_BUILDER)
+                       start=["module", "lone_expr"])
         _LARK = Lark(grammar, cache=_cache_file(grammar) or False, **options)
     return _LARK
 
@@ -84,35 +128,201 @@ def _cache_file(grammar: str) -> str | None:
     return os.path.join(folder, f"grammar-{digest}.lark-cache")
 
 
-class _Tables:
-    """Lark's LALR tables, rearranged once per process for `_feed`'s loop.
+class _Watch:
+    """What one `_feed` learns on the way for the nesting check of lang.checks.
 
-    `actions[state][terminal or rule name]` is `(True, next_state)` for a shift (and for the goto
-    after a reduce), `(False, size, callback, rule name)` for a reduce by a rule whose right-hand
-    side has `size` symbols (`callback` is the tree builder's function for that rule), or
-    `(None, rule name)` for a reduce that passes its one child through unchanged (a `?rule` with
-    one symbol, such as `?sum: term`): most reduces are those, and they cost no call. Looking the
-    callback up here, once, spares every reduce the hashing and comparing of Lark's `Rule`
-    objects that its own driver does (the deserialized table holds copies of the rules that key
-    the callbacks, so each lookup compares them field by field).
+    `height` bounds from above how deep the finished tree nests, counted as `check_nesting`
+    counts (a node is one level, the operand that continues a flat chain `a + b + …` is not a
+    level of its own). It is worked out per reduce from the children's heights: a token counts
+    as 1, a node one more than its tallest child, a list or pair the builder returns as its
+    tallest child, and a `match` arm or pattern one more again, because the builder wraps an
+    expression in a pattern node there. `holes` is the tallest template hole parsed during the
+    current reduce. `label_calls` is set when a call by the name of a label builtin is built,
+    since check_nesting also applies their load-time rules. Only when the height passes the
+    limit, or such a call exists, is the exact walk needed.
     """
 
-    def __init__(self, lark: Lark):
-        parser = lark.parser.parser.parser
-        table = parser.parse_table
-        callbacks = parser.callbacks
+    __slots__ = ("height", "holes", "label_calls")
+
+    def __init__(self):
+        self.height = 0
+        self.holes = 0
+        self.label_calls = False
+
+
+_watch = _Watch()
+
+# Builder methods that return a list or a pair (or pass a child on), not a node: no level.
+_TRANSPARENT = frozenset({"module", "lone_expr", "block", "caps", "params", "kwargs", "kwarg",
+                          "otherwise_when", "entry", "named_arg", "type_field", "variant",
+                          "export_let", "export_def"})
+# The builder wraps an expression in a pattern node below these: one extra level.
+_PATTERN_HOLDERS = frozenset({"match_arm", "p_list", "p_map", "p_entry"})
+# Left-associative chains: the first child continues the chain at the same depth
+# (lang.checks._CHAIN_CONTINUATION names the same operands on the nodes).
+_CHAINS = frozenset({"binary", "and_op", "or_op", "pipe_op"})
+# Rules whose builder parses template holes.
+_TEMPLATE_HOLDERS = frozenset({"template", "entry"})
+# `_reducer`'s mark for a `_rule`: its value is its children list, for the parent to splice in,
+# never copied (a module's statements are one left-recursive list growing in place).
+_SPLICED = object()
+
+
+def _reducer(rule, builder: Builder):
+    """The function that reduces by `rule`: it pops the rule's values and heights off the
+    stacks, pushes the new height, and returns the new value.
+
+    The children handed to the builder are shaped as Lark's parse-tree builder shapes them
+    (`maybe_placeholders=True`, LALR): kept symbols in order, a `_rule` child spliced in, and
+    None where an optional part is absent.
+    """
+    size = len(rule.expansion)
+    placeholders = [0] * (size + 1)  # how many Nones go before each symbol, and after the last
+    if rule.options.empty_indices:
+        slot = 0
+        for absent in rule.options.empty_indices:
+            if absent:
+                placeholders[slot] += 1
+            else:
+                slot += 1
+    keep_all = rule.options.keep_all_tokens
+    plan: list[tuple[int, bool, int]] = []  # (index, splice, Nones before it)
+    nones = 0
+    for i, symbol in enumerate(rule.expansion):
+        nones += placeholders[i]
+        if keep_all or not (symbol.is_term and symbol.filter_out):
+            plan.append((i, not symbol.is_term and symbol.name.startswith("_"), nones))
+            nones = 0
+    trailing = nones + placeholders[size]
+    name = rule.alias or rule.options.template_source or rule.origin.name
+    inlined = rule.origin.name.startswith("_")
+    single = rule.options.expand1 and not rule.alias
+
+    if single:
+        # `?rule` with one kept child: the child itself. (Lark would also accept a `?rule`
+        # alternative that keeps several children; this grammar has none, and says so here.)
+        if len(plan) != 1 or plan[0][1] or plan[0][2] or trailing:
+            raise RuntimeError(f"grammar: `?{name}` keeps more than one child without an alias")
+        build = None
+    elif inlined:
+        build = _SPLICED
+    else:
+        build = getattr(builder, name, None)
+        if build is None:
+            raise RuntimeError(f"grammar rule {name!r} has no method in lang.transform.Builder")
+
+    simple = [i for i, splice, before in plan if not splice and not before] if not trailing else None
+    if simple is not None and len(simple) != len(plan):
+        simple = None
+
+    def shape(v: list) -> list:
+        """The builder's children from the rule's values `v`."""
+        if simple is not None:
+            return v if len(simple) == size else [v[i] for i in simple]
+        out: list = []
+        for i, splice, before in plan:
+            if before:
+                out += [None] * before
+            if splice:
+                if out:
+                    out += v[i]
+                else:  # reuse the left-recursive list: LALR values are never shared
+                    out = v[i]
+            else:
+                out.append(v[i])
+        if trailing:
+            out += [None] * trailing
+        return out
+
+    weight = 0 if inlined or build is None or name in _TRANSPARENT else 1
+    if name in _PATTERN_HOLDERS:
+        weight += 1
+    chain = name in _CHAINS
+    holes = name in _TEMPLATE_HOLDERS
+    label = name == "call"
+    pick = plan[0][0] if build is None else 0
+
+    def reduce(values: list, heights: list):
+        if size:
+            v = values[-size:]
+            del values[-size:]
+            h = heights[-size:]
+            del heights[-size:]
+            if chain:
+                height = max(h[0], 1 + max(h[1:]))
+            else:
+                height = weight + max(h)
+        else:
+            v = []
+            height = weight
+        if build is None:
+            heights.append(height)
+            return v[pick]
+        if build is _SPLICED:
+            heights.append(height)
+            return shape(v)
+        if holes:
+            outer, _watch.holes = _watch.holes, 0
+            value = build(shape(v))
+            if _watch.holes + 1 > height:
+                height = _watch.holes + 1
+            _watch.holes = outer
+        else:
+            value = build(shape(v))
+        if label and type(value.func) is ast.Name and value.func.name in checks.LABEL_BUILTINS:
+            _watch.label_calls = True
+        heights.append(height)
+        return value
+
+    return reduce
+
+
+class _Tables:
+    """Lark's LALR table, rearranged once per process for `_feed`'s loop.
+
+    `actions[state][terminal or rule name]` is `(True, next_state)` for a shift (and for the goto
+    after a reduce), `(False, size, reduce, rule name)` for a reduce by a rule whose right-hand
+    side has `size` symbols (`reduce` from `_reducer`), or `(None, rule name)` for a reduce that
+    passes its one child through unchanged (a `?rule` with one symbol, such as `?sum: term`).
+    Most reduces are those; a run of them depends only on the two states at the top of the stack
+    and the lookahead, so `_feed` remembers where each run ends (`chains`).
+    """
+
+    def __init__(self, lark: Lark, builder: Builder):
+        table = lark.parser.parser.parser.parse_table
         self.start = table.start_states
         self.end = table.end_states
         self.actions: list[dict] = [dict() for _ in range(max(table.states) + 1)]
+        self.chains: dict[tuple[int, int, str], int] = {}
+        reducers: dict[int, tuple] = {}
         for state, row in table.states.items():
             for symbol, (action, arg) in row.items():
                 if action is Shift:
                     self.actions[state][symbol] = (True, arg)
-                elif len(arg.expansion) == 1 and type(callbacks[arg]) is ExpandSingleChild:
-                    self.actions[state][symbol] = (None, arg.origin.name)
-                else:
-                    self.actions[state][symbol] = (False, len(arg.expansion), callbacks[arg],
-                                                   arg.origin.name)
+                    continue
+                entry = reducers.get(id(arg))
+                if entry is None:
+                    if len(arg.expansion) == 1 and arg.options.expand1 and not arg.alias:
+                        entry = (None, arg.origin.name)
+                    else:
+                        entry = (False, len(arg.expansion), _reducer(arg, builder), arg.origin.name)
+                    reducers[id(arg)] = entry
+                self.actions[state][symbol] = entry
+
+    def chain_end(self, below: int, top: int, kind: str) -> int:
+        """The top state after the run of pass-through reduces that starts in `top` (with
+        `below` under it) on lookahead `kind`."""
+        key = (below, top, kind)
+        end = self.chains.get(key)
+        if end is None:
+            end = top
+            actions = self.actions
+            entry = actions[end].get(kind)
+            while entry is not None and entry[0] is None:
+                end = actions[below][entry[1]][1]
+                entry = actions[end].get(kind)
+            self.chains[key] = end
+        return end
 
 
 _TABLES: _Tables | None = None
@@ -121,19 +331,24 @@ _TABLES: _Tables | None = None
 def _tables() -> _Tables:
     global _TABLES
     if _TABLES is None:
-        _TABLES = _Tables(_lark())
+        _TABLES = _Tables(_lark(), _BUILDER)
     return _TABLES
 
 
 def _feed(tokens: list[Token], start: str, file: str):
-    """Run the LALR automaton over `tokens` (then the end marker) and return the tree the
-    builder made; a token no action accepts is explained by lang.checks."""
+    """Run the LALR automaton over `tokens` (then the end marker); return the tree the builder
+    made and the `_Watch` of the run. A token no action accepts is explained by lang.checks."""
+    global _watch
     tables = _tables()
     actions = tables.actions
+    chains = tables.chains
     end_state = tables.end[start]
     states = [tables.start[start]]
     values: list = []
+    heights: list = []
     builder_file, _BUILDER.file = _BUILDER.file, file
+    outer_watch = _watch
+    watch = _watch = _Watch()
     last = tokens[-1] if tokens else None
     end = Token("$END", "", 0, last.line if last else 1, last.column if last else 1)
     try:
@@ -142,28 +357,28 @@ def _feed(tokens: list[Token], start: str, file: str):
             while True:
                 entry = actions[states[-1]].get(kind)
                 if entry is None:
+                    if kind == "$END" and states[-1] == end_state:
+                        watch.height = heights[-1]
+                        return values[-1], watch
                     expected = {s for s in actions[states[-1]] if s.isupper()}
                     raise checks.explain_unexpected([*tokens, end], i, expected, file)
                 flag = entry[0]
                 if flag:
                     states.append(entry[1])
                     values.append(tok)
+                    heights.append(1)
                     break
                 if flag is None:
-                    states[-1] = actions[states[-2]][entry[1]][1]
-                    if kind == "$END" and states[-1] == end_state:
-                        return values[-1]
+                    key = (states[-2], states[-1], kind)
+                    top = chains.get(key)
+                    states[-1] = top if top is not None else tables.chain_end(*key)
                     continue
-                _, size, callback, origin = entry
+                size = entry[1]
+                value = entry[2](values, heights)
                 if size:
-                    children = values[-size:]
                     del states[-size:]
-                    del values[-size:]
-                else:
-                    children = []
-                states.append(actions[states[-1]][origin][1])
-                values.append(callback(children))
-                if kind == "$END" and states[-1] == end_state:
-                    return values[-1]
+                states.append(actions[states[-1]][entry[3]][1])
+                values.append(value)
     finally:
         _BUILDER.file = builder_file
+        _watch = outer_watch

@@ -1,0 +1,189 @@
+"""lang.parser's own LALR loop against Lark's stock LALR parser, on the same grammar and tokens.
+
+lang.parser drives Lark's table itself, shapes each rule's children once per rule instead of
+through Lark's tree builder, and bounds the nesting depth on the way instead of walking the
+tree afterwards. The reference here is the plain way to do the same job: Lark's own
+`parse_interactive` with lang.transform's Builder as its inline transformer (Lark's child
+filters, placeholders and inlined rules), then the full `check_nesting` walk over the tree, for
+the file and for every template hole. Both must give the same tree, spans included, or the same
+error at the same position, on every input.
+"""
+
+from importlib import resources
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from lark import Lark, Token
+from lark.exceptions import UnexpectedInput
+from lark.lexer import Lexer
+
+from lang import ast, checks
+from lang.errors import Span, SynError, parse_error
+from lang.lexer import HARD_KEYWORDS, PUNCTUATION, tokenize
+from lang.parser import parse, parse_expression
+from lang.transform import Builder
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+class _Fed(Lexer):
+    def __init__(self, conf):
+        pass
+
+    def lex(self, data):
+        raise NotImplementedError
+
+
+class StockLark:
+    """parse / parse_expression built the plain way, on Lark's own parser."""
+
+    def __init__(self):
+        self.builder = Builder(self.parse_expression)
+        grammar = resources.files("grammar").joinpath("synsema.lark").read_text(encoding="utf-8")
+        self.lark = Lark(grammar, parser="lalr", lexer=_Fed, strict=True, maybe_placeholders=True,
+                         start=["module", "lone_expr"], transformer=self.builder)
+
+    def feed(self, tokens, start, file):
+        state = self.lark.parse_interactive(start=start).parser_state
+        outer, self.builder.file = self.builder.file, file
+        i = 0
+        try:
+            for i, tok in enumerate(tokens):
+                state.feed_token(tok)
+            last = tokens[-1] if tokens else None
+            tokens = tokens + [Token("$END", "", 0, last.line if last else 1,
+                                     last.column if last else 1)]
+            i = len(tokens) - 1
+            return state.feed_token(tokens[-1], True)
+        except UnexpectedInput as e:
+            raise checks.explain_unexpected(tokens, i, set(e.expected), file) from None
+        finally:
+            self.builder.file = outer
+
+    def parse(self, source, file):
+        if source.startswith("\ufeff"):
+            source = source[1:]
+        module = self.feed(tokenize(source, file), "module", file)
+        checks.check_nesting(module)
+        return module
+
+    def parse_expression(self, source, file, line=1, col=1):
+        tokens = tokenize(source, file, line, col, expression=True)
+        if not tokens:
+            raise parse_error("Expected an expression", Span(file, line, col))
+        expr = self.feed(tokens, "lone_expr", file)
+        checks.check_nesting(ast.Module(file, [ast.ExprStmt(expr, span=expr.span)]))
+        return expr
+
+
+STOCK = StockLark()
+
+
+def shape(value):
+    """A comparable form of a tree, spans included (Node.__eq__ ignores spans)."""
+    out, todo = [], [value]
+    while todo:  # iterative: the trees can be hundreds of levels deep
+        item = todo.pop()
+        if isinstance(item, ast.Node):
+            span = item.span
+            out.append((type(item).__name__, None if span is None else (span.file, span.line, span.col)))
+            todo.extend(reversed([getattr(item, f) for f in item._fields]))
+        elif isinstance(item, (list, tuple)):
+            out.append((type(item).__name__, len(item)))
+            todo.extend(reversed(item))
+        else:
+            out.append((type(item).__name__, item))
+    return out
+
+
+def outcome(fn, source):
+    try:
+        return ("tree", shape(fn(source, "d.syn")))
+    except SynError as err:
+        span = err.span
+        return ("error", err.phase, err.message, span.file, span.line, span.col)
+
+
+def same(source):
+    assert outcome(parse, source) == outcome(STOCK.parse, source), source[:200]
+    assert outcome(parse_expression, source) == outcome(STOCK.parse_expression, source), source[:200]
+
+
+PROGRAMS = sorted(p for pattern in ("examples/*.syn", "tests/conformance/*.syn", "tests/**/*.syn",
+                                    "bench/programs/*.syn")
+                  for p in {str(q) for q in ROOT.glob(pattern)})
+LINES = [line for p in PROGRAMS for line in Path(p).read_text(encoding="utf-8").splitlines()]
+
+
+@pytest.mark.parametrize("path", PROGRAMS, ids=lambda p: str(Path(p).relative_to(ROOT)))
+def test_every_program_in_the_repository(path):
+    same(Path(path).read_text(encoding="utf-8"))
+
+
+def test_the_parse_benchmark_input():
+    import sys
+    sys.path.insert(0, str(ROOT / "bench"))
+    from gen_parse import generate
+    same(generate(230)[0])
+
+
+WORDS = (list(HARD_KEYWORDS) + list(PUNCTUATION) + [
+    "x", "f", "_", "test", "use", "export", "enum", "raise", "about", "between", "under", "given",
+    "for", "within", "return", "1", "2.5", "3d", "90s", '"s"', "`a{x}b`", "`{x + {k: 1}[\"k\"]}`",
+    "private", "declassify", "not in", "...", "\n", "\n    ", "\n        ", "(", ")", "[", "]"])
+FUZZ = settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+
+
+@FUZZ
+@given(st.lists(st.sampled_from(WORDS), max_size=40).map(" ".join))
+def test_token_soup(source):
+    same(source)
+
+
+@FUZZ
+@given(st.lists(st.sampled_from(LINES), min_size=1, max_size=12).map("\n".join))
+def test_lines_of_real_programs_recombined(source):
+    same(source)
+
+
+@FUZZ
+@given(st.sampled_from(LINES), st.integers(0, 200), st.sampled_from(WORDS), st.booleans())
+def test_real_lines_with_one_word_changed(line, at, word, insert):
+    words = line.split(" ")
+    k = at % (len(words) + 1)
+    same(" ".join(words[:k] + [word] + words[k + (0 if insert else 1):]))
+
+
+DEEP = [  # each makes a tree about n levels deep, one of them in its own way
+    lambda n: "let x be " + "- " * n + "1",
+    lambda n: "let x be " + "not " * n + "x",
+    lambda n: "let x be " + " ** ".join(["2"] * (n + 1)),
+    lambda n: "let x be " + " of ".join(["a"] * (n + 1)),
+    lambda n: "let x be a" + ".b" * n,
+    lambda n: "let x be f" + "(1)" * n,
+    lambda n: "let x be a" + "[0]" * n,
+    lambda n: "let x be `{" + "- " * n + "1}`",
+    lambda n: "let x be {`k{" + "- " * n + "1}`: 1}",
+    lambda n: "let x be " + "`{" * 5 + "- " * n + "1" + "}`" * 5,
+    lambda n: "let x be (a) => " + "- " * n + "1",
+    lambda n: "f(" + "- " * n + "1)",
+    lambda n: "let p be private(1)\nlet x be " + "- " * n + "1",
+    lambda n: "let x be " + "- " * n + "1\nlet p be declassify(1, 2, x)",
+    lambda n: "let x be `{private(1)}` + " + "- " * n + "1",
+    lambda n: "match x\n    is " + "- " * n + "1\n        give 1",
+    lambda n: "".join("    " * k + "when x\n" for k in range(n // 2)) + "    " * (n // 2) + "give 1",
+]
+
+
+@pytest.mark.parametrize("n", (399, 400, 401))
+def test_nesting_at_the_limit(n):
+    for make in DEEP:
+        same(make(n))
+
+
+def test_flat_chains_of_any_length():
+    for source in ["let y be " + " + ".join(["a"] * 2000), "let y be " + " and ".join(["a"] * 2000),
+                   "let y be a" + " |> f" * 2000, "let y be " + " < ".join(["a"] * 1000)]:
+        same(source)
