@@ -32,6 +32,7 @@ NESTING = 8            # levels a diff follows a difference down
 VISITS = 1_000_000       # values compared while looking for differences
 TEXT_LINES = 400       # lines of each text, past their common start and end, that difflib sees
 LINE_WIDTH = 100       # characters of one diffed line shown
+KEY_WIDTH = 30         # characters of one map key shown
 
 
 # ------------------------------------------------------------------ previews
@@ -106,7 +107,7 @@ def _items(entries: list, total: int, budget: list, depth: int) -> str:
     for key, item in entries:
         if budget[0] <= 0 and parts:
             break
-        label = "" if key is None else f"{key}: "
+        label = "" if key is None else f"{_cut(key)}: "
         budget[0] -= len(label) + 2
         parts.append(label + _preview(item, budget, depth + 1))
     if len(parts) < total:
@@ -155,15 +156,15 @@ class _Diff:
             if ta is list and tb is list:
                 if len(a) != len(b):
                     return False
-                todo.extend(zip(a, b))
+                todo.extend(reversed(list(zip(a, b))))   # first items first, as `==` goes
             elif ta is dict and tb is dict:
                 if len(a) != len(b) or any(k not in b for k in a):
                     return False
-                todo.extend((v, b[k]) for k, v in a.items())
+                todo.extend(reversed([(v, b[k]) for k, v in a.items()]))
             elif ta is EnumValue and tb is EnumValue:
                 if (a.enum, a.variant, len(a.fields)) != (b.enum, b.variant, len(b.fields)):
                     return False
-                todo.extend(zip(a.fields, b.fields))
+                todo.extend(reversed(list(zip(a.fields, b.fields))))
             elif ta in _NESTED or tb in _NESTED:
                 return False
             else:
@@ -267,8 +268,13 @@ def _at(path: str) -> str:
     return f"{path}: " if path else ""
 
 
+def _cut(key: str) -> str:
+    """A map key as a preview or a path shows it: a key can be as long as any text."""
+    return key if len(key) <= KEY_WIDTH else key[:KEY_WIDTH] + "…"
+
+
 def _key(key: str) -> str:
-    return f".{key}" if key.isidentifier() else f"[{quote(key)}]"
+    return f".{_cut(key)}" if key.isidentifier() else f"[{quote(_cut(key))}]"
 
 
 def _renumber(hunk: str, offset: int) -> str:
@@ -289,6 +295,8 @@ def differences(got, expected, names: tuple[str, str] = ("got", "expected")) -> 
     previews already say it all); `names` are how the lines call the two sides."""
     diff = _Diff(names)
     try:
+        if diff.same(got, expected):
+            return []
         diff.walk(got, expected, "", 0)
     except _Stop as stopped:
         if stopped.why is None:  # private data: not a word about where it differs

@@ -282,3 +282,29 @@ def test_hostile_values_give_a_bounded_explanation(tmp_path, case):
     lines = result.stderr.splitlines()
     assert result.returncode == 1 and lines[0].endswith("assertion failed"), result.stderr[:2000]
     assert len(lines) <= most_lines and max(len(line) for line in lines) <= 400, result.stderr[:4000]
+
+
+# ------------------------------------------------------------------ the diff's bounds, fuzzed
+from hypothesis import given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+from runtime.diffs import LINES, differences, preview  # noqa: E402
+from runtime.values import equal  # noqa: E402
+
+VALUES = st.recursive(
+    st.integers() | st.booleans() | st.none() | st.text(max_size=300) | st.text("ab\n", max_size=60),
+    lambda inner: st.lists(inner, max_size=40) | st.dictionaries(st.text(max_size=80), inner, max_size=12),
+    max_leaves=300)
+
+
+@settings(max_examples=150, deadline=None)
+@given(VALUES, VALUES)
+def test_differences_are_bounded_and_empty_only_when_nothing_differs(got, expected):
+    lines = differences(got, expected)
+    assert len(lines) <= LINES + 1
+    assert all(len(line) <= 700 for line in lines), lines
+    assert len(preview(got)) <= 400
+    if equal(got, expected):
+        assert lines == []
+    elif type(got) is type(expected) and type(got) in (list, dict):
+        assert lines, (got, expected)
