@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 
-from conftest import run_synsema
+from conftest import ROOT, run_synsema
 
 PROGRAM = '''task add(a: number, b: number = 1)
     give a + b
@@ -50,3 +50,14 @@ def test_outline_text_form_and_errors(tmp_path):
     assert bad.stderr.startswith(("Lexer error: bad.syn:1:", "Parse error: bad.syn:1:"))
     assert run_synsema("code", "outline", "missing.syn", cwd=tmp_path).returncode == 2
     assert run_synsema("code", "frob", "p.syn", cwd=tmp_path).returncode == 2
+
+
+def test_the_readme_s_outline_example_is_what_it_prints(tmp_path):
+    text = (ROOT / "README.md").read_text(encoding="utf-8")
+    section = text.split("## Static checks and tool schemas\n", 1)[1].split("\n## ", 1)[0]
+    program = section.split("```\n", 1)[1].split("```", 1)[0]
+    shown = section.split("```json\n", 1)[1].split("```", 1)[0]
+    (tmp_path / "add.syn").write_text(program, encoding="utf-8")
+    result = run_synsema("code", "outline", "--json", "add.syn", cwd=tmp_path)
+    assert result.returncode == 0, result.stderr
+    assert json.loads(result.stdout) == json.loads(shown)

@@ -2,11 +2,13 @@
 
 A cassette is a JSON-lines file. Its first line is a header saying what the file is; every
 other line is one exchange `{"key", "request", "reply"}` in the provider-neutral form of
-`runtime.llm.exchange`. Replay indexes the exchanges by the hash of their *request* (recomputed
-on load, so a hand-edited request keeps working and `key` is there for people grepping); a
-request that was never recorded is an error naming it — a silent placeholder would let a test
-pass against an answer nobody ever gave. Several replies to the same request are served in
-recorded order, the last one repeating.
+`runtime.llm.exchange`. Replay indexes the exchanges by the hash of their *request*, computed on
+load. `key` is that hash written out for people grepping; it is optional, so a line written by
+hand needs none, and a key that is not its request's hash (a request edited after recording)
+is refused with the right one — silently ignoring it would hide which of the two was meant.
+A request that was never recorded is an error naming it and showing the line to add — a silent
+placeholder would let a test pass against an answer nobody ever gave. Several replies to the
+same request are served in recorded order, the last one repeating.
 
 Record sends each request to the real provider and appends the exchange, one line written and
 flushed per request, so an interrupted run keeps everything recorded before it.
@@ -20,6 +22,10 @@ import sys
 
 from lang.errors import SynError
 from runtime.llm.exchange import Ask, Reply
+
+# A miss shows the cassette line to add; past this many characters (a long conversation, many
+# tool schemas) it is cut, and recording is the way to get it.
+MAX_SHOWN_LINE = 2000
 
 HEADER = {"synsema_cassette": 1,
           "note": "Scripted model replies for Synsema's replay provider: after this line, one "
@@ -40,6 +46,10 @@ class Replay:
             except (KeyError, TypeError, ValueError) as bad:
                 raise SynError(f"cassette {path} line {number} is not an exchange {{key, request, reply}}: "
                                f"{bad}") from None
+            if "key" in entry and entry["key"] != key:
+                raise SynError(f"cassette {path} line {number}: its key {json.dumps(entry['key'])} is not the "
+                               f"key of its request, {key} (was the request edited?); the key is optional: "
+                               f"delete it, or write {key}")
             self._replies.setdefault(key, []).append(reply)
 
     def stream(self, ask: Ask, on_chunk) -> Reply:
@@ -54,7 +64,8 @@ class Replay:
         replies = self._replies.get(key)
         if not replies:
             raise SynError(f"replay: no recorded reply for {ask.summary()} (request key {key}) in "
-                           f"{self.path}; record one with SYNSEMA_LLM_PROVIDER=record")
+                           f"{self.path}; add this line to it with the reply you want, or record one "
+                           f"with SYNSEMA_LLM_PROVIDER=record: {_line_to_add(ask)}")
         served = self._served.get(key, 0)
         self._served[key] = served + 1
         return replies[min(served, len(replies) - 1)]
@@ -123,6 +134,14 @@ def _entries(path: str):
         if isinstance(entry, dict) and "synsema_cassette" in entry:
             continue
         yield number, entry
+
+
+def _line_to_add(ask: Ask) -> str:
+    """The cassette line that would answer `ask`, its reply to be filled in; cut past MAX_SHOWN_LINE."""
+    line = json.dumps({"request": ask.to_json(), "reply": {"kind": "text", "text": "…"}}, ensure_ascii=False)
+    if len(line) <= MAX_SHOWN_LINE:
+        return line
+    return f"{line[:MAX_SHOWN_LINE]}… (cut: the line is {len(line)} characters; record it instead)"
 
 
 def _line(data: dict) -> bytes:

@@ -2,8 +2,14 @@
 tool turns of two parallel calls each, then a final answer, on each provider. Every request the
 fake server receives is checked against the SDK's request types (see fakes.py)."""
 
+import json
+import os
+import subprocess
+import sys
+
 import pytest
 
+from .conftest import LLM_VARIABLES
 from .fakes import FakeServer, anthropic_text, anthropic_tool_uses, openai_text, openai_tool_calls
 from .test_cli_programs import ROOT, synsema
 
@@ -95,7 +101,6 @@ def shell_blocks(section: str) -> dict[str, str]:
     ("OpenRouter", "openai", "openai/gpt-4.1-mini", "https://openrouter.ai/api/v1"),
 ])
 def test_the_readme_s_settings_resolve_as_it_says(title, provider, model, base_url):
-    import json
     block = shell_blocks(readme_section("Using a real model"))[title]
     env = dict(line.removeprefix("export ").split("=", 1) for line in block.splitlines() if line.startswith("export "))
     assert "synsema llm status" in block and "synsema run examples/parallel_tools.syn" in block
@@ -122,3 +127,26 @@ def test_the_readme_s_record_and_replay_commands_work(tmp_path):
     replayed = run(replay, {})
     assert replayed.returncode == 0, replayed.stderr
     assert replayed.stdout == recorded.stdout and replayed.stdout.startswith("Sunny in both")
+
+
+def test_the_readme_s_hand_written_cassette_line_is_the_one_a_miss_shows_and_replays(tmp_path):
+    part = readme_section("Using a real model").split("### Cassettes: the replay file, and writing one by hand\n", 1)[1]
+    part = part.split("\n### ", 1)[0]
+    commands = part.split("```sh\n", 1)[1].split("```", 1)[0]
+    line = part.split("```json\n", 1)[1].split("```", 1)[0]
+    quoted = part.split("says `", 1)[1].split(" (request key", 1)[0]
+    env = {k: v for k, v in os.environ.items() if k not in LLM_VARIABLES}
+    env.update(PYTHONPATH=str(ROOT), PATH=os.path.dirname(sys.executable) + os.pathsep + env.get("PATH", ""))
+
+    def shell():
+        return subprocess.run(["bash", "-c", commands], cwd=tmp_path, env=env, capture_output=True, text=True,
+                              timeout=60)
+    missed = shell()
+    assert missed.returncode == 1 and missed.stdout == ""
+    message = missed.stderr.splitlines()[0]
+    assert quoted.replace("\n", " ") in message
+    shown = json.loads(message.split("SYNSEMA_LLM_PROVIDER=record: ", 1)[1])
+    assert shown["request"] == json.loads(line)["request"]
+    (tmp_path / "capital.jsonl").write_text(line, encoding="utf-8")
+    answered = shell()
+    assert (answered.returncode, answered.stdout, answered.stderr) == (0, "Lima.\n", "")

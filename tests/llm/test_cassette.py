@@ -96,13 +96,59 @@ def test_recording_appends_to_an_existing_cassette(llm_env, tmp_path):
     assert len(lines) == 3 and "synsema_cassette" in lines[0]
 
 
-def test_a_hand_edited_request_is_found_by_its_recomputed_key(llm_env, tmp_path):
+HELLO = {"op": "step", "prompt": "hello", "context": "", "tools": [], "force": None}
+
+
+def test_a_hand_written_line_needs_no_key(llm_env, tmp_path):
     cassette = tmp_path / "c.jsonl"
-    request = {"op": "step", "prompt": "hello", "context": "", "tools": [], "force": None}
-    cassette.write_text(json.dumps({"key": "stale", "request": request,
-                                    "reply": {"kind": "text", "text": "hi!", "tokens": 3}}) + "\n")
+    cassette.write_text(json.dumps({"request": HELLO, "reply": {"kind": "text", "text": "hi!", "tokens": 3}}) + "\n")
     llm_env(SYNSEMA_LLM_PROVIDER="replay", SYNSEMA_LLM_CASSETTE=str(cassette))
     assert llm_step("hello", [], "") == {"kind": "final", "text": "hi!", "tokens": 3}
+
+
+def test_a_key_that_is_not_its_request_s_hash_is_refused_with_the_right_one(llm_env, tmp_path):
+    """Decision: `key` is optional, but one that is written must be true — a request edited after
+    recording (or a key typed by hand) is reported, not silently ignored."""
+    from runtime.llm.exchange import Ask
+    right = Ask.from_json(HELLO).key()
+    cassette = tmp_path / "c.jsonl"
+    line = {"key": "stale", "request": HELLO, "reply": {"kind": "text", "text": "hi!", "tokens": 3}}
+    cassette.write_text(json.dumps(line) + "\n")
+    llm_env(SYNSEMA_LLM_PROVIDER="replay", SYNSEMA_LLM_CASSETTE=str(cassette))
+    with pytest.raises(SynError) as raised:
+        llm_step("hello", [], "")
+    assert raised.value.message == (f'cassette {cassette} line 1: its key "stale" is not the key of its request, '
+                                    f"{right} (was the request edited?); the key is optional: delete it, or "
+                                    f"write {right}")
+    cassette.write_text(json.dumps({**line, "key": right}) + "\n")
+    assert llm_step("hello", [], "")["text"] == "hi!"
+
+
+def test_a_miss_shows_the_line_that_would_answer_it(llm_env, tmp_path):
+    cassette = tmp_path / "c.jsonl"
+    cassette.write_text("")
+    llm_env(SYNSEMA_LLM_PROVIDER="replay", SYNSEMA_LLM_CASSETTE=str(cassette))
+    with pytest.raises(SynError) as raised:
+        llm_step("What is 2 plus 3?", ADD, "")
+    shown = raised.value.message.split("SYNSEMA_LLM_PROVIDER=record: ", 1)[1]
+    entry = json.loads(shown)
+    assert entry["request"]["prompt"] == "What is 2 plus 3?" and entry["request"]["tools"][0]["name"] == "add"
+    entry["reply"] = {"kind": "tool", "calls": [{"id": "c1", "name": "add", "args": {"a": 2, "b": 3}}]}
+    cassette.write_text(json.dumps(entry) + "\n")
+    llm_env(SYNSEMA_LLM_PROVIDER="replay", SYNSEMA_LLM_CASSETTE=str(cassette))  # read the cassette again
+    assert llm_step("What is 2 plus 3?", ADD, "")["args"] == {"a": 2, "b": 3}
+
+
+def test_a_miss_on_a_long_request_shows_a_bounded_line(llm_env, tmp_path):
+    from runtime.llm.cassette import MAX_SHOWN_LINE
+    cassette = tmp_path / "c.jsonl"
+    cassette.write_text("")
+    llm_env(SYNSEMA_LLM_PROVIDER="replay", SYNSEMA_LLM_CASSETTE=str(cassette))
+    with pytest.raises(SynError) as raised:
+        llm_step("word " * 5000, [], "")
+    message = raised.value.message
+    assert len(message) < MAX_SHOWN_LINE + 500
+    assert message.endswith(" characters; record it instead)") and "(cut: the line is " in message
 
 
 @pytest.mark.parametrize("content, fragment", [
