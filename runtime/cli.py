@@ -116,6 +116,18 @@ class HostFlags:
             options["labels"] = True
         return options
 
+    def start_math_prewarm(self) -> None:
+        """`--math-prewarm DOMAINS|all`: load those backends into the math worker on a
+        background thread (an unknown domain is a usage error)."""
+        if self.math_prewarm is None:
+            return
+        from stdlib.math import prewarm_in_background
+        from stdlib.math.errors import MathError
+        try:
+            prewarm_in_background(self.math_prewarm)
+        except MathError as problem:
+            raise UsageError(problem.one_line()) from None
+
     def run(self, fn) -> int:
         """Run `fn()` on the big stack under the host resource limits; its exit code.
 
@@ -128,13 +140,7 @@ class HostFlags:
         except resources.LimitSpecError as problem:
             raise UsageError(str(problem)) from None
         resources.apply_memory_limit(memory)
-        if self.math_prewarm is not None:
-            from stdlib.math import prewarm_in_background
-            from stdlib.math.errors import MathError
-            try:
-                prewarm_in_background(self.math_prewarm)
-            except MathError as problem:
-                raise UsageError(problem.one_line()) from None
+        self.start_math_prewarm()
         try:
             return on_big_stack(fn, seconds)
         except OutOfTime:
@@ -574,6 +580,7 @@ def cmd_mcp(args: list[str]) -> int:
         raise UsageError("mcp serve needs a FILE to serve, or --math")
     options = host.runtime_options()
     files = [(path, _read_source(path)) for path in paths]
+    host.start_math_prewarm()
     from runtime.mcp.serve import serve
     return serve(files, options, with_math, port)
 

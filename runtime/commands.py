@@ -69,14 +69,16 @@ HOST_FLAGS = (
          "json|fd:N|PATH"),
     Flag(("--mcp-config",), "the MCP servers the program may reach (the mcpServers JSON format)", "FILE"),
 )
+# Every program-running command, mcp serve included.
+MATH_PREWARM = Flag(("--math-prewarm",), "load these math domains' backends while the command "
+                    "starts, e.g. nt,smt (the first math call waits for them)", "DOMAINS|all")
 # Applied around the whole command (HostFlags.run): run, test and repl, not mcp serve.
 LIMIT_FLAGS = (
     Flag(("--time-limit",), "stop the command after this many seconds, exit 3 "
                             "(default: SYNSEMA_TIME_LIMIT, else none)", "SECONDS"),
     Flag(("--memory-limit",), "the most memory the command may use, e.g. 512M, 2G or off, exit 3 past it "
                               "(default: SYNSEMA_MEMORY_LIMIT, else 4G)", "SIZE"),
-    Flag(("--math-prewarm",), "load these math domains' backends while the command starts, e.g. nt,smt "
-                              "(the first math call waits for them)", "DOMAINS|all"),
+    MATH_PREWARM,
 )
 _JSON = Flag(("--json",), "print JSON instead of text")
 
@@ -214,7 +216,7 @@ TABLE = (
         arguments=(("FILE…", "the programs whose tasks become tools"),),
         flags=(Flag(("--math",), "also serve every math operation, as math_<domain>_<operation>"),
                Flag(("--http",), "serve Streamable HTTP on 127.0.0.1:PORT instead of stdio", "PORT"),
-               *HOST_FLAGS),
+               *HOST_FLAGS, MATH_PREWARM),
         examples=("synsema mcp serve --sandbox tools.syn", "synsema mcp serve --math --http 8765")),
     Command(
         "version", "synsema version",
@@ -323,7 +325,7 @@ def render_overview() -> str:
             continue
         lines.append(f"  {command.usage.removeprefix('synsema ')}")
         lines += textwrap.wrap(command.summary, WIDTH, initial_indent=" " * 6, subsequent_indent=" " * 6)
-    lines += ["", "host flags (run, test, repl; mcp serve takes the first five):"]
+    lines += ["", "host flags (run, test, repl; mcp serve takes the first five and --math-prewarm):"]
     lines += _rows((flag.shown, flag.help) for flag in HOST_FLAGS + LIMIT_FLAGS)
     lines += ["", "synsema COMMAND --help (or synsema help COMMAND) describes one command, its flags and "
                   "exit statuses."]

@@ -205,3 +205,15 @@ def test_streamable_http_on_localhost(tmp_path):
     finally:
         server.terminate()
         server.wait(10)
+
+
+def test_math_prewarm_applies_to_the_server(tmp_path):
+    """`--math-prewarm` loads the named domains' backends while the server starts; a tool call
+    that asks the worker what it holds waits for that load."""
+    script = tmp_path / "loaded.syn"
+    script.write_text("task loaded()\n    give math.prewarm()\n", encoding="utf-8")
+
+    async def body(session):
+        return text_of(await session.call_tool("loaded", {}))
+
+    assert json.loads(with_session("--math-prewarm", "smt", script)(body)) == ["z3"]
