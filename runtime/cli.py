@@ -2,7 +2,8 @@
 
 Exit codes: 0 success, 1 a program error or a failed test, 2 a usage error (unknown flag or
 subcommand, unreadable path, `--sandbox` with `--cap-set`, an output path that is an input),
-3 a host resource limit (`--time-limit`, `--memory-limit`) ended the command, 141 stdout or
+3 a host resource limit (`--time-limit`, `--memory-limit`) ended the command, 5 `synsema test`
+ran no test (none selected or none written), 141 stdout or
 stderr was a pipe whose reader went away. Programs run on a worker thread
 with a large stack so that 3,000 nested Synsema calls end in the language's own
 `maximum recursion depth exceeded`, never in a crashed interpreter.
@@ -339,28 +340,43 @@ def _memory_exhausted(rt, error) -> int:
 
 # ---------------------------------------------------------------------- test
 def cmd_test(args: list[str]) -> int:
-    from runtime import testrunner
+    """Flags: host flags, -v, -x, -k EXPR, -j N, --junit FILE, --format human|json; the run
+    itself is runtime.testsession's (exit 0 passed, 1 failed, 5 no test ran)."""
+    from runtime import testrunner, testsession
     host = HostFlags()
-    verbose = False
-    pattern = None
-    junit = None
+    fmt, args = _format_flag(args, "test")
+    settings = testsession.Settings(fmt=fmt)
+    passed_down: list[str] = []    # what a -j worker process is given: host flags, -k, -x
     paths: list[str] = []
     i = 0
     while i < len(args):
         arg = args[i]
         nxt = host.take(args, i)
         if nxt != i:
+            passed_down += args[i:nxt]
             i = nxt
             continue
         if arg in ("-v", "--verbose"):
-            verbose = True
-        elif arg in ("-k", "--junit"):
+            settings.verbose = True
+        elif arg in ("-x", "--exitfirst"):
+            settings.fail_fast = True
+            passed_down.append(arg)
+        elif arg in ("-k", "-j", "--junit"):
             if i + 1 >= len(args):
                 raise UsageError(f"{arg} needs a value")
+            value = args[i + 1]
             if arg == "-k":
-                pattern = args[i + 1]
+                try:
+                    settings.pattern = testrunner.keyword_filter(value)
+                except testrunner.FilterError as problem:
+                    raise UsageError(str(problem)) from None
+                passed_down += [arg, value]
+            elif arg == "-j":
+                if not value.isdigit() or not 1 <= int(value) <= 64:
+                    raise UsageError(f"-j needs a number of worker processes from 1 to 64, not {value}")
+                settings.jobs = int(value)
             else:
-                junit = args[i + 1]
+                settings.junit = value
             i += 1
         elif arg.startswith("-"):
             raise UsageError(f"unknown flag for test: {arg}")
@@ -375,28 +391,18 @@ def cmd_test(args: list[str]) -> int:
         raise UsageError(f"no such file or directory: {missing.args[0]}") from None
     if not files:
         raise UsageError("no .syn files found in " + ", ".join(paths))
+    if settings.jobs > 1 and host.audit is not None:
+        raise UsageError("-j cannot be combined with --audit: one audit log needs one process; drop -j")
     refuse_output_over_input("--audit", host.audit_path(), files)
-    refuse_output_over_input("--junit", junit, files)
-    options = host.runtime_options()
+    refuse_output_over_input("--junit", settings.junit, files)
+    settings.host = host.runtime_options()
+    settings.worker_flags = tuple(passed_down)
 
     def run_all():
         try:
-            results = [(f, testrunner.run_file(f, pattern, options)) for f in files]
-        except testrunner.LabelViolation as stopped:
-            results = [(stopped.outcome.file, [stopped.outcome])]
-            testrunner.report(results, verbose, sys.stdout.write)
-            sys.stdout.write("the test run stopped: a label violation ends it (see above)\n")
-            if junit:
-                testrunner.write_junit(junit, results)
-            return 1
-        _, failed = testrunner.report(results, verbose, sys.stdout.write)
-        if junit:
-            try:
-                testrunner.write_junit(junit, results)
-            except OSError as problem:
-                sys.stderr.write(f"synsema: cannot write the JUnit report {junit}: {problem.strerror}\n")
-                return 2
-        return 1 if failed else 0
+            return testsession.run_session(files, settings)
+        except testrunner.FilterError as problem:
+            return _usage_error(str(problem), "test")
     return host.run(run_all)
 
 

@@ -100,15 +100,24 @@ TABLE = (
                   "echo 'print(1 + 1)' | synsema run -"),
         program_after_file=True),
     Command(
-        "test", "synsema test [host flags] [-v] [-k PATTERN] [--junit FILE] PATH…",
-        "Run the test blocks of .syn files, directories or globs.",
+        "test", "synsema test [host flags] [-v] [-x] [-k EXPR] [-j N] [--format human|json] [--junit FILE] PATH…",
+        "Run the test blocks of .syn files, directories or globs. In a test, skip(\"reason\") skips it; "
+        "only() as its first line runs only the tests so marked and fails the run (remove it before "
+        "committing).",
         arguments=(("PATH…", "a .syn file, a directory (searched for .syn files) or a glob"),),
         flags=(Flag(("-v", "--verbose"), "list every test, and the time of tests over a second"),
-               Flag(("-k",), "run only the tests whose name contains PATTERN", "PATTERN"),
+               Flag(("-x", "--exitfirst"), "stop at the first failure (and say how many tests did not run)"),
+               Flag(("-k",), "run only the tests whose name matches: words are case-insensitive substrings, "
+                             "/regex/ a regular expression, combined with and, or, not, ( )", "EXPR"),
+               Flag(("-j",), "run N files at a time, each in its own process; the report is the same", "N"),
+               _format_flag("one JSON event per test {event, file, name, line, outcome, duration, message, "
+                            "detail, output, diagnostic}, then a summary"),
                Flag(("--junit",), "also write a JUnit XML report for CI", "FILE"),
                *HOST_FLAGS, *LIMIT_FLAGS),
-        exits="0 every test passed, 1 a test failed, 2 a usage error, 3 a host limit",
-        examples=("synsema test examples/", "synsema test -v -k weather --junit report.xml tests/")),
+        exits="0 every test passed (or was skipped), 1 a test failed, a file did not load or only() was used, "
+              "2 a usage error, 3 a host limit, 5 no test ran",
+        examples=("synsema test examples/", "synsema test -v -k weather --junit report.xml tests/",
+                  "synsema test -x -k \"parse and not /slow$/\" -j 4 tests/")),
     Command(
         "check", "synsema check [--format human|json] FILE…",
         "Parse and lint files without running them: undefined names, arity, unknown keywords, "

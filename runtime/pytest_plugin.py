@@ -11,6 +11,8 @@ Each `test "name"` block becomes an item `path/file.syn::name`; `-k`, `-x`, `--l
 work as for Python tests. An item runs its file's top level and then its one test block, so
 items are independent of each other and of their order. A failure shows the test runner's own
 message (both sides of `assert_eq`, the assertion's position) and the program's output.
+A test that calls `skip("reason")` is reported skipped; `only()` narrows only `synsema test`
+(pytest selects with its own `-k`).
 If a cassette `<cassettes>/<file stem>/<test slug>.jsonl` or `<cassettes>/<file stem>.cassette.jsonl`
 exists, the test's model calls are replayed from it (the `replay` provider); otherwise the LLM
 configuration of the environment applies, as for `synsema test`.
@@ -146,6 +148,8 @@ class SynsemaItem(pytest.Item):
         printed = "".join(outcome.output)
         if printed:
             self.add_report_section("call", "synsema output", printed)
+        if outcome.skipped:
+            pytest.skip(outcome.reason or "skip() in the test block")
         if not outcome.passed:
             raise SynsemaFailure(outcome)
 

@@ -17,7 +17,7 @@ import re
 from decimal import Decimal, InvalidOperation
 
 from lang.errors import SynError
-from runtime.control import ExitProgram
+from runtime.control import ExitProgram, SkipTest
 from runtime.limits import MAX_INT_DIGITS, check_decimal, check_int
 from runtime.values import CALLABLE_TYPES, display, equal, type_name
 from stdlib.registry import builtin
@@ -489,3 +489,39 @@ def assert_error(rt, fn):
     except RecursionError:
         return "maximum recursion depth exceeded"
     raise SynError("expected an error, but none was raised", assertion=True)
+
+
+# ------------------------------------------------------------------ test markers
+def _only_under_test(rt, fname: str) -> None:
+    if rt.mode != "test":
+        raise SynError(f"{fname}() marks a test block, and only `synsema test` runs test blocks",
+                       hint=f"call {fname}() as the first line inside a `test \"name\"` block")
+
+
+@builtin("skip", 0, 1, flow="sink")
+def skip(rt, reason=None):
+    """End the running test here; `synsema test` reports it skipped, with the reason.
+
+    First in a test block it skips the test outright; under a condition (`when env("KEY", "")
+    == ""`) it skips where the test cannot run. At a file's top level it skips the whole file.
+    Under `--labels` the reason and the decision to skip must not depend on private data.
+
+    Example: skip("needs the network") => error: skip() marks a test block
+    """
+    _only_under_test(rt, "skip")
+    if reason is not None and type(reason) is not str:
+        raise SynError(f"skip() takes a text reason, got {type_name(reason)}")
+    raise SkipTest("" if reason is None else reason[:500])
+
+
+@builtin("only", 0)
+def only(rt):
+    """As the first line of a test block: run only the tests marked so, then fail the run.
+
+    A focus marker for debugging, as in deno: the other tests do not run, and `synsema test`
+    exits 1 with a reminder to remove `only()` before committing. Anywhere else in a test it
+    does nothing.
+
+    Example: only() => error: only() marks a test block
+    """
+    _only_under_test(rt, "only")
