@@ -225,15 +225,18 @@ def test_json_has_one_event_per_test_then_a_summary(project):
         ("skip.syn", "recover does not absorb a skip", 10, "skipped"), ("skip.syn", "runs", 17, "passed")]
     for e in tests:
         assert e["event"] == "test"
-        assert set(e) == {"event", "file", "name", "line", "outcome", "duration", "message", "output",
+        assert set(e) == {"event", "file", "name", "line", "outcome", "duration", "message", "detail", "output",
                           "diagnostic"}
         assert isinstance(e["duration"], (int, float)) and 0 <= e["duration"] < 30
     failed = tests[1]
-    assert failed["message"] == "expected [1, 3], got [1, 2]"
+    # `message` is the whole failure text the human report shows: the reason, then `detail`
+    assert failed["message"] == "expected [1, 3], got [1, 2]\n" + failed["detail"]
+    assert failed["detail"].startswith("  at fail.syn:6:5\n  6 |     assert_eq([1, 2], [1, 3])\n")
     assert failed["output"] == "before the failure\n"
-    assert failed["diagnostic"] == {"file": "fail.syn", "line": 6, "col": 5, "end_line": 6, "end_col": 14,
-                                    "code": "assertion", "message": "expected [1, 3], got [1, 2]", "hint": None}
-    assert tests[0]["message"] is None and tests[0]["diagnostic"] is None
+    diagnostic = {k: v for k, v in failed["diagnostic"].items() if k != "detail"}
+    assert diagnostic == {"file": "fail.syn", "line": 6, "col": 5, "end_line": 6, "end_col": 14,
+                          "code": "assertion", "message": "expected [1, 3], got [1, 2]", "hint": None}
+    assert tests[0]["message"] is None and tests[0]["detail"] is None and tests[0]["diagnostic"] is None
     assert tests[3]["message"] == "needs the network" and tests[4]["message"] is None
     assert summary == {"event": "summary", "passed": 3, "failed": 1, "skipped": 3, "total": 7, "not_run": 0,
                        "only": [], "stopped": None, "exit": 1}
@@ -245,7 +248,7 @@ def test_json_load_failure_carries_the_structured_error(project):
     (load, summary) = events(done.stdout)
     assert load["event"] == "load" and load["name"] is None and load["outcome"] == "failed"
     diagnostic = load["diagnostic"]
-    assert set(diagnostic) == {"file", "line", "col", "end_line", "end_col", "code", "message", "hint"}
+    assert {"file", "line", "col", "end_line", "end_col", "code", "message", "hint"} <= set(diagnostic)
     assert diagnostic["file"] == "broken.syn" and diagnostic["code"] == "syntax"
     assert diagnostic["line"] >= 1 and diagnostic["col"] >= 1 and diagnostic["end_col"] > diagnostic["col"]
     assert load["message"].startswith("Parse error: broken.syn:")
@@ -285,6 +288,7 @@ def test_junit_carries_file_line_time_skips_failures_and_output(project):
     assert all(float(c.get("time")) >= 0 for c in cases)
     failure = cases[1].find("failure")
     assert failure.get("message") == "expected [1, 3], got [1, 2]"
+    assert failure.text.startswith("expected [1, 3], got [1, 2]\n  at fail.syn:6:5\n")
     assert cases[1].find("system-out").text == "before the failure\n"
     assert cases[0].find("failure") is None and cases[0].find("system-out") is None
     skip = suites["skip.syn"]
