@@ -177,9 +177,17 @@ def children(node: Node) -> Iterator[Node]:
 
 
 def walk(node: Node) -> Iterator[Node]:
-    """`node` and all nodes below it, parents before children."""
-    todo = [node]
+    """`node` and all nodes below it, parents before children.
+
+    Lists and tuples are looked into when they are reached, so the order is the one
+    `children` gives, level by level, without building each node's child list first.
+    """
+    todo: list = [node]
+    pop, extend = todo.pop, todo.extend
     while todo:
-        current = todo.pop()
-        yield current
-        todo.extend(reversed(list(children(current))))
+        item = pop()
+        if isinstance(item, Node):
+            yield item
+            extend([getattr(item, f) for f in reversed(item._fields)])
+        elif isinstance(item, (list, tuple)):
+            extend(reversed(item))

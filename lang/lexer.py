@@ -79,16 +79,17 @@ _CLOSER_TYPES = frozenset({"_RPAR", "_RSQB", "_RBRACE"})
 
 MAX_BRACKET_DEPTH = 100
 
-# Leading blanks are consumed with the token, so most tokens take one match.
+# Leading blanks are consumed with the token, so most tokens take one match. The commonest
+# kinds come first (`--` must come before the `-` of punctuation).
 _TOKEN = re.compile(r"""[ \t\f]*(?:
-    (?P<end>\Z)
-  | (?P<nl>\n)
+    (?P<word>[^\W\d]\w*)
   | (?P<comment>--[^\n]*)
-  | (?P<word>[^\W\d]\w*)
+  | (?P<punct>\.\.\.|//|\*\*|==|!=|<=|>=|=>|\|>|->|[-+*/%<>=()\[\]{},.:])
+  | (?P<nl>\n)
   | (?P<number>[0-9])
   | (?P<quote>["'])
   | (?P<template>`)
-  | (?P<punct>\.\.\.|//|\*\*|==|!=|<=|>=|=>|\|>|->|[-+*/%<>=()\[\]{},.:])
+  | (?P<end>\Z)
 )""", re.VERBOSE)
 _INDENTATION = re.compile(r"[ \t\f]*")
 _NUMBER = re.compile(r"""

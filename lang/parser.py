@@ -169,8 +169,8 @@ _SPLICED = object()
 
 
 def _reducer(rule, builder: Builder):
-    """The function that reduces by `rule`: it pops the rule's values and heights off the
-    stacks, pushes the new height, and returns the new value.
+    """The function that reduces by `rule`: it replaces the rule's values and their heights at
+    the top of the two stacks with the new value and its height.
 
     The children handed to the builder are shaped as Lark's parse-tree builder shapes them
     (`maybe_placeholders=True`, LALR): kept symbols in order, a `_rule` child spliced in, and
@@ -214,11 +214,12 @@ def _reducer(rule, builder: Builder):
     simple = [i for i, splice, before in plan if not splice and not before] if not trailing else None
     if simple is not None and len(simple) != len(plan):
         simple = None
+    whole = simple is not None and len(simple) == size  # the values are the children
 
     def shape(v: list) -> list:
         """The builder's children from the rule's values `v`."""
         if simple is not None:
-            return v if len(simple) == size else [v[i] for i in simple]
+            return v if whole else [v[i] for i in simple]
         out: list = []
         for i, splice, before in plan:
             if before:
@@ -242,6 +243,22 @@ def _reducer(rule, builder: Builder):
     label = name == "call"
     pick = plan[0][0] if build is None else 0
 
+    if size == 1 and build is not None and not (holes or label):
+        # The commonest reduces (`name`, `number`, a statement into its list): the new value
+        # takes the old one's place on the stack.
+        if build is _SPLICED:
+            def reduce_one(values: list, heights: list):
+                values[-1] = shape([values[-1]])
+        elif whole:
+            def reduce_one(values: list, heights: list):
+                heights[-1] += weight
+                values[-1] = build([values[-1]])
+        else:
+            def reduce_one(values: list, heights: list):
+                heights[-1] += weight
+                values[-1] = build(shape([values[-1]]))
+        return reduce_one
+
     def reduce(values: list, heights: list):
         if size:
             v = values[-size:]
@@ -256,23 +273,21 @@ def _reducer(rule, builder: Builder):
             v = []
             height = weight
         if build is None:
-            heights.append(height)
-            return v[pick]
-        if build is _SPLICED:
-            heights.append(height)
-            return shape(v)
-        if holes:
+            value = v[pick]
+        elif build is _SPLICED:
+            value = shape(v)
+        elif holes:
             outer, _watch.holes = _watch.holes, 0
             value = build(shape(v))
             if _watch.holes + 1 > height:
                 height = _watch.holes + 1
             _watch.holes = outer
         else:
-            value = build(shape(v))
-        if label and type(value.func) is ast.Name and value.func.name in checks.LABEL_BUILTINS:
-            _watch.label_calls = True
+            value = build(v if whole else shape(v))
+            if label and type(value.func) is ast.Name and value.func.name in checks.LABEL_BUILTINS:
+                _watch.label_calls = True
+        values.append(value)
         heights.append(height)
-        return value
 
     return reduce
 
@@ -280,8 +295,8 @@ def _reducer(rule, builder: Builder):
 class _Tables:
     """Lark's LALR table, rearranged once per process for `_feed`'s loop.
 
-    `actions[state][terminal or rule name]` is `(True, next_state)` for a shift (and for the goto
-    after a reduce), `(False, size, reduce, rule name)` for a reduce by a rule whose right-hand
+    `actions[state][terminal or rule name]` is `(True, next_state, actions[next_state])` for a
+    shift (and for the goto after a reduce), `(False, size, reduce, rule name)` for a reduce by a rule whose right-hand
     side has `size` symbols (`reduce` from `_reducer`), or `(None, rule name)` for a reduce that
     passes its one child through unchanged (a `?rule` with one symbol, such as `?sum: term`).
     Most reduces are those; a run of them depends only on the two states at the top of the stack
@@ -298,7 +313,7 @@ class _Tables:
         for state, row in table.states.items():
             for symbol, (action, arg) in row.items():
                 if action is Shift:
-                    self.actions[state][symbol] = (True, arg)
+                    self.actions[state][symbol] = (True, arg, self.actions[arg])
                     continue
                 entry = reducers.get(id(arg))
                 if entry is None:
@@ -351,34 +366,47 @@ def _feed(tokens: list[Token], start: str, file: str):
     watch = _watch = _Watch()
     last = tokens[-1] if tokens else None
     end = Token("$END", "", 0, last.line if last else 1, last.column if last else 1)
+    state = states[-1]
+    row = actions[state]  # the actions of the state at the top of the stack
     try:
         for i, tok in enumerate((*tokens, end)):
             kind = tok.type
             while True:
-                entry = actions[states[-1]].get(kind)
+                entry = row.get(kind)
                 if entry is None:
-                    if kind == "$END" and states[-1] == end_state:
+                    if kind == "$END" and state == end_state:
                         watch.height = heights[-1]
                         return values[-1], watch
-                    expected = {s for s in actions[states[-1]] if s.isupper()}
+                    expected = {s for s in row if s.isupper()}
                     raise checks.explain_unexpected([*tokens, end], i, expected, file)
                 flag = entry[0]
                 if flag:
-                    states.append(entry[1])
+                    state = entry[1]
+                    row = entry[2]
+                    states.append(state)
                     values.append(tok)
                     heights.append(1)
                     break
                 if flag is None:
-                    key = (states[-2], states[-1], kind)
-                    top = chains.get(key)
-                    states[-1] = top if top is not None else tables.chain_end(*key)
+                    key = (states[-2], state, kind)
+                    state = chains.get(key)
+                    if state is None:
+                        state = tables.chain_end(*key)
+                    states[-1] = state
+                    row = actions[state]
                     continue
                 size = entry[1]
-                value = entry[2](values, heights)
-                if size:
-                    del states[-size:]
-                states.append(actions[states[-1]][entry[3]][1])
-                values.append(value)
+                entry[2](values, heights)
+                if size == 1:
+                    goto = actions[states[-2]][entry[3]]
+                    states[-1] = state = goto[1]
+                else:
+                    if size:
+                        del states[-size:]
+                    goto = actions[states[-1]][entry[3]]
+                    state = goto[1]
+                    states.append(state)
+                row = goto[2]
     finally:
         _BUILDER.file = builder_file
         _watch = outer_watch
