@@ -431,17 +431,6 @@ class LabelCompiler(Compiler):
         hide = self._hide_absence(bodies, scope)
         st = self.st
 
-        def run(f):
-            position = 0
-            for cond, body in branches:
-                c = cond(f)
-                if type(c) is Labeled:
-                    return private_from(f, position, c)
-                if c:
-                    return body(f)
-                position += 1
-            return otherwise(f) if otherwise is not None else None
-
         def private_from(f, position, c):
             """The rest of the `when` once a condition turned out private: under a raised pc."""
             old = st.pc
@@ -465,6 +454,30 @@ class LabelCompiler(Compiler):
                     hide(f, st.pc)
                 if not keeps_pc:
                     st.pc = old
+
+        if len(branches) == 1:
+            (first, then), = branches
+
+            def when1(f):
+                """One condition (the common case, a task's base case): `run` without the loop."""
+                c = first(f)
+                if type(c) is Labeled:
+                    return private_from(f, 0, c)
+                if c:
+                    return then(f)
+                return otherwise(f) if otherwise is not None else None
+            return when1
+
+        def run(f):
+            position = 0
+            for cond, body in branches:
+                c = cond(f)
+                if type(c) is Labeled:
+                    return private_from(f, position, c)
+                if c:
+                    return body(f)
+                position += 1
+            return otherwise(f) if otherwise is not None else None
         return run
 
     def s_While(self, node, scope, tail):
@@ -853,13 +866,15 @@ class LabelCompiler(Compiler):
 
             def call1(f):
                 """One positional argument: the common case, without building pairs."""
-                fn = g[callee] if callee is not None and callee in g else func(f)
+                fn = g[callee] if callee in g else func(f)   # `None in g` is false
                 a = only(f)
                 if type(fn) is Task and len(fn.code.names) == 1:
                     code = fn.code
                     public = code.public
                     if public is not None and st.touched:  # something is private: see _public_call
-                        public = code.closed if not st.pc and type(a) in _PUBLIC_SCALARS else None
+                        public = code.closed
+                        if public is not None and (st.pc or type(a) not in _PUBLIC_SCALARS):
+                            public = None
                     if public is not None:
                         # `_public_call`, written out: the entry of every public run, so of every
                         # recursive call made from labelled code (a helper costs a Python call).
@@ -905,18 +920,33 @@ class LabelCompiler(Compiler):
                     st.pc = old
                     return result
                 if type(fn) is Builtin and not st.touched:
-                    return public_builtin(rt, fn.spec, [a], (), span)
-                return general(f, fn, [a], [])
+                    return public_builtin(rt, fn.spec, [a], None, span)
+                return general(f, fn, [a], ())
         else:
             call1 = None
 
-        def run(f):
-            fn = func(f)
-            values = [a(f) for a in args]
-            pairs = [(k, v(f)) for k, v in named]
-            if type(fn) is Builtin and not st.touched:
-                return public_builtin(rt, fn.spec, values, pairs, span)
-            return general(f, fn, values, pairs)
+        if not named and len(args) in (2, 3):
+            first_arg, second_arg, *third = args
+            third_arg = third[0] if third else None
+
+            def run(f):
+                """Two or three positional arguments (`get(m, k, d)`), as the plain call2."""
+                fn = func(f)
+                if third_arg is None:
+                    values = [first_arg(f), second_arg(f)]
+                else:
+                    values = [first_arg(f), second_arg(f), third_arg(f)]
+                if type(fn) is Builtin and not st.touched:
+                    return public_builtin(rt, fn.spec, values, None, span)
+                return general(f, fn, values, ())
+        else:
+            def run(f):
+                fn = func(f)
+                values = [a(f) for a in args]
+                pairs = [(k, v(f)) for k, v in named] if named else ()
+                if type(fn) is Builtin and not st.touched:
+                    return public_builtin(rt, fn.spec, values, pairs, span)
+                return general(f, fn, values, pairs)
 
         def general(f, fn, values, pairs):
             old = st.pc
@@ -991,22 +1021,26 @@ class LabelCompiler(Compiler):
 
 
 
-def public_builtin(rt, spec, values: list, pairs: list, span):
+def public_builtin(rt, spec, values: list, pairs, span):
     """A builtin call while nothing is private: the arguments are public, so there is nothing to
     strip or refuse, whatever its flow. But a callback may create the run's first private value
-    while the builtin runs, and what the builtin then returns or raises depends on it."""
+    while the builtin runs, and what the builtin then returns or raises depends on it.
+
+    `callback_labels` is empty when this starts (no label exists while nothing is private, and
+    every builtin call that began later restores it as it found it), so what it holds afterwards
+    is what this builtin's callbacks returned; it is emptied again for the caller."""
     st = rt.labels
-    outer = st.callback_labels
-    st.callback_labels = EMPTY
     try:
         result = call_builtin(rt, spec, values, pairs or None, span)
     except SynError as error:
         found = st.callback_labels
-        st.callback_labels = outer
+        st.callback_labels = EMPTY
         raise make_secret(error.at(span), found)
     found = st.callback_labels
-    st.callback_labels = outer
-    return wrap(result, found) if found else result
+    if found:
+        st.callback_labels = EMPTY
+        return wrap(result, found)
+    return result
 
 
 def call_labelled_builtin(rt, spec, values: list, pairs: list, span):
