@@ -60,13 +60,18 @@ def test_expression_forms_record_and_replay(llm_env, tmp_path):
     assert recorded == replayed == ["It will rain.", "umbrella"]
 
 
-def test_a_miss_is_an_error_naming_the_request(llm_env, tmp_path):
-    cassette = tmp_path / "empty.jsonl"
+def replay_miss(llm_env, cassette, prompt, catalog, context) -> str:
+    """The message of the miss `llm_step` meets replaying from an empty `cassette`."""
     cassette.write_text("")
     llm_env(SYNSEMA_LLM_PROVIDER="replay", SYNSEMA_LLM_CASSETTE=str(cassette))
     with pytest.raises(SynError) as raised:
-        llm_step("What is 2 plus 3?", ADD, " [add => 5]")
-    message = raised.value.message
+        llm_step(prompt, catalog, context)
+    return raised.value.message
+
+
+def test_a_miss_is_an_error_naming_the_request(llm_env, tmp_path):
+    cassette = tmp_path / "empty.jsonl"
+    message = replay_miss(llm_env, cassette, "What is 2 plus 3?", ADD, " [add => 5]")
     assert message.startswith('replay: no recorded reply for llm_step "What is 2 plus 3?" with context "[add => 5]" '
                               "(request key ")
     assert str(cassette) in message and "SYNSEMA_LLM_PROVIDER=record" in message
@@ -126,11 +131,7 @@ def test_a_key_that_is_not_its_request_s_hash_is_refused_with_the_right_one(llm_
 
 def test_a_miss_shows_the_line_that_would_answer_it(llm_env, tmp_path):
     cassette = tmp_path / "c.jsonl"
-    cassette.write_text("")
-    llm_env(SYNSEMA_LLM_PROVIDER="replay", SYNSEMA_LLM_CASSETTE=str(cassette))
-    with pytest.raises(SynError) as raised:
-        llm_step("What is 2 plus 3?", ADD, "")
-    shown = raised.value.message.split("SYNSEMA_LLM_PROVIDER=record: ", 1)[1]
+    shown = replay_miss(llm_env, cassette, "What is 2 plus 3?", ADD, "").split("SYNSEMA_LLM_PROVIDER=record: ", 1)[1]
     entry = json.loads(shown)
     assert entry["request"]["prompt"] == "What is 2 plus 3?" and entry["request"]["tools"][0]["name"] == "add"
     entry["reply"] = {"kind": "tool", "calls": [{"id": "c1", "name": "add", "args": {"a": 2, "b": 3}}]}
@@ -141,12 +142,7 @@ def test_a_miss_shows_the_line_that_would_answer_it(llm_env, tmp_path):
 
 def test_a_miss_on_a_long_request_shows_a_bounded_line(llm_env, tmp_path):
     from runtime.llm.cassette import MAX_SHOWN_LINE
-    cassette = tmp_path / "c.jsonl"
-    cassette.write_text("")
-    llm_env(SYNSEMA_LLM_PROVIDER="replay", SYNSEMA_LLM_CASSETTE=str(cassette))
-    with pytest.raises(SynError) as raised:
-        llm_step("word " * 5000, [], "")
-    message = raised.value.message
+    message = replay_miss(llm_env, tmp_path / "c.jsonl", "word " * 5000, [], "")
     assert len(message) < MAX_SHOWN_LINE + 500
     assert message.endswith(" characters; record it instead)") and "(cut: the line is " in message
 
