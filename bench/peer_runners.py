@@ -10,10 +10,11 @@ A user choosing a safe interpreter for model-written code would compare Synsema 
 
 Each peer runs the unchanged source of a CPython twin in bench/peers/ (the fib, loop and word
 count of bench/programs/ at sizes a tree-walking peer finishes in seconds; each has its Synsema
-twin beside it). Setting up the interpreter is done before the clock starts, as the harness
-does for Synsema; the program's
-output goes to stdout so the runner can compare it with CPython's. A peer that cannot run a
-program raises `PeerRefused` with the peer's own reason, and the row shows it.
+twin beside it). Setting up the interpreter (imports, symbol tables, guard namespaces) is done
+before the clock starts, as the harness does for Synsema; parsing or compiling the program is
+timed, as CPython's `compile` + `exec` is. The program's output goes to stdout so the runner can
+compare it with CPython's. A peer that cannot run a program raises `PeerRefused` with the
+peer's own reason, and the row shows it.
 
 The packages are the `bench` extra of pyproject.toml (`make bench` installs them, `make test`
 never does).
@@ -63,16 +64,16 @@ def _restrictedpython(source: str) -> Callable[[], None]:
                                   safe_builtins, utility_builtins)
     from RestrictedPython.Eval import default_guarded_getitem, default_guarded_getiter
     from RestrictedPython.Guards import full_write_guard, safer_getattr
-    with warnings.catch_warnings():  # "prints, but never reads 'printed'": we read `_print`
-        warnings.simplefilter("ignore", SyntaxWarning)
-        code = compile_restricted(source, "<program>", "exec")
     namespace = {"__builtins__": {**safe_builtins, **limited_builtins, **utility_builtins,
                                   "sorted": sorted, "str": str, "len": len},
                  "__name__": "__main__", "_print_": PrintCollector, "_getattr_": safer_getattr,
                  "_getitem_": default_guarded_getitem, "_getiter_": default_guarded_getiter,
                  "_write_": full_write_guard}
 
-    def run() -> None:
+    def run() -> None:  # compiling is timed, as the CPython side's `compile` + `exec` is
+        with warnings.catch_warnings():  # "prints, but never reads 'printed'": we read `_print`
+            warnings.simplefilter("ignore", SyntaxWarning)
+            code = compile_restricted(source, "<program>", "exec")
         exec(code, namespace)
         sys.stdout.write(namespace["_print"]())
     return run
