@@ -155,19 +155,23 @@ def keyword_filter(expression: str):
         position += 1
         return token
 
-    def alternatives():
-        left = conjunction()
-        while peek() == "or":
+    def chain(word: str, operand):
+        """`operand (word operand)*` for `or` / `and`, folded from the left."""
+        left = operand()
+        while peek() == word:
             take()
-            left = (lambda a, b: lambda name: a(name) or b(name))(left, conjunction())
+            a, b = left, operand()
+            if word == "or":
+                left = lambda name, a=a, b=b: a(name) or b(name)
+            else:
+                left = lambda name, a=a, b=b: a(name) and b(name)
         return left
 
+    def alternatives():
+        return chain("or", conjunction)
+
     def conjunction():
-        left = negation()
-        while peek() == "and":
-            take()
-            left = (lambda a, b: lambda name: a(name) and b(name))(left, negation())
-        return left
+        return chain("and", negation)
 
     def negation():
         if peek() == "not":

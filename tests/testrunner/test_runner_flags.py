@@ -103,6 +103,8 @@ CASES = [
     ("-k not", ["fail.syn"], ["-k", "not fails"], 0, ["  ✓ first passes", "  ✓ third would pass"], None),
     ("-k and/or/parens", ["fail.syn", "pass.syn"], ["-k", "(passes or third) and not /^Adds/"], 0,
      ["  ✓ first passes", "  ✓ third would pass"], ["2 passed, 0 failed (2 total)"]),
+    ("-k chains of three", ["fail.syn", "pass.syn"], ["-k", "first or third or two and not zzz and not yyy"], 0,
+     ["  ✓ first passes", "  ✓ third would pass", "  ✓ adds two"], ["3 passed, 0 failed (3 total)"]),
     ("-k selects a failure", ["fail.syn"], ["-k", "second"], 1, ["  ✗ second fails: expected [1, 3], got [1, 2]"],
      None),
     ("-k matches nothing", ["pass.syn"], ["-k", "nothing like it"], 5, [],
@@ -312,8 +314,7 @@ def test_junit_holds_output_xml_cannot_carry(tmp_path):
 MANY = ["fail.syn", "pass.syn", "skip.syn", "broken.syn", "only_free.syn"]
 
 
-@pytest.mark.parametrize("flags", [[], ["-v"], ["--format", "json"], ["-k", "not three"]],
-                         ids=["plain", "-v", "json", "-k"])
+@pytest.mark.parametrize("flags", [["-v", "-k", "not three"], ["--format", "json"]], ids=["-v -k", "json"])
 def test_parallel_files_report_exactly_what_one_process_reports(project, flags):
     (project / "only_free.syn").write_text('test "prints"\n    print("hello")\n    assert(true)\n')
 
