@@ -25,8 +25,10 @@ API used by the evaluator and the command line
     ``effective()``                display forms of the current set (the REPL's `:caps`).
     ``finish(exit_code)``          writes the audit summary line.
     ``ceiling``                    the Ceiling, or None when the host set none.
-``Audit.open(spec)``            `"json"` → JSON lines on stderr; anything else is a file path
-                                (OSError when it cannot be created: the CLI reports it).
+``Audit.open(spec)``            `"json"` → JSON lines on stderr, `fd:N` → an inherited descriptor,
+                                anything else is a file path (OSError when it cannot be created:
+                                the CLI reports it). Every line carries the run's random id
+                                (``audit.run``); ``audit.summary(exit)`` ends the log, once.
 ``resolve_path(path, cwd)``     the real absolute path a file builtin must both check and use.
 
 Rules (SPEC §6, LANGUAGE §8), and the decisions taken where the documents are silent
@@ -58,6 +60,12 @@ Rules (SPEC §6, LANGUAGE §8), and the decisions taken where the documents are 
   (printing still works); everything else must be listed.
 * `grant` is a no-op while a tool or sandbox is active: nested code cannot self-grant, whatever
   the evaluator considers top level.
+* The audit log cannot be forged or read by the program it audits. Every line carries `run`, a
+  random id made for this run that is in no value the program can reach, and the summary counts
+  the records before it: a line a script prints (stderr is shared with `--audit json`) lacks the
+  id. The file the log goes to — the `--audit` path, the descriptor, or stderr — is refused to
+  every file builtin, compared by device and inode after the path is resolved, so no link, no
+  `/proc/self/fd/N` and no `/dev/stderr` reaches it.
 """
 
 from __future__ import annotations
@@ -66,7 +74,9 @@ import errno
 import json
 import os
 import re
+import secrets
 import sys
+import threading
 from fnmatch import fnmatchcase
 
 from lang.errors import Span, SynError
@@ -407,15 +417,28 @@ class Ceiling:
 # ---------------------------------------------------------------- audit
 
 class Audit:
-    """One JSON line per capability check, then a summary line when the run ends."""
+    """The audit log: a start line, one JSON line per capability check or host limit, then a
+    summary line when the run ends.
+
+    The audited script can write to the same stderr, so a line's shape proves nothing. Every
+    line carries `run`, this run's random id, which is in no value a script can reach; the start
+    line is written before the program is read, so nothing a script prints can come before it;
+    the summary counts the records between the two. The summary is written once, by whichever
+    thread ends the run first (runtime.cli writes it on SIGINT and SIGTERM too), and nothing of
+    the log comes after it.
+    """
 
     def __init__(self, path: str | None, collect: bool = False, stream=None):
         self._file = stream if stream is not None else None if path is None else open(path, "w", encoding="utf-8")
+        self.run = secrets.token_hex(16)
+        self._lock = threading.Lock()   # the summary may come from the main thread (a signal)
         self._finished = False
+        self.count = 0
         self.granted = 0
         self.denied = 0
         self.records: list[dict] | None = [] if collect else None
-        self.to_stderr = self._file is None and not collect
+        self._sink = None if collect else _identity(self._file if self._file is not None else sys.stderr)
+        self._emit({"run": self.run, "ts": _now(), "start": {"pid": os.getpid()}})
 
     @classmethod
     def open(cls, spec: str) -> "Audit":
@@ -433,42 +456,73 @@ class Audit:
 
     def record(self, capability: str, scope: str | None, granted: bool, reason: str,
                span: Span | None) -> None:
-        from datetime import datetime, timezone
-        if granted:
-            self.granted += 1
-        else:
-            self.denied += 1
         self._write({
-            "ts": datetime.now(timezone.utc).isoformat(timespec="milliseconds").replace("+00:00", "Z"),
+            "run": self.run, "ts": _now(),
             "capability": capability, "scope": scope, "granted": granted, "reason": reason,
             "file": span.file if span else None, "line": span.line if span else None,
-        })
+        }, "granted" if granted else "denied")
 
     def limit(self, kind: str, bound, exit_code: int, span: Span | None = None) -> None:
         """A host resource limit (`time`, `memory`) ended the command: its record, then the summary."""
-        from datetime import datetime, timezone
         self._write({
-            "ts": datetime.now(timezone.utc).isoformat(timespec="milliseconds").replace("+00:00", "Z"),
-            "limit": kind, "bound": bound,
+            "run": self.run, "ts": _now(), "limit": kind, "bound": bound,
             "file": span.file if span else None, "line": span.line if span else None,
         })
         self.summary(exit_code)
 
     def summary(self, exit_code: int) -> None:
-        self._write({"summary": {"granted": self.granted, "denied": self.denied, "exit": exit_code}})
-        self._finished = True
-        if self._file is not None:
-            self._file.close()
+        """The last line: how many records came after the start line, granted, denied, the exit."""
+        with self._lock:
+            if self._finished:
+                return
+            self._emit({"run": self.run, "summary": {"records": self.count, "granted": self.granted,
+                                                     "denied": self.denied, "exit": exit_code}})
+            self._finished = True
+            if self._file is not None:
+                self._file.close()
 
-    def _write(self, record: dict) -> None:
-        if self._finished:  # the summary is the last line, whatever runs after it
-            return
+    def is_sink(self, path: str) -> bool:
+        """Whether `path` (resolved) is the file this log is written to, by any name."""
+        if self._sink is None:
+            return False
+        try:
+            found = os.stat(path)
+        except (OSError, ValueError):
+            return False
+        return (found.st_dev, found.st_ino) == self._sink
+
+    def _write(self, record: dict, outcome: str | None = None) -> None:
+        with self._lock:
+            if self._finished:  # the summary is the last line, whatever runs after it
+                return
+            self.count += 1
+            if outcome == "granted":
+                self.granted += 1
+            elif outcome == "denied":
+                self.denied += 1
+            self._emit(record)
+
+    def _emit(self, record: dict) -> None:
         if self.records is not None:
             self.records.append(record)
             return
         stream = self._file if self._file is not None else sys.stderr
         stream.write(json.dumps(record, ensure_ascii=False) + "\n")
         stream.flush()
+
+
+def _now() -> str:
+    from datetime import datetime, timezone
+    return datetime.now(timezone.utc).isoformat(timespec="milliseconds").replace("+00:00", "Z")
+
+
+def _identity(stream) -> tuple[int, int] | None:
+    """(device, inode) of the file under a stream, to know it again by any path."""
+    try:
+        found = os.fstat(stream.fileno())
+    except (OSError, ValueError, AttributeError):
+        return None
+    return found.st_dev, found.st_ino
 
 
 def _descriptor_stream(fd: int):
@@ -548,6 +602,11 @@ class Capabilities:
     # -- asking
     def check(self, name: str, scope: str | None, span: Span | None = None) -> None:
         request = _Request(name, scope, self._cwd, span)
+        if self._audit is not None and name.startswith("file") and self._audit.is_sink(request.text):
+            self._audit.record(name, request.text, False, "the audit log of this run", span)
+            raise SynError(f"Capability not granted: {request.display()} — it is where this run's audit "
+                           "log is written, which no program may read or change, whatever it is "
+                           "granted; the host must send --audit somewhere else", span)
         allowing = [next((cap for cap in self._base if request.allowed_by(cap)), None)]
         allowing += [frame.allowing(request) for frame in self._frames]
         if None not in allowing:

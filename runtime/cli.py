@@ -3,7 +3,8 @@
 Exit codes: 0 success, 1 a program error or a failed test, 2 a usage error (unknown flag or
 subcommand, unreadable path, `--sandbox` with `--cap-set`, an output path that is an input),
 3 a host resource limit (`--time-limit`, `--memory-limit`) ended the command, 5 `synsema test`
-ran no test (none selected or none written), 141 stdout or
+ran no test (none selected or none written), 130 SIGINT (Ctrl-C) or 143 SIGTERM ended it (the
+audit log still gets its summary), 141 stdout or
 stderr was a pipe whose reader went away. Programs run on a worker thread
 with a large stack so that 3,000 nested Synsema calls end in the language's own
 `maximum recursion depth exceeded`, never in a crashed interpreter.
@@ -13,8 +14,10 @@ from __future__ import annotations
 
 import json
 import os
+import signal
 import sys
 import threading
+from contextlib import contextmanager
 
 VERSION = "0.1.0"
 
@@ -56,6 +59,7 @@ class HostFlags:
         self.time_limit = None
         self.memory_limit = None
         self.math_prewarm = None
+        self.audit_in_report = False   # `run --format json`: `--audit json` goes into the report
         self._audit = None
 
     def take(self, args: list[str], i: int) -> int:
@@ -102,7 +106,8 @@ class HostFlags:
         audit = None
         if self.audit is not None:
             try:
-                audit = Audit.open(self.audit)
+                audit = Audit.collecting() if self.audit == "json" and self.audit_in_report \
+                    else Audit.open(self.audit)
             except OSError as problem:
                 raise UsageError(f"--audit: cannot open {self.audit}: {problem.strerror}") from None
         self._audit = audit
@@ -143,14 +148,52 @@ class HostFlags:
         resources.apply_memory_limit(memory)
         self.start_math_prewarm()
         try:
-            return on_big_stack(fn, seconds)
+            with _sigterm_raises():
+                code = on_big_stack(fn, seconds)
+            self.end_audit(code)  # `run` and `repl` wrote it already; `test` has it here
+            return code
         except OutOfTime:
             pass
+        except KeyboardInterrupt:  # _dispatch reports it: exit 130
+            self.end_audit(130)
+            raise
+        except Terminated:
+            self.end_audit(143)
+            sys.stderr.write("Terminated\n")
+            return 143
         sys.stderr.write(f"Runtime error: time limit of {seconds:g} s exceeded (--time-limit); "
                          "the command was stopped\n")
         if self._audit is not None:
             self._audit.limit("time", seconds, resources.LIMIT_EXIT)
         return resources.LIMIT_EXIT
+
+    def end_audit(self, exit_code: int) -> None:
+        """The audit log ends with its summary line however the command ends — a signal
+        included — so a log without one can only come from a process killed outright."""
+        if self._audit is not None:
+            self._audit.summary(exit_code)
+
+
+class Terminated(Exception):
+    """SIGTERM arrived while a program ran: the command ends as Ctrl-C ends it, exit 143."""
+
+
+@contextmanager
+def _sigterm_raises():
+    """While the body runs, SIGTERM raises Terminated on the main thread (which waits on the
+    program's worker), instead of killing the process before the audit summary is written."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+
+    def terminated(signum, frame):
+        raise Terminated()
+
+    previous = signal.signal(signal.SIGTERM, terminated)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, previous)
 
 
 def _roomy(fn):
@@ -233,8 +276,13 @@ def cmd_run(args: list[str]) -> int:
     if fmt not in ("human", "json"):
         raise UsageError(f"--format must be human or json, not {fmt}")
     refuse_output_over_input("--audit", host.audit_path(), [path])
+    host.audit_in_report = fmt == "json"
     options = host.runtime_options()
-    source = _read_source(path)
+    try:
+        source = _read_source(path)
+    except UsageError:
+        host.end_audit(2)
+        raise
     return host.run(lambda: _run_program(source, path, program_args, options, fmt))
 
 
@@ -258,19 +306,16 @@ def _run_program(source: str, path: str, argv: list[str], options: dict, fmt: st
     kwargs = dict(options)
     if captured is not None:
         kwargs["out"] = captured.append
-        if kwargs.get("audit") is not None and kwargs["audit"].to_stderr:
-            from runtime.capabilities import Audit
-            kwargs["audit"] = Audit.collecting()  # the report is the only output: audit goes in it
     rt = Runtime(mode="run", argv=argv, **kwargs)
     code = execute(rt, source, path, errors)
-    rt.caps.finish(code)
     sources = Sources()
     sources.add(path, source)
     if captured is None:
         for problem in errors:
             shown = problem if type(problem) is str else human(problem, sources, hints=not options.get("labels"))
             sys.stderr.write(shown + "\n")
-    else:
+    rt.caps.finish(code)  # after the error report, which quotes the program's own text
+    if captured is not None:
         from runtime.calls import REG
         from runtime.llm.session import used_tokens
         touched = rt.labels is not None and rt.labels.touched

@@ -226,8 +226,9 @@ def test_json_report_carries_the_audit(tmp_path):
     result = run_synsema("run", "--format", "json", "--audit", "json", "p.syn", cwd=tmp_path)
     report = json.loads(result.stdout)
     assert result.stderr == ""
-    check, summary = report["audit"]
+    start, check, summary = report["audit"]
+    assert start["run"] == check["run"] and "start" in start
     assert (check["capability"], check["granted"], check["line"]) == ("time", True, 1)
-    assert summary == {"summary": {"granted": 1, "denied": 0, "exit": 0}}
+    assert summary == {"run": check["run"], "summary": {"records": 1, "granted": 1, "denied": 0, "exit": 0}}
     plain = json.loads(run_synsema("run", "--format", "json", "p.syn", cwd=tmp_path).stdout)
     assert plain["audit"] is None

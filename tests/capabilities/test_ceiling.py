@@ -272,8 +272,10 @@ def test_audit_file_has_one_line_per_check_and_a_summary(tmp_path):
         caps.check("time", None, Span("prog.syn", 7, 1))
     caps.check("stdout", None)
     caps.finish(1)
-    first, second, third, summary = read_lines(log)
-    assert set(first) == {"ts", "capability", "scope", "granted", "reason", "file", "line"}
+    start, first, second, third, summary = read_lines(log)
+    assert start["start"]["pid"] > 0 and start["run"] == summary["run"]
+    assert set(first) == {"run", "ts", "capability", "scope", "granted", "reason", "file", "line"}
+    assert len(first["run"]) == 32 and first["run"] == second["run"] == third["run"] == summary["run"]
     assert first["ts"].endswith("Z")
     assert (first["capability"], first["scope"], first["granted"], first["file"], first["line"]) == \
         ("net", "api.x.com:443", True, "prog.syn", 3)
@@ -281,7 +283,7 @@ def test_audit_file_has_one_line_per_check_and_a_summary(tmp_path):
     assert (second["capability"], second["granted"], second["line"]) == ("time", False, 7)
     assert second["reason"] == "above the host ceiling"
     assert third["reason"] == "auto-granted: stdout" and third["file"] is None
-    assert summary == {"summary": {"granted": 2, "denied": 1, "exit": 1}}
+    assert summary["summary"] == {"records": 3, "granted": 2, "denied": 1, "exit": 1}
 
 
 def test_audit_json_goes_to_stderr(capsys):
@@ -289,7 +291,7 @@ def test_audit_json_goes_to_stderr(capsys):
     caps.check("time", None)
     caps.finish(0)
     lines = [json.loads(line) for line in capsys.readouterr().err.splitlines()]
-    assert lines[0]["capability"] == "time" and lines[-1] == {"summary": {"granted": 1, "denied": 0, "exit": 0}}
+    assert lines[1]["capability"] == "time" and lines[-1]["summary"] == {"records": 1, "granted": 1, "denied": 0, "exit": 0}
 
 
 def test_audit_records_the_real_path(tmp_path):
@@ -300,7 +302,7 @@ def test_audit_records_the_real_path(tmp_path):
     caps.grant("file.read", str(tmp_path), None)
     caps.check("file.read", "link/x.txt")
     caps.finish(0)
-    assert read_lines(log)[0]["scope"] == str((tmp_path / "real" / "x.txt").resolve())
+    assert read_lines(log)[1]["scope"] == str((tmp_path / "real" / "x.txt").resolve())
 
 
 def test_unwritable_audit_path_raises_oserror_for_the_cli(tmp_path):
@@ -313,4 +315,5 @@ def test_the_summary_is_the_last_audit_line(tmp_path):
     caps = program(None, audit=Audit.open(str(log)))
     caps.finish(0)
     caps.check("time", None)  # e.g. a check from a finaliser after the run ended
-    assert read_lines(log) == [{"summary": {"granted": 0, "denied": 0, "exit": 0}}]
+    start, summary = read_lines(log)
+    assert summary["summary"] == {"records": 0, "granted": 0, "denied": 0, "exit": 0}

@@ -93,7 +93,7 @@ def test_the_host_ceiling_bounds_every_call_and_checks_are_audited(tmp_path):
     assert denied.isError and "above the host ceiling" in text_of(denied)
     records = [json.loads(line) for line in audit.read_text().splitlines()]
     assert {"capability": "env", "scope": "APP_HOME", "granted": False} == \
-        {k: records[0][k] for k in ("capability", "scope", "granted")}
+        {k: records[1][k] for k in ("capability", "scope", "granted")}
     assert records[-1]["summary"]["denied"] == 1
 
 
