@@ -19,13 +19,13 @@ import pytest
 from lang.errors import SynError
 from runtime.calls import call_builtin
 from runtime.capabilities import Ceiling
-from runtime.control import ExitProgram, StopLoop
+from runtime.control import ExitProgram, SkipTest, StopLoop
 from runtime.interp import Runtime
 from stdlib.registry import load_all
 
 CASES = int(os.environ.get("SYNSEMA_FUZZ_CASES", "2000"))
 # What a builtin may end in: anything else is a Python exception reaching the user.
-ALLOWED = (SynError, ExitProgram, StopLoop)
+ALLOWED = (SynError, ExitProgram, StopLoop, SkipTest)  # errors, and the signals of exit, stop, skip
 
 
 def _odd_values(rt) -> list:
