@@ -10,7 +10,8 @@ Opt in with an ini option (pytest.ini, or `[tool.pytest.ini_options]` in pyproje
 Each `test "name"` block becomes an item `path/file.syn::name`; `-k`, `-x`, `--lf` and the rest
 work as for Python tests. An item runs its file's top level and then its one test block, so
 items are independent of each other and of their order. A failure shows the test runner's own
-message (both sides of `assert_eq`, the assertion's position) and the program's output.
+message (the assertion's position and source line, both sides, the values inside it and a
+diff, as `synsema test` shows them) and the program's output.
 A test that calls `skip("reason")` is reported skipped; `only()` narrows only `synsema test`
 (pytest selects with its own `-k`).
 If a cassette `<cassettes>/<file stem>/<test slug>.jsonl` or `<cassettes>/<file stem>.cassette.jsonl`
@@ -158,8 +159,8 @@ class SynsemaItem(pytest.Item):
             outcome = excinfo.value.outcome
             where = f"{self.path.name}:{self.line}: test {self.name!r}"
             if outcome.name is None:
-                return f"{where}: the file failed to load:\n{outcome.reason}"
-            return f"{where} failed:\n{outcome.reason}"
+                return f"{where}: the file failed to load:\n{outcome.message}"
+            return f"{where} failed:\n{outcome.message}"
         return super().repr_failure(excinfo)
 
     def reportinfo(self):

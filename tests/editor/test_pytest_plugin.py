@@ -57,6 +57,7 @@ def test_a_failure_shows_the_runner_message_position_and_output(tmp_path):
     assert "2 passed" in done.stdout and "1 failed" in done.stdout
     assert "calc.syn:12: test 'a wrong expectation' failed:" in done.stdout
     assert "4" in done.stdout and "5" in done.stdout
+    assert "where add(2, 2) = 4" in done.stdout   # the explanation synsema test shows, too
     assert "about to fail" in done.stdout and "synsema output" in done.stdout
 
 
