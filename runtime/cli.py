@@ -348,7 +348,7 @@ def execute(rt, source: str, path: str, errors: list) -> int:
     from runtime.calls import REG
     from runtime.control import ExitProgram, StopLoop
     try:
-        rt.run_main(source, path)
+        rt.run_main(source, path, only=True)
         return 0
     except SynError as error:
         errors.append(error)

@@ -19,7 +19,7 @@ from lang.errors import SynError
 from lang.resolve import Scope, arm_scope, block_scope, task_scope, test_scope
 from lang.suggest import did_you_mean
 from lang.toolschema import JSON_TYPES
-from runtime import assertions, fastpaths
+from runtime import assertions, collector, fastpaths
 from runtime import operators as ops
 from runtime.fastpaths import Operand
 from runtime.calls import (GIVE, host_failure, RECURSION_LIMIT, REG, STOP, TaskCode, call_builtin, call_value, invoke,
@@ -161,7 +161,8 @@ class Compiler:
         self.exported = [stmt.name for stmt in body if getattr(stmt, "exported", False)]
         scope = Scope(None, "global")
         self._check_intent_position(body)
-        return self.block(body, scope, False)
+        with collector.paused():
+            return self.block(body, scope, False)
 
     def _check_intent_position(self, body: list) -> None:
         seen_other = seen_intent = False

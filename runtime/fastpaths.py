@@ -108,12 +108,24 @@ _SEQUENCE_STEP = """
             return r
         r = None"""
 
+# The most statements one generated function calls. A longer block (a big script's top level)
+# calls functions of up to this many parts, each running up to this many statements, and so on:
+# the same steps in the same order, at most this many makers per process, each compiled once.
+SEQUENCE_WIDTH = 16
+
 
 def sequence(statements: list, give, stop):
-    """A block of three or more statements as one function calling each in turn: a `give` or
+    """A block of two or more statements as one function calling each in turn: a `give` or
     `stop` (the GIVE/STOP signals) ends it early; the last statement's value is the block's.
     Between statements nothing holds the previous one's value (see compiler._own)."""
-    count = len(statements)
+    while len(statements) > SEQUENCE_WIDTH:
+        statements = [part[0] if len(part) == 1 else _sequence_maker(len(part))(give, stop, *part)
+                      for part in (statements[i:i + SEQUENCE_WIDTH]
+                                   for i in range(0, len(statements), SEQUENCE_WIDTH))]
+    return _sequence_maker(len(statements))(give, stop, *statements)
+
+
+def _sequence_maker(count: int):
     make = _cache.get(f"sequence {count}")
     if make is None:
         names = ", ".join(f"s{i}" for i in range(count))
@@ -123,4 +135,4 @@ def sequence(statements: list, give, stop):
         namespace: dict = {}
         exec(source, namespace)
         make = _cache[f"sequence {count}"] = namespace["make"]
-    return make(give, stop, *statements)
+    return make

@@ -16,7 +16,7 @@ from lang.errors import SynError
 from runtime.calls import REG, call_value, callback, invoke
 from runtime.capabilities import Capabilities, validate_cap_name
 from runtime.compiler import INTENT_FROZEN, Compiler
-from runtime import limits
+from runtime import collector, limits
 from runtime.control import ExitProgram, quiet_broken_pipe
 from runtime.label_compiler import LabelCompiler, call_labelled_builtin
 from runtime.labels import EMPTY, LabelState, strip, unwrap, wrap
@@ -86,15 +86,20 @@ class Runtime:
         code = compiler.program(module.body, tests)
         return code, compiler.exported
 
-    def run_main(self, source: str, file: str, tests: list | None = None) -> None:
-        """Load and run the main program; `tests` (a list) collects test blocks instead of skipping."""
+    def run_main(self, source: str, file: str, tests: list | None = None, only: bool = False) -> None:
+        """Load and run the main program; `tests` (a list) collects test blocks instead of skipping.
+        `only`: this process runs nothing else, so what loading built is settled (runtime.collector)."""
         self.file = file
         self.root = os.path.dirname(os.path.abspath(file)) if file != "-" else self.cwd
         if file != "-":
             self._loading.append(os.path.realpath(file))
         from lang.parser import parse
-        module = parse(source, file)
-        code, _ = self.compile(source, file, self.globals, tests, module=module)
+        with collector.paused():
+            module = parse(source, file)
+            code, _ = self.compile(source, file, self.globals, tests, module=module)
+            del module
+            if only:
+                collector.settle()
         REG.depth = 0
         code(None)
 
