@@ -20,6 +20,8 @@ Why it is built this way:
   installed interpreter with its .pyc files, even where PYTHONDONTWRITEBYTECODE=1 is set; one
   extra start-up row shows the cost without a bytecode cache.
 
+* "run 10,000 lines" is the parse benchmark's program run by `synsema run` against `python` on
+  its twin, whole processes: start-up, parse and compile, which is what a big script waits for.
 * Two groups of rows are not CPython twins: "first math call" (a one-line `math.run` program
   against hello.syn, both whole processes), and "peers" (the programs of bench/peers/ in
   asteval, smolagents and RestrictedPython as well, each against CPython; the `bench` extra).
@@ -241,12 +243,17 @@ def program_row(bench: Bench, reps: int) -> Row:
     py_path = os.path.join(HERE, bench.py)
     syn, py = alternate(lambda: harness("syn", syn_path, env=bench.env),
                         lambda: harness("py", py_path, env=bench.env), reps)
-    goal = f"<= {bench.goal:g}x"
+    return twin_row(bench.name, syn, py, bench.goal)
+
+
+def twin_row(name: str, syn: list[Sample], py: list[Sample], goal: float | None) -> Row:
+    """A row of twins that must print the same output; with no goal it is only measured."""
+    goal_text = f"<= {goal:g}x" if goal is not None else "-"
     raw = {"synsema": _raw(syn), "cpython": _raw(py)}
     failed = _failure(syn) or _failure(py)
     if failed is not None:
         side = "Synsema" if any(failed is s for s in syn) else "CPython"
-        return Row(bench.name, "error", "error", "-", "-", goal, "error", len(syn),
+        return Row(name, "error", "error", "-", "-", goal_text, "error", len(syn),
                    [_explain(side, failed)], raw)
     s_wall, p_wall = _median(syn, "wall"), _median(py, "wall")
     s_cpu, p_cpu = _median(syn, "cpu"), _median(py, "cpu")
@@ -254,8 +261,11 @@ def program_row(bench: Bench, reps: int) -> Row:
     if any(s.out != py[0].out for s in syn + py):
         notes.append(f"outputs differ: Synsema {syn[0].out.strip()[:120]!r} vs CPython {py[0].out.strip()[:120]!r}")
     ratio, cpu_ratio = s_wall / p_wall, s_cpu / p_cpu
-    status = "OUTPUT MISMATCH" if notes else _status(ratio, cpu_ratio, bench.goal)
-    return Row(bench.name, _ms(s_wall), _ms(p_wall), _ratio(ratio), _ratio(cpu_ratio), goal, status,
+    if notes:
+        status = "OUTPUT MISMATCH"
+    else:
+        status = _status(ratio, cpu_ratio, goal) if goal is not None else "measured"
+    return Row(name, _ms(s_wall), _ms(p_wall), _ratio(ratio), _ratio(cpu_ratio), goal_text, status,
                len(syn), notes, raw)
 
 
@@ -304,6 +314,24 @@ def parse_rows(folder: str, reps: int) -> list[Row]:
     rows.append(_parse_row(f"parse {PARSE_LINES:,} lines: synsema check vs python ast.parse (whole process)",
                            syn, py, lambda s: (re.findall(r"\d+", s.out) or [""])[0]))
     return rows
+
+
+RUN_LINES_ROW = f"run {PARSE_LINES:,} lines: synsema run vs python (whole process)"
+
+
+def run_lines_row(folder: str, reps: int) -> Row:
+    """`synsema run` of the parse benchmark's program against `python` running its twin, both
+    whole processes: what a big script costs before (and while) its first lines run.
+
+    The twins print the same lines (the `match` of each block falls to `otherwise` only while
+    its id is at most 5), and what they do once loaded is a small part of either side's time:
+    the ratio is mostly start-up, parse and compile against CPython's start-up and compile.
+    """
+    syn_file = os.path.join(folder, "parse_input.syn")
+    py_file = os.path.join(folder, "parse_input.py")
+    syn, py = alternate(lambda: whole_process([SYNSEMA, "run", syn_file]),
+                        lambda: whole_process([PYTHON, py_file]), reps)
+    return twin_row(RUN_LINES_ROW, syn, py, None)
 
 
 def _parse_row(name: str, syn: list[Sample], py: list[Sample], count) -> Row:
@@ -495,7 +523,7 @@ def _run(args, began: float) -> int:
     if wanted("start-up"):
         add(startup_row(max(args.reps, 10)))
         add(startup_row(max(args.reps, 10), cached=False))
-    if wanted("parse"):
+    if wanted("parse") or wanted(RUN_LINES_ROW):
         sys.path.insert(0, HERE)
         from gen_parse import generate
         with tempfile.TemporaryDirectory() as folder:
@@ -503,8 +531,11 @@ def _run(args, began: float) -> int:
             for name, text in (("parse_input.syn", syn_src), ("parse_input.py", py_src)):
                 with open(os.path.join(folder, name), "w", encoding="utf-8") as handle:
                     handle.write(text)
-            for row in parse_rows(folder, args.reps):
-                add(row)
+            if wanted("parse"):
+                for row in parse_rows(folder, args.reps):
+                    add(row)
+            if wanted(RUN_LINES_ROW):
+                add(run_lines_row(folder, args.reps))
     for program, plain in LABEL_PROGRAMS:
         if wanted(f"--labels on vs off: {os.path.basename(program)}"):
             add(labels_row(program, plain, args.reps))
