@@ -2,8 +2,10 @@
 
 The parser produces these; the evaluator compiles them; the static tools (`check`,
 `code outline`, `code check`) read them. Nodes hold only what the source said: no resolved
-slots, no runtime values. Field lists are in `_fields` so generic walkers (`walk`) need no
-per-class code, in the manner of CPython's `ast` module.
+slots, no runtime values. Field lists are in `_fields`, in the manner of CPython's `ast`
+module; the walkers (`walk`, `children`, `walk_in_tasks`) read, per class, only the fields that
+can hold nodes (`_PLAIN_FIELDS` names the ones that hold only text, numbers or flags), through a
+reader made once per class, since `synsema check` and the compiler walk large trees many times.
 """
 
 from __future__ import annotations
@@ -39,7 +41,11 @@ def _node(name: str, fields: str, doc: str, base: type = Node) -> type:
     names = tuple(fields.split()) if fields else ()
     cls = type(name, (base,), {"__slots__": names, "_fields": names, "__doc__": doc})
     cls.__init__ = _initializer(names)
+    _CLASSES.append(cls)
     return cls
+
+
+_CLASSES: list[type] = []  # every node class, in the order made: the walkers know exactly these
 
 
 def _initializer(names: tuple[str, ...]):
@@ -165,29 +171,93 @@ PEnum = _node("PEnum", "variant args",
 Module = _node("Module", "file body", "A parsed source file: its path and statement list.")
 
 
-def children(node: Node) -> Iterator[Node]:
-    """Every Node directly below `node`, looking through lists and tuples."""
-    stack = [getattr(node, f) for f in reversed(node._fields)]
+# Fields that only ever hold plain data (text, numbers, flags, names), never a node: the
+# walkers below skip them. tests/test_ast_walk.py checks this against every parsed program.
+_PLAIN_FIELDS = {
+    Num: "value", Str: "value", Bool: "value", Name: "name", Unary: "op", Binary: "op",
+    Compare: "ops", Attr: "name", LLMExpr: "kind", HumanExpr: "kind", Let: "name exported",
+    Each: "var", TaskDef: "name exported", Try: "err_name", Intent: "text", Invariant: "label",
+    CapReq: "name", TypeDef: "name fields exported", EnumDef: "name variants exported",
+    Use: "path alias", TestBlock: "name", Marker: "kind label", PBind: "name", PList: "rest",
+    Param: "name type", Module: "file",
+}
+
+
+def _below_readers() -> dict:
+    """For each node class, a function giving the values of its fields that can hold nodes,
+    last field first (the order a walker's stack wants them in)."""
+    lines = []
+    for i, cls in enumerate(_CLASSES):
+        plain = _PLAIN_FIELDS.get(cls, "").split()
+        fields = "".join(f"n.{f}, " for f in reversed(cls._fields) if f not in plain)
+        lines.append(f"def below_{i}(n): return ({fields})\n")
+    namespace: dict = {}
+    exec("".join(lines), namespace)  # the field names are this module's own identifiers
+    return {cls: namespace[f"below_{i}"] for i, cls in enumerate(_CLASSES)}
+
+
+_BELOW = _below_readers()
+
+
+def children(node: Node) -> list[Node]:
+    """Every Node directly below `node`, in field order, looking through lists and tuples."""
+    below = _BELOW
+    stack = list(below[type(node)](node))
+    found: list[Node] = []
     while stack:
         item = stack.pop()
-        if isinstance(item, Node):
-            yield item
-        elif isinstance(item, (list, tuple)):
+        t = type(item)
+        if t in below:
+            found.append(item)
+        elif t is list or t is tuple:
             stack.extend(reversed(item))
+    return found
 
 
 def walk(node: Node) -> Iterator[Node]:
-    """`node` and all nodes below it, parents before children.
+    """`node` and all nodes below it, parents before children, children in field order.
 
     Lists and tuples are looked into when they are reached, so the order is the one
     `children` gives, level by level, without building each node's child list first.
     """
     todo: list = [node]
     pop, extend = todo.pop, todo.extend
+    get = _BELOW.get
     while todo:
         item = pop()
-        if isinstance(item, Node):
+        below = get(type(item))
+        if below is not None:
             yield item
-            extend([getattr(item, f) for f in reversed(item._fields)])
-        elif isinstance(item, (list, tuple)):
+            extend(below(item))
+            continue
+        t = type(item)
+        if t is list or t is tuple:
+            extend(reversed(item))
+
+
+_LEAVE = object()  # walk_in_tasks' mark on its stack: the task whose nodes were above it ends
+
+
+def walk_in_tasks(node: Node) -> Iterator[tuple[Node, Node | None]]:
+    """`walk(node)`'s nodes in its order, each with the innermost TaskDef below `node` that
+    holds it (None outside every task; a TaskDef itself comes with the task around it)."""
+    todo: list = [node]
+    pop, extend, append = todo.pop, todo.extend, todo.append
+    get = _BELOW.get
+    tasks: list = [None]
+    while todo:
+        item = pop()
+        below = get(type(item))
+        if below is not None:
+            yield item, tasks[-1]
+            if type(item) is TaskDef:
+                append(_LEAVE)
+                tasks.append(item)
+            extend(below(item))
+            continue
+        if item is _LEAVE:
+            tasks.pop()
+            continue
+        t = type(item)
+        if t is list or t is tuple:
             extend(reversed(item))

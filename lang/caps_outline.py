@@ -47,7 +47,8 @@ def _caps(node, reqs) -> list[dict]:
 
 
 class _Collector:
-    def __init__(self):
+    def __init__(self, program_only: bool = False):
+        self.program_only = program_only  # look only where a `require` can still grant
         self.program: list[dict] = []
         self.tasks: list[dict] = []
         self.sandboxes: list[dict] = []
@@ -56,6 +57,8 @@ class _Collector:
     def visit(self, node, why: str | None) -> None:
         """Record what is under `node`; `why` is None in the program's own frame, else the reason
         a `require` there cannot grant."""
+        if why is not None and self.program_only:
+            return
         kind = type(node)
         if kind is ast.Require:
             caps = _caps(node, node.caps)
@@ -106,6 +109,15 @@ def caps_outline(module: ast.Module) -> dict:
         collector.visit(stmt, None)
     return {"file": module.file, "program": collector.program, "tasks": collector.tasks,
             "sandboxes": collector.sandboxes, "ignored": collector.ignored}
+
+
+def program_grants(module: ast.Module) -> list[dict]:
+    """`caps_outline(module)["program"]`, found without looking below anything that opens a
+    frame (no `require` there grants)."""
+    collector = _Collector(program_only=True)
+    for stmt in module.body:
+        collector.visit(stmt, None)
+    return collector.program
 
 
 def _shown(cap: dict) -> str:

@@ -95,13 +95,15 @@ def check_files(paths: list[str], out, err, *, builtins=None, predeclared=(), au
     """Parse each file (and the modules it uses) and lint it (`lang.lint`): findings, with a
     caret, on `err`, or one JSON report on `out`. `builtins` None parses only."""
     from lang.diagnostics import Sources, as_json as error_json, position, render
+    from lang.gcpause import collector_paused
     from lang.lint import lint
     sources = Sources()
     diagnostics: list[dict] = []
     errors = warnings = 0
     for path in paths:
         try:
-            module, modules = load_with_modules(path)
+            with collector_paused():  # large trees, no reference cycles (see lang.gcpause)
+                module, modules = load_with_modules(path)
         except SynError as error:
             errors += 1
             diagnostics.append({**error_json(error, sources), "severity": "error"})
@@ -109,7 +111,8 @@ def check_files(paths: list[str], out, err, *, builtins=None, predeclared=(), au
                 from lang.diagnostics import human
                 err(human(error, sources) + "\n")
             continue
-        findings = lint(module, builtins, predeclared, auto_granted) if builtins is not None else []
+        with collector_paused():
+            findings = lint(module, builtins, predeclared, auto_granted) if builtins is not None else []
         for finding in findings:
             diagnostics.append({**position(finding.span, sources), "code": finding.code,
                                 "message": finding.message, "hint": finding.hint,

@@ -24,7 +24,7 @@ from __future__ import annotations
 from typing import Iterable, Mapping
 
 from lang import ast
-from lang.caps_outline import caps_outline
+from lang.caps_outline import program_grants
 from lang.errors import Span
 from lang.resolve import Resolution, resolve_module
 from lang.suggest import did_you_mean
@@ -70,6 +70,7 @@ class _Linter:
         self.module = module
         self.builtins = builtins
         self.resolution: Resolution = resolve_module(module, predeclared)
+        self.survey = Survey(module)
         self.findings: list[Finding] = []
         self.auto = tuple(auto_granted)
 
@@ -114,10 +115,8 @@ class _Linter:
         return None
 
     def calls(self) -> None:
-        steps = {id(p.step) for p in ast.walk(self.module) if type(p) is ast.Pipe}
-        for node in ast.walk(self.module):
-            if (type(node) is ast.Call and id(node) not in steps) or type(node) is ast.Pipe:
-                self.call(node)
+        for node in self.survey.calls:
+            self.call(node)
 
     def call(self, node) -> None:
         func, given, named = call_parts(node)
@@ -172,7 +171,7 @@ class _Linter:
 
     # ------------------------------------------------------------ unreachable
     def unreachable(self) -> None:
-        for node in ast.walk(self.module):
+        for node in self.survey.blocks:
             for body in _bodies(node):
                 for i, stmt in enumerate(body[:-1]):
                     if type(stmt) in (ast.Give, ast.Stop, ast.Raise):
@@ -185,7 +184,7 @@ class _Linter:
 
     # ------------------------------------------------------------ capabilities
     def capabilities(self) -> None:
-        report = capability_report(self.module, self.builtins, self.resolution, self.auto)
+        report = capability_report(self.module, self.builtins, self.resolution, self.auto, self.survey)
         for site in report["sites"]:
             if site["missing"]:
                 cap = site["capability"]
@@ -194,10 +193,14 @@ class _Linter:
                          site["span"], f"add `require {cap}` at the top of the program")
 
 
+_ONE_BODY = (ast.Module, ast.TaskDef, ast.Each, ast.While, ast.Sandbox, ast.TestBlock, ast.Marker)
+_HOLDS_BODIES = frozenset({*_ONE_BODY, ast.When, ast.Try, ast.Match})
+
+
 def _bodies(node) -> list[list]:
     """The statement lists directly inside `node`."""
     t = type(node)
-    if t is ast.Module or t in (ast.TaskDef, ast.Each, ast.While, ast.Sandbox, ast.TestBlock, ast.Marker):
+    if t in _ONE_BODY:
         return [node.body]
     if t is ast.When:
         return [b for _, b in node.branches] + ([node.otherwise] if node.otherwise else [])
@@ -206,6 +209,34 @@ def _bodies(node) -> list[list]:
     if t is ast.Match:
         return [a.body for a in node.arms] + ([node.otherwise] if node.otherwise else [])
     return []
+
+
+class Survey:
+    """What the rules need from one walk of a module, each list in walk order (`ast.walk`):
+    `calls`, every call to check (a Call, except the step of a pipe, and every Pipe);
+    `sites`, every Call and Pipe with the innermost task holding it (None at program level);
+    `tasks`, every task definition; `blocks`, every node that holds statement lists."""
+
+    def __init__(self, module):
+        self.calls: list = []
+        self.sites: list[tuple] = []
+        self.tasks: list = []
+        self.blocks: list = []
+        steps: set[int] = set()   # a pipe's step comes after the pipe in walk order
+        for node, task in ast.walk_in_tasks(module):
+            t = type(node)
+            if t is ast.Call:
+                self.sites.append((node, task))
+                if id(node) not in steps:
+                    self.calls.append(node)
+            elif t is ast.Pipe:
+                self.sites.append((node, task))
+                self.calls.append(node)
+                steps.add(id(node.step))
+            elif t in _HOLDS_BODIES:
+                self.blocks.append(node)
+                if t is ast.TaskDef:
+                    self.tasks.append(node)
 
 
 def task_requires(task) -> list[str]:
@@ -218,7 +249,8 @@ def task_requires(task) -> list[str]:
     return names
 
 
-def capability_report(module, builtins: Mapping, resolution: Resolution, auto_granted: Iterable[str]) -> dict:
+def capability_report(module, builtins: Mapping, resolution: Resolution, auto_granted: Iterable[str],
+                      survey: Survey | None = None) -> dict:
     """What each task and the program need, and what no `require` grants.
 
     A task needs the capabilities of the gated builtins it calls by name and, transitively, of
@@ -226,38 +258,29 @@ def capability_report(module, builtins: Mapping, resolution: Resolution, auto_gr
     Granted to a task: the program's top-level `require` lines, the task's own leading ones
     and `auto_granted`. Returns `{program: {needed, missing}, tasks: [{name, line, needed,
     missing}], sites: [{capability, builtin, span, task, missing}]}` (sites: every call).
+    `survey` is the module's `Survey` when the caller has one.
     """
     auto = tuple(auto_granted)
-    program_grants = [c["capability"] for c in caps_outline(module)["program"]]
-    direct: dict[int, set[str]] = {}       # id(task or module) -> capabilities of its own calls
-    callees: dict[int, set[int]] = {}      # id(task or module) -> ids of tasks it calls
-    tasks: list = []
+    survey = survey or Survey(module)
+    grants = [c["capability"] for c in program_grants(module)]
+    tasks = survey.tasks
+    direct: dict[int, set[str]] = {id(module): set()}   # id(task or module) -> capabilities of its own calls
+    callees: dict[int, set[int]] = {id(module): set()}  # id(task or module) -> ids of tasks it calls
+    for task in tasks:
+        direct[id(task)] = set()
+        callees[id(task)] = set()
     sites = []
-
-    def visit(node, owner, owner_task):
-        for child in ast.children(node):
-            if type(child) is ast.TaskDef:
-                tasks.append(child)
-                direct.setdefault(id(child), set())
-                callees.setdefault(id(child), set())
-                visit(child, child, child)
-                continue
-            if type(child) in (ast.Call, ast.Pipe):
-                func, _, _ = call_parts(child)
-                ref = resolution.reference_at(func) if type(func) is ast.Name else None
-                if ref is not None and ref.where == "predeclared" and func.name in builtins:
-                    cap = builtins[func.name].cap
-                    if cap:
-                        direct[id(owner)].add(cap)
-                        sites.append({"capability": cap, "builtin": func.name, "span": func.span,
-                                      "task": owner_task})
-                elif ref is not None and ref.binding is not None and ref.binding.kind == "task":
-                    callees[id(owner)].add(id(ref.binding.node))
-            visit(child, owner, owner_task)
-
-    direct[id(module)] = set()
-    callees[id(module)] = set()
-    visit(module, module, None)
+    for node, task in survey.sites:
+        owner = id(task if task is not None else module)
+        func, _, _ = call_parts(node)
+        ref = resolution.reference_at(func) if type(func) is ast.Name else None
+        if ref is not None and ref.where == "predeclared" and func.name in builtins:
+            cap = builtins[func.name].cap
+            if cap:
+                direct[owner].add(cap)
+                sites.append({"capability": cap, "builtin": func.name, "span": func.span, "task": task})
+        elif ref is not None and ref.binding is not None and ref.binding.kind == "task":
+            callees[owner].add(id(ref.binding.node))
 
     def needed(key: int) -> set[str]:
         seen, todo, caps = set(), [key], set()
@@ -271,7 +294,7 @@ def capability_report(module, builtins: Mapping, resolution: Resolution, auto_gr
         return caps
 
     def missing(caps: set[str], task) -> list[str]:
-        granted = [*program_grants, *auto, *(task_requires(task) if task is not None else ())]
+        granted = [*grants, *auto, *(task_requires(task) if task is not None else ())]
         return sorted(c for c in caps if not any(_covers(g, c) for g in granted))
 
     for site in sites:

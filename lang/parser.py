@@ -16,10 +16,8 @@ walk of lang.checks runs only on the rare input that comes near the limit.
 
 from __future__ import annotations
 
-import gc
 import hashlib
 import os
-from contextlib import contextmanager
 from importlib import resources
 
 from lark import Lark, Token
@@ -28,6 +26,7 @@ from lark.lexer import Lexer
 
 from lang import ast, checks
 from lang.errors import Span, parse_error
+from lang.gcpause import collector_paused
 from lang.lexer import tokenize
 from lang.transform import Builder
 
@@ -36,7 +35,7 @@ def parse(source: str, file: str) -> ast.Module:
     """Parse a whole source file; any bad input raises SynError (phase Lexer or Parse)."""
     if source.startswith("\ufeff"):  # a UTF-8 byte-order mark some editors write
         source = source[1:]
-    with _collector_paused():
+    with collector_paused():
         tokens = tokenize(source, file)
         module, watch = _feed(tokens, "module", file)
         if watch.height > checks.MAX_NESTING or watch.label_calls:
@@ -46,28 +45,8 @@ def parse(source: str, file: str) -> ast.Module:
 
 def parse_expression(source: str, file: str, line: int = 1, col: int = 1) -> ast.Expr:
     """Parse one expression; `line`/`col` say where it starts in `file` (template holes)."""
-    with _collector_paused():
+    with collector_paused():
         return _expression(source, file, line, col)[0]
-
-
-@contextmanager
-def _collector_paused():
-    """Hold off Python's cyclic garbage collector while a parse runs.
-
-    A parse allocates hundreds of thousands of tokens and nodes that all stay alive, and every
-    few hundred allocations start a collection that looks at them again: for a large file that
-    was a fifth to a third of the parse time. Building the tree makes no reference cycles, so
-    reference counting frees what the parse drops; the few cycles an error's traceback makes
-    wait for the next collection after the parse.
-    """
-    if not gc.isenabled():
-        yield
-        return
-    gc.disable()
-    try:
-        yield
-    finally:
-        gc.enable()
 
 
 def _expression(source: str, file: str, line: int, col: int) -> tuple[ast.Expr, int]:

@@ -290,6 +290,7 @@ class _Resolver:
         collect_declarations(module.body, top)
         self.result = Resolution(module, top, predeclared)
         self._bound: dict[tuple[int, str], Binding] = {}
+        self._last: dict[int, int | None] = {}    # id(node) -> its last line (see last_line)
 
     # ------------------------------------------------------------ bindings
     def bind(self, name: str, kind: str, node, scope: Scope) -> None:
@@ -343,9 +344,24 @@ class _Resolver:
     def lines_of(self, inner: Scope, first: int, nodes: list) -> None:
         """Record that `inner` is the frame of the source lines from `first` to the last line of
         `nodes` (for `Resolution.scope_at`)."""
-        last = max((n.span.line for node in nodes for n in ast.walk(node) if n.span is not None),
-                   default=first)
-        self.result._frames.append((first, last, inner))
+        lines = [line for line in map(self.last_line, nodes) if line is not None]
+        self.result._frames.append((first, max(lines, default=first), inner))
+
+    def last_line(self, node) -> int | None:
+        """The last line of any node in `node` (None if none has a span). A statement's is kept,
+        since the frames a task's body opens ask again; a task's comes from its statements'."""
+        key = id(node)
+        if key in self._last:
+            return self._last[key]
+        if type(node) is ast.TaskDef:
+            lines = [n.span.line for p in node.params for n in ast.walk(p) if n.span is not None]
+            lines += [line for line in map(self.last_line, node.body) if line is not None]
+            if node.span is not None:
+                lines.append(node.span.line)
+        else:
+            lines = [n.span.line for n in ast.walk(node) if n.span is not None]
+        line = self._last[key] = max(lines, default=None)
+        return line
 
     def frame(self, stmts: list, inner: Scope) -> None:
         if stmts and stmts[0].span is not None:

@@ -29,15 +29,40 @@ def nearest(name: str, candidates: Iterable[str]) -> str | None:
 
 def did_you_mean(name: str, candidates: Iterable[str]) -> str | None:
     """The nearest candidate if it looks like a typo of `name` (at most a third of its letters
-    wrong, at least one allowed; a transposition counts as two), else None."""
-    pool = [c for c in dict.fromkeys(candidates) if c != name]
-    guess = nearest(name, pool)
-    if guess is None:
-        return None
+    wrong, at least one allowed; a transposition counts as two), else None.
+
+    The answer is `nearest`'s guess when that passes the test. A guess farther than the limit
+    and than a transposition (2) never passes, so only distances up to that bound are worked
+    out, and none at all for a candidate whose length alone puts it farther.
+    """
     limit = max(1, len(name) // 3)
-    if edit_distance(name, guess) <= limit or _transposed(name, guess):
-        return guess
+    best, bound = None, max(limit, 2)
+    for candidate in dict.fromkeys(candidates):
+        if candidate != name:
+            distance = _distance_within(name, candidate, bound)
+            if distance is not None:  # strictly nearer than the best so far: ties go to the earliest
+                best, bound = candidate, distance - 1
+    if best is None:
+        return None
+    if bound + 1 <= limit or _transposed(name, best):
+        return best
     return None
+
+
+def _distance_within(a: str, b: str, bound: int) -> int | None:
+    """`edit_distance(a, b)` when it is at most `bound`, else None (worked out only as far as
+    needed: a row of the table whose smallest entry passes `bound` ends it)."""
+    if abs(len(a) - len(b)) > bound:
+        return None
+    previous = list(range(len(b) + 1))
+    for i, ca in enumerate(a, 1):
+        current = [i]
+        for j, cb in enumerate(b, 1):
+            current.append(min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (ca != cb)))
+        if min(current) > bound:
+            return None
+        previous = current
+    return previous[-1] if previous[-1] <= bound else None
 
 
 def _transposed(a: str, b: str) -> bool:
