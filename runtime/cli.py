@@ -455,8 +455,7 @@ def cmd_test(args: list[str]) -> int:
 def cmd_check(args: list[str]) -> int:
     from lang.check import check_files
     from runtime.capabilities import RUN_MODE_AUTO_GRANTS
-    from runtime.interp import builtin_globals
-    from stdlib.registry import load_all
+    from stdlib.registry import global_names, load_all
     fmt, files = _format_flag(args, "check")
     if not files:
         raise UsageError("check needs at least one FILE")
@@ -465,7 +464,7 @@ def cmd_check(args: list[str]) -> int:
             raise UsageError(f"unknown flag for check: {arg}")
         _read_source(arg)  # a missing or non-UTF-8 file is a usage error, as for run
     return on_big_stack(lambda: check_files(files, sys.stdout.write, sys.stderr.write, builtins=load_all(),
-                                            predeclared=builtin_globals().keys(),
+                                            predeclared=global_names(),
                                             auto_granted=RUN_MODE_AUTO_GRANTS, as_json=fmt == "json"))
 
 

@@ -116,3 +116,11 @@ def load_all() -> dict[str, BuiltinSpec]:
     for module in MODULES:
         importlib.import_module(module)
     return BUILTINS
+
+
+def global_names() -> list[str]:
+    """The names a program's globals start with (the keys of runtime.interp.builtin_globals):
+    every builtin not reached through a module, the constants and `math`. For the static tools,
+    which need the names but not the values (and not the evaluator they would import)."""
+    from stdlib.numbers import CONSTANTS
+    return [*(name for name in load_all() if "." not in name), *CONSTANTS, "math"]
