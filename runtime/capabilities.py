@@ -74,7 +74,6 @@ import errno
 import json
 import os
 import re
-import secrets
 import sys
 import threading
 from fnmatch import fnmatchcase
@@ -430,6 +429,7 @@ class Audit:
 
     def __init__(self, path: str | None, collect: bool = False, stream=None):
         self._file = stream if stream is not None else None if path is None else open(path, "w", encoding="utf-8")
+        import secrets  # only a run with --audit needs it
         self.run = secrets.token_hex(16)
         self._lock = threading.Lock()   # the summary may come from the main thread (a signal)
         self._finished = False

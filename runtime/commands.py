@@ -15,39 +15,48 @@ pipe and in a test.
 
 from __future__ import annotations
 
-import textwrap
-from dataclasses import dataclass
-
 WIDTH = 100
 
 
-@dataclass(frozen=True)
 class Flag:
-    """A flag and its spellings; `value` names what follows it (None: a switch)."""
+    """A flag and its spellings; `value` names what follows it (None: a switch).
 
-    names: tuple[str, ...]
-    help: str
-    value: str | None = None
+    A plain class, not a dataclass: every command line imports this table, and generating a
+    dataclass's methods costs more than the rest of the module (issue 19, start-up)."""
+
+    __slots__ = ("names", "help", "value")
+
+    def __init__(self, names: tuple[str, ...], help: str, value: str | None = None):
+        self.names = names
+        self.help = help
+        self.value = value
 
     @property
     def shown(self) -> str:
         return ", ".join(self.names) + (f" {self.value}" if self.value else "")
 
 
-@dataclass(frozen=True)
 class Command:
     """One command (`name` may be two words); a group (`code`, `llm`, `math`, `mcp`) lists its
-    sub-commands and runs none of its own."""
+    sub-commands and runs none of its own. `program_after_file` (`run`): the first word after
+    FILE that is no flag starts the program's arguments."""
 
-    name: str
-    usage: str
-    summary: str
-    arguments: tuple[tuple[str, str], ...] = ()
-    flags: tuple[Flag, ...] = ()
-    exits: str = "0 success, 2 a usage error"
-    examples: tuple[str, ...] = ()
-    subcommands: tuple[str, ...] = ()
-    program_after_file: bool = False  # `run`: the first word after FILE that is no flag starts the program's
+    __slots__ = ("name", "usage", "summary", "arguments", "flags", "exits", "examples", "subcommands",
+                 "program_after_file")
+
+    def __init__(self, name: str, usage: str, summary: str, arguments: tuple[tuple[str, str], ...] = (),
+                 flags: tuple[Flag, ...] = (), exits: str = "0 success, 2 a usage error",
+                 examples: tuple[str, ...] = (), subcommands: tuple[str, ...] = (),
+                 program_after_file: bool = False):
+        self.name = name
+        self.usage = usage
+        self.summary = summary
+        self.arguments = arguments
+        self.flags = flags
+        self.exits = exits
+        self.examples = examples
+        self.subcommands = subcommands
+        self.program_after_file = program_after_file
 
     def accepts(self, word: str) -> Flag | None:
         """The flag `word` spells (also `--flag=value` for a flag with a value), or None."""
@@ -276,9 +285,9 @@ def own_words(command: Command, args: list[str]) -> list[str]:
 
 def unknown_flag(command: Command, args: list[str]) -> str | None:
     """The message for the first flag in `args` that `command` does not accept, or None."""
-    from lang.suggest import did_you_mean
     for word in own_words(command, args):
         if command.accepts(word) is None:
+            from lang.suggest import did_you_mean
             names = [name for flag in command.flags for name in flag.names]
             guess = did_you_mean(word.partition("=")[0], names)
             hint = f" — did you mean {guess}?" if guess else ""
@@ -311,6 +320,7 @@ def unknown_command(word: str) -> str:
 
 def render(command: Command) -> str:
     """`synsema CMD --help`: usage, what it does, arguments, flags, exit statuses, examples."""
+    import textwrap  # only help needs it: not imported by a command that runs
     lines = [f"usage: {command.usage}", "", *textwrap.wrap(command.summary, WIDTH)]
     if command.subcommands:
         lines += ["", "commands:"]
@@ -328,6 +338,7 @@ def render(command: Command) -> str:
 
 def render_overview() -> str:
     """`synsema --help`: every command with its usage and summary."""
+    import textwrap
     lines = ["usage: synsema <command> [options]", "", "commands:"]
     for command in TABLE:
         if " " in command.name:
@@ -343,6 +354,7 @@ def render_overview() -> str:
 
 def _rows(pairs) -> list[str]:
     """Two columns, the right one wrapped; a left entry too wide for its column gets a line of its own."""
+    import textwrap
     pairs = list(pairs)
     width = min(max(len(left) for left, _ in pairs), 26)
     indent = " " * (width + 4)

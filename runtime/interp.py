@@ -18,7 +18,6 @@ from runtime.capabilities import Capabilities, validate_cap_name
 from runtime.compiler import INTENT_FROZEN, Compiler
 from runtime import collector, limits
 from runtime.control import ExitProgram, quiet_broken_pipe
-from runtime.label_compiler import LabelCompiler, call_labelled_builtin
 from runtime.labels import EMPTY, LabelState, strip, unwrap, wrap
 from runtime.values import Builtin, ModuleValue, Task, display
 from stdlib.registry import load_all
@@ -48,7 +47,10 @@ class Runtime:
         limits.install()  # this thread's decimal context and CPython's int↔text guard
         self.mode = mode
         self.labels = LabelState(ceiling) if labels else None
-        self._compiler = LabelCompiler if labels else Compiler
+        self._compiler = Compiler
+        if labels:  # only a --labels run loads the label compiler
+            from runtime.label_compiler import LabelCompiler
+            self._compiler = LabelCompiler
         self.argv = list(argv)
         self.cwd = cwd or os.getcwd()
         self.caps = Capabilities(ceiling, audit=audit, cwd=self.cwd)
@@ -157,6 +159,7 @@ class Runtime:
         st.give_taint = EMPTY
         try:
             if type(fn) is Builtin:  # a builtin as a callback meets the same label rules
+                from runtime.label_compiler import call_labelled_builtin
                 result, found = strip(call_labelled_builtin(self, fn.spec, list(args), [], None))
             else:
                 result, found = strip(call_value(self, fn, list(args), None, strict=False))

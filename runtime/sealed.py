@@ -17,7 +17,6 @@ credential does not reveal it.
 
 from __future__ import annotations
 
-import hmac
 
 
 class Secret:
@@ -47,6 +46,7 @@ class Secret:
     def __eq__(self, other) -> bool:
         if type(other) is not Secret:
             return False
+        import hmac  # comparing secrets is rare: not an import of every run
         return hmac.compare_digest(self.exposed_bytes(), other.exposed_bytes())
 
     def __ne__(self, other) -> bool:

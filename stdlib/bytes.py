@@ -14,10 +14,8 @@ every result is bounded by `MAX_BYTES` (runtime.limits' text limit) before it is
 
 from __future__ import annotations
 
-import base64
 import binascii
 import hashlib
-import hmac as hmac_lib
 import re
 
 from lang.errors import SynError
@@ -32,6 +30,7 @@ MAX_BYTES = MAX_TEXT_LENGTH
 _HEX = re.compile(r"(?:[0-9a-fA-F]{2})*")
 _DIGESTS = {"sha256": hashlib.sha256, "sha512": hashlib.sha512}
 _ENCODINGS = '"utf8", "hex" or "base64"'
+# base64 and hmac are imported by the builtins that use them, not by every run.
 
 
 def _bounded(fname: str, size: int) -> None:
@@ -94,6 +93,7 @@ def _from_text(text: str, encoding) -> bytes:
                            "digits 0-9 and a-f, with nothing between them")
         return bytes.fromhex(text)
     if encoding == "base64":
+        import base64
         try:
             return base64.b64decode(text.encode("ascii"), validate=True)
         except (binascii.Error, UnicodeEncodeError):
@@ -125,6 +125,7 @@ def decode(rt, value, encoding="utf8"):
     if encoding == "hex":
         return value.hex()
     if encoding == "base64":
+        import base64
         return base64.b64encode(value).decode("ascii")
     raise SynError(f"decode: unsupported encoding {short(encoding)} — use \"utf8\", "
                    "\"utf8_lossy\", \"hex\" or \"base64\"")
@@ -197,6 +198,7 @@ def hmac(rt, data, key, algorithm="sha256"):
         secret_key = _data("hmac", key)
     else:
         raise wrong_type("hmac", "a key as text, bytes or a secret", key)
+    import hmac as hmac_lib  # the module, not this builtin
     return hmac_lib.new(secret_key, message, _DIGESTS[algorithm]).digest()
 
 
@@ -218,4 +220,5 @@ def constant_time_eq(rt, a, b):
 
     Example: constant_time_eq("token", bytes("token")) => true
     """
+    import hmac as hmac_lib
     return hmac_lib.compare_digest(_comparable(a), _comparable(b))

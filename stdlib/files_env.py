@@ -14,7 +14,6 @@ the operation and the path.
 from __future__ import annotations
 
 import os
-import secrets
 import shutil
 
 from lang.errors import SynError
@@ -90,6 +89,7 @@ def _replace_atomically(fname: str, real: str, text, keep_existing: bool) -> Non
     if type(text) is not str:
         raise wrong_type(fname, "text to write", text)
     directory, base = os.path.split(real)
+    import secrets  # for the few builtins that write files: not an import of every run
     temp = os.path.join(directory, f".{base}.{secrets.token_hex(6)}.tmp")
     try:
         mode = os.stat(real).st_mode & 0o7777
@@ -161,6 +161,7 @@ def _can_name_later(directory: str) -> bool:
     known = _naming.get(device)
     if known is not None:
         return known
+    import secrets
     probe = os.path.join(directory, f".synsema-probe.{secrets.token_hex(6)}")
     try:
         descriptor = os.open(directory, os.O_TMPFILE | os.O_WRONLY, 0o600)

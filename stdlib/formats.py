@@ -10,8 +10,6 @@ task, so `json_decode(json_encode(x))` gives `x` back for every data value.
 
 from __future__ import annotations
 
-import base64
-import csv
 import io
 import json
 import math
@@ -71,6 +69,7 @@ def _encode(value, depth: int, seen: dict) -> str:
         done = seen[id(value)] = opening + joined("json_encode", parts, ",") + closing
         return done
     if t is bytes:
+        import base64  # base64 and csv are imported where they are used, not by every run
         return '"' + base64.b64encode(value).decode("ascii") + '"'
     if type_name(value) == "secret":
         return '"[redacted]"'
@@ -277,6 +276,7 @@ def csv_parse(rt, text, opts=None):
     delimiter = _delimiter("csv_parse", opts)
     headers = _flag("csv_parse", opts, "headers", True)
     numbers = _flag("csv_parse", opts, "numbers", False)
+    import csv
     reader = csv.reader(io.StringIO(text.removeprefix("\ufeff"), newline=""), delimiter=delimiter,
                         strict=True)
     rows = []
@@ -315,6 +315,7 @@ def _csv_field(value) -> str:
     if value is None:
         return ""
     if t is bytes:
+        import base64
         return base64.b64encode(value).decode("ascii")
     if type_name(value) == "secret":
         return "[redacted]"
@@ -343,6 +344,7 @@ def csv_encode(rt, rows, opts=None):
     eol = opts.get("eol", "\r\n")
     if eol not in ("\r\n", "\n"):
         raise SynError(f"csv_encode: eol must be \"\\r\\n\" or \"\\n\", got {short(eol)}")
+    import csv
     out = io.StringIO()
     writer = csv.writer(out, delimiter=delimiter, lineterminator=eol)
     if rows and all(type(row) is dict for row in rows):

@@ -17,7 +17,6 @@ import bisect
 import functools
 import math
 from decimal import Context, Decimal, MAX_EMAX, MAX_PREC, MIN_EMIN, localcontext
-from fractions import Fraction
 
 from lang.errors import SynError
 from runtime import operators
@@ -599,11 +598,13 @@ def _interpolate(fname: str, xs, q: Fraction):
         with localcontext(_EXACT):
             return a + (b - a) * Decimal(t.numerator) / Decimal(t.denominator) if t else a
     if all(math.isfinite(v) for v in (a, b)):
+        from fractions import Fraction
         return float(Fraction(a) + (Fraction(b) - Fraction(a)) * t)
     return float(a) if a == b else float(a + (b - a) * float(t))
 
 
 def _fraction(fname: str, p, top: int) -> Fraction:
+    from fractions import Fraction  # the statistics builtins import it, not every run
     p = _number(fname, p)
     if type(p) is float and not math.isfinite(p) or not 0 <= p <= top:
         raise SynError(f"{fname}: {display(p)} is outside 0..{top}")
@@ -649,6 +650,7 @@ def _variance(fname: str, xs, ddof):
         if not math.isfinite(m):
             return math.nan
         return _float_sum([(v - m) * (v - m) for v in values]) / (n - ddof)
+    from fractions import Fraction
     m = Fraction(sum(values), n)
     return float(sum((v - m) ** 2 for v in values) / (n - ddof))
 

@@ -12,7 +12,6 @@ from __future__ import annotations
 import math
 import random as _random
 import time
-from datetime import datetime, timezone
 from decimal import Decimal
 
 from lang.errors import SynError
@@ -21,7 +20,7 @@ from stdlib.core import short, wrong_type
 from stdlib.registry import builtin
 
 _ISO_SECONDS = "%Y-%m-%dT%H:%M:%S"
-_EPOCH = datetime(1970, 1, 1, tzinfo=timezone.utc)
+# `datetime` is imported by the builtins that convert times, not by every run.
 _rng = _random.Random()
 
 
@@ -37,6 +36,7 @@ def _seconds(fname: str, value) -> float | int:
 
 
 def _moment(fname: str, value) -> datetime:
+    from datetime import datetime, timezone
     seconds = _seconds(fname, value)
     try:
         return datetime.fromtimestamp(seconds, tz=timezone.utc)
@@ -109,6 +109,7 @@ def parse_time(rt, text, pattern=None):
 
     Example: parse_time("1970-01-02") => 86400
     """
+    from datetime import datetime, timezone
     if type(text) is not str:
         raise wrong_type("parse_time", "text", text)
     try:
@@ -121,7 +122,7 @@ def parse_time(rt, text, pattern=None):
         raise SynError(f"parse_time: {short(text)} does not match {expected}") from None
     if moment.tzinfo is None:
         moment = moment.replace(tzinfo=timezone.utc)
-    elapsed = moment - _EPOCH
+    elapsed = moment - datetime(1970, 1, 1, tzinfo=timezone.utc)
     if elapsed.microseconds:
         return elapsed.total_seconds()
     return elapsed.days * 86_400 + elapsed.seconds
