@@ -26,7 +26,9 @@ DEFAULT_MEMORY = 4 * 1024 ** 3
 STACK_RESERVATION = 512 * 1024 * 1024
 
 _UNITS = {"": 1, "k": 1024, "m": 1024 ** 2, "g": 1024 ** 3, "t": 1024 ** 4}
-_SIZE = re.compile(r"(\d+(?:\.\d+)?)\s*([kmgt]?)i?b?", re.I)
+# Compiled by the first size read (re caches it), not at import: a case-insensitive pattern is slow
+# to compile, and most runs read no size.
+_SIZE = r"(\d+(?:\.\d+)?)\s*([kmgt]?)i?b?"
 _OFF = ("0", "off", "none", "unlimited")
 
 
@@ -51,7 +53,7 @@ def parse_size(text: str, source: str) -> int | None:
     """`--memory-limit` / SYNSEMA_MEMORY_LIMIT: bytes, with an optional K/M/G/T suffix, or None."""
     if text.strip().lower() in _OFF:
         return None
-    match = _SIZE.fullmatch(text.strip())
+    match = re.fullmatch(_SIZE, text.strip(), re.IGNORECASE)
     if match is None or float(match.group(1)) <= 0:
         raise LimitSpecError(f"{source} must be a size such as 512M or 2G (or off), not {text!r}")
     return int(float(match.group(1)) * _UNITS[match.group(2).lower()])

@@ -19,9 +19,19 @@ print(json.dumps({"code": code, "modules": sorted(sys.modules)}))
 """
 
 
-def test_hello_world_imports_no_heavy_backend(tmp_path):
+# Modules a plain run without --labels never uses: the label compiler, what explains a failed
+# assertion, help rendering, the LLM layer, the test runner and REPL, and the standard modules
+# only some builtins need. Each costs start-up time (and more without a .pyc cache, issue 19).
+ON_FIRST_USE = ("runtime.label_compiler", "runtime.diffs", "difflib", "lang.unparse", "runtime.llm",
+                "runtime.testrunner", "runtime.testsession", "runtime.repl", "secrets", "csv", "datetime",
+                "fractions")
+
+
+def hello_world_modules(tmp_path) -> list[str]:
+    """The modules loaded once `main(["run", hello])` returns, in a fresh interpreter."""
     program = tmp_path / "hello.syn"
-    program.write_text('print("hello")\nlet xs be sort([3, 1, 2])\nprint(xs, math)\n', encoding="utf-8")
+    program.write_text('print("hello")\nlet xs be sort([3, 1, 2])\nassert_eq(xs, [1, 2, 3])\nprint(xs, math)\n',
+                       encoding="utf-8")
     result = subprocess.run([sys.executable, "-c", PROBE, str(program)], capture_output=True, text=True,
                             env=synsema_env(), cwd=ROOT, timeout=60)
     lines = result.stdout.splitlines()
@@ -29,6 +39,16 @@ def test_hello_world_imports_no_heavy_backend(tmp_path):
     assert lines[1] == "[1, 2, 3] module math"
     report = json.loads(lines[-1])
     assert report["code"] == 0
-    loaded = [m for m in report["modules"]
+    return report["modules"]
+
+
+def test_hello_world_imports_no_heavy_backend(tmp_path):
+    loaded = [m for m in hello_world_modules(tmp_path)
               if m.split(".")[0] in HEAVY or m in HEAVY or m.startswith("runtime.mcp.")]
+    assert loaded == []
+
+
+def test_hello_world_imports_nothing_only_some_programs_need(tmp_path):
+    loaded = [m for m in hello_world_modules(tmp_path)
+              if m in ON_FIRST_USE or m.startswith(tuple(name + "." for name in ON_FIRST_USE))]
     assert loaded == []

@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import os
 import re
-from dataclasses import dataclass, field
 from typing import Callable
 
 PROVIDERS = ("offline", "openai", "anthropic", "replay", "record")
@@ -29,33 +28,44 @@ DEFAULT_MAX_TOKENS = 1024
 DEFAULT_TIMEOUT = 60.0
 
 
-@dataclass(frozen=True)
+# Setting and Config are plain classes, not dataclasses: nothing compares them, and generating a
+# dataclass's methods cost more than the rest of this module's import (issue 19, the agent loop).
 class Setting:
     """A resolved value and where it came from: "env", ".env", "default", or how it was inferred."""
 
-    value: object
-    source: str
+    __slots__ = ("value", "source")
+
+    def __init__(self, value: object, source: str):
+        self.value = value
+        self.source = source
 
 
-@dataclass(frozen=True)
 class Config:
     """The resolved LLM configuration of this process.
 
     `provider` is what answers (`record` included); `backend` is the real API behind it —
     `openai` or `anthropic` for those two and for `record`, None for `offline` and `replay`.
+    `key_sources` maps each key name to where it was found (None when absent); the key values
+    themselves are private to `api_key`, and no repr shows them.
     """
 
-    provider: Setting
-    backend: str | None
-    model: Setting
-    base_url: Setting
-    max_tokens: Setting
-    timeout: Setting
-    budget: Setting
-    cassette: Setting
-    key_sources: dict[str, str | None]  # key name → where it was found, None when absent
-    problems: tuple[str, ...]
-    _keys: dict[str, str] = field(default_factory=dict, repr=False)
+    __slots__ = ("provider", "backend", "model", "base_url", "max_tokens", "timeout", "budget", "cassette",
+                 "key_sources", "problems", "_keys")
+
+    def __init__(self, provider: Setting, backend: str | None, model: Setting, base_url: Setting,
+                 max_tokens: Setting, timeout: Setting, budget: Setting, cassette: Setting,
+                 key_sources: dict[str, str | None], problems: tuple[str, ...], keys: dict[str, str] | None = None):
+        self.provider = provider
+        self.backend = backend
+        self.model = model
+        self.base_url = base_url
+        self.max_tokens = max_tokens
+        self.timeout = timeout
+        self.budget = budget
+        self.cassette = cassette
+        self.key_sources = key_sources
+        self.problems = problems
+        self._keys = {} if keys is None else keys
 
     @property
     def live(self) -> bool:

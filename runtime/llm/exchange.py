@@ -11,7 +11,6 @@ from __future__ import annotations
 import hashlib
 import json
 import re
-from dataclasses import dataclass
 
 
 # How each kind of request is put to the model. Kept out of the Ask itself so that rewording
@@ -35,16 +34,20 @@ class InvalidReply(Exception):
     """A provider answered with something no step can be read from (the message says what)."""
 
 
-@dataclass(frozen=True)
+# Tool, Ask, Call and Reply are plain classes, not dataclasses: nothing compares or hashes them,
+# and generating a dataclass's methods cost more than the rest of this module's import, which
+# the first model call of every run pays (issue 19, the agent-loop row).
 class Tool:
     """One tool as the model is shown it; `name` is the script's own name."""
 
-    name: str
-    description: str
-    input_schema: dict
+    __slots__ = ("name", "description", "input_schema")
+
+    def __init__(self, name: str, description: str, input_schema: dict):
+        self.name = name
+        self.description = description
+        self.input_schema = input_schema
 
 
-@dataclass(frozen=True)
 class Ask:
     """One request: `op` is `step`, `stream` (llm_stream) or an expression form (`reason`, `decide`,
     `analyze`, `generate`).
@@ -57,11 +60,15 @@ class Ask:
     model must call; `decide` uses it for a forced choice.
     """
 
-    op: str
-    prompt: str
-    context: str | tuple[dict, ...] = ""
-    tools: tuple[Tool, ...] = ()
-    force: str | None = None
+    __slots__ = ("op", "prompt", "context", "tools", "force")
+
+    def __init__(self, op: str, prompt: str, context: str | tuple[dict, ...] = "", tools: tuple[Tool, ...] = (),
+                 force: str | None = None):
+        self.op = op
+        self.prompt = prompt
+        self.context = context
+        self.tools = tools
+        self.force = force
 
     def to_json(self) -> dict:
         return {"op": self.op, "prompt": self.prompt,
@@ -139,20 +146,21 @@ def _checked_turn(turn) -> dict:
     raise ValueError(f"not a conversation turn: {_excerpt(json.dumps(turn))}")
 
 
-@dataclass(frozen=True)
 class Call:
     """One tool call of a reply: the provider's own call id, the script's tool name, the
     decoded arguments object as the model wrote it (conversion happens in `step`)."""
 
-    id: str
-    name: str
-    args: dict
+    __slots__ = ("id", "name", "args")
+
+    def __init__(self, id: str, name: str, args: dict):
+        self.id = id
+        self.name = name
+        self.args = args
 
     def to_json(self) -> dict:
         return {"id": self.id, "name": self.name, "args": self.args}
 
 
-@dataclass(frozen=True)
 class Reply:
     """A model's answer: `kind` is "text", "tool" or "invalid".
 
@@ -164,14 +172,19 @@ class Reply:
     text pieces of a streamed answer, in order (their concatenation is `text`).
     """
 
-    kind: str
-    text: str = ""
-    calls: tuple[Call, ...] = ()
-    tokens: int = 0
-    truncated: bool = False
-    refused: bool = False
-    reasoning: str = ""
-    chunks: tuple[str, ...] = ()
+    __slots__ = ("kind", "text", "calls", "tokens", "truncated", "refused", "reasoning", "chunks")
+
+    def __init__(self, kind: str, text: str = "", calls: tuple[Call, ...] = (), tokens: int = 0,
+                 truncated: bool = False, refused: bool = False, reasoning: str = "",
+                 chunks: tuple[str, ...] = ()):
+        self.kind = kind
+        self.text = text
+        self.calls = calls
+        self.tokens = tokens
+        self.truncated = truncated
+        self.refused = refused
+        self.reasoning = reasoning
+        self.chunks = chunks
 
     def to_json(self) -> dict:
         data: dict = {"kind": self.kind}
