@@ -13,21 +13,10 @@ sight for good.
 from __future__ import annotations
 
 import gc
-from contextlib import contextmanager
 
-
-@contextmanager
-def paused():
-    """No automatic collection inside the block; the collector's state is restored after it (a
-    block nested in another paused one leaves it paused)."""
-    if not gc.isenabled():
-        yield
-        return
-    gc.disable()
-    try:
-        yield
-    finally:
-        gc.enable()
+# No automatic collection inside the block; the collector's state is restored after it (a block
+# nested in another paused one leaves it paused). The parser and `synsema check` use the same.
+from lang.gcpause import collector_paused as paused
 
 
 def settle() -> None:
