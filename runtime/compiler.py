@@ -27,7 +27,7 @@ from runtime.calls import (GIVE, host_failure, RECURSION_LIMIT, REG, STOP, TaskC
 from runtime.control import StopLoop
 from runtime.labels import unwrap as unwrap_label
 from runtime.limits import check_decimal, check_int, joined
-from runtime.patterns import compile_test, dispatcher
+from runtime.patterns import Dispatcher, compile_test
 from runtime.scope import UNBOUND
 from runtime.values import (CALLABLE_TYPES, Builtin, Constructor, EnumValue, ModuleValue, Param, Task, display,
                             equal, map_key, compare, type_name)
@@ -145,6 +145,10 @@ def _own(holder, key):
 class Compiler:
     """Turns one module's statements into closures over its global dictionary and runtime."""
 
+    # Whether a `let` or `set` of a local may write its frame slot directly, value as it is
+    # (the labels compiler's stores label the value and check the pc: it says no).
+    plain_slots = True
+
     def __init__(self, rt, globals_: dict, file: str, is_module: bool = False):
         self.rt = rt
         self.globals = globals_
@@ -220,16 +224,40 @@ class Compiler:
         return self.expr(node.expr, scope)
 
     def s_Let(self, node, scope, tail):
+        local = self.plain_slots and not scope.is_global and not node.exported
+        if local and node.name not in PROTECTED_NAMES:
+            fused = self.stored(node.value, scope, fastpaths.Store(scope.declare(node.name)))
+            if fused is not None:
+                return fused
         value = self.protected(node.name, self.expr(node.value, scope), node.span)
-        store = self.binder(node.name, scope, node.span)
         if node.exported and not scope.is_global:
             raise SynError("export is only allowed at the top level of a module", node.span)
+        if local:  # the slot is written here; `binder`'s store would do nothing more
+            slot = scope.declare(node.name)
+
+            def let_local(f):
+                v = f[slot] = value(f)
+                return v
+            return let_local
+        store = self.binder(node.name, scope, node.span)
 
         def run(f):
             v = value(f)
             store(f, v)
             return v
         return run
+
+    def stored(self, node, scope: Scope, store: fastpaths.Store):
+        """The expression `node` and the write of its value into a frame slot (`store`) as one
+        generated closure, for the operators and indexing runtime.fastpaths writes out; None for
+        anything else."""
+        if not self.plain_slots or self.watch is not None:
+            return None
+        t = type(node)
+        if (t is ast.Index or (t is ast.Binary and fastpaths.has_fast_path(node.op))
+                or (t is ast.Compare and len(node.ops) == 1 and fastpaths.has_fast_path(node.ops[0]))):
+            return getattr(self, "e_" + t.__name__)(node, scope, store)
+        return None
 
     def binder(self, name: str, scope: Scope, span=None):
         """A function storing a value under `name` in the scope's own frame (a `let`); `span`
@@ -282,10 +310,10 @@ class Compiler:
         return locate
 
     def s_Set(self, node, scope, tail):
-        value = self.expr(node.value, scope)
         target = node.target
         if type(target) is ast.Name:
-            return self._set_name(target.name, value, scope, node)
+            return self._set_name(target.name, scope, node)
+        value = self.expr(node.value, scope)
         path = []
         while type(target) in (ast.Attr, ast.Index):
             if type(target) is ast.Attr:
@@ -348,8 +376,8 @@ class Compiler:
             return v
         return checked
 
-    def _set_name(self, name, value, scope, node):
-        value = self.protected(name, value, node.span)
+    def _set_name(self, name, scope, node):
+        """`set name to …`; the value is compiled here, once, in the form the target needs."""
         candidates = scope.resolve(name)
         g = self.globals
         span = node.span
@@ -359,6 +387,17 @@ class Compiler:
             if append_fast is not None:
                 return append_fast(slot)
 
+            def _set_outer(f, v):
+                if name in g:
+                    g[name] = v
+                else:
+                    raise _not_declared(name, span)
+            if name not in PROTECTED_NAMES:
+                fused = self.stored(node.value, scope, fastpaths.Store(slot, _set_outer))
+                if fused is not None:
+                    return fused
+            value = self.protected(name, self.expr(node.value, scope), span)
+
             def run_local(f):
                 v = value(f)
                 if f[slot] is UNBOUND:
@@ -366,13 +405,10 @@ class Compiler:
                 else:
                     f[slot] = v
                 return v
-
-            def _set_outer(f, v):
-                if name in g:
-                    g[name] = v
-                else:
-                    raise _not_declared(name, span)
-            return run_local
+            shrink = self._shrink_pattern(node, name, scope)
+            return run_local if shrink is None else shrink(slot, run_local)
+        if append_fast is None:
+            value = self.protected(name, self.expr(node.value, scope), span)
         if not candidates and append_fast is None:
             def run_global(f):
                 v = value(f)
@@ -409,13 +445,16 @@ class Compiler:
         fn = self.expr(call.func, scope)
         general = self.expr(call, scope)
         builtin_append = self.globals.get("append")
+        g = self.globals
+        # the callee read as a dictionary lookup when it is the global builtin (otherwise `fn`)
+        callee = self._global_name(call.func, scope) if type(builtin_append) is Builtin else None
 
         def make(slot, locate=None):
             """For a local of this frame (`slot`), or wherever `locate` finds the variable."""
             if locate is None:
                 def run(f):
                     xs = f[slot]
-                    if xs.__class__ is list and fn(f) is builtin_append:
+                    if xs.__class__ is list and (g.get(callee) if callee else fn(f)) is builtin_append:
                         v = item(f)
                         if f[slot] is not xs:
                             xs = xs + [v]   # `item` re-bound the variable: extend the list read
@@ -453,6 +492,41 @@ class Compiler:
                 holder[key] = v
                 return v
             return run_located
+        return make
+
+    def _shrink_pattern(self, node, name, scope):
+        """`set xs to slice(xs, i, j)` (or `slice(xs, i)`) with integer literals, `i` ≥ 0 —
+        popping a stack, dropping a head: cut a local list in place when nobody else sees it.
+
+        `del xs[j:]` then `del xs[:i]` leaves exactly `xs[i:j]` for any `j` and any `i` ≥ 0
+        (Python's clamping is the builtin's). Whenever the variable does not hold a list, the
+        global `slice` is not the builtin, or the list is shared (`_own`'s refcount test), the
+        general statement `general` runs instead, with its errors."""
+        call = node.value
+        if not (type(call) is ast.Call and type(call.func) is ast.Name and call.func.name == "slice"
+                and not call.named and len(call.args) in (2, 3) and type(call.args[0]) is ast.Name
+                and call.args[0].name == name and self._global_name(call.func, scope) is not None):
+            return None
+        start = _int_literal(call.args[1])
+        end = _int_literal(call.args[2]) if len(call.args) == 3 else None
+        builtin_slice = self.globals.get("slice")
+        if (start is None or start < 0 or (len(call.args) == 3 and end is None)
+                or type(builtin_slice) is not Builtin or builtin_slice.spec.name != "slice"):
+            return None
+        g = self.globals
+
+        def make(slot, general):
+            def shrink(f):
+                xs = f[slot]
+                if xs.__class__ is list and g.get("slice") is builtin_slice and _refcount(xs) <= 3:
+                    if end is not None:
+                        del xs[end:]
+                    if start:
+                        del xs[:start]
+                    return xs
+                xs = None
+                return general(f)
+            return shrink
         return make
 
     def _keyed_append(self, node, name, locate, key_of, scope):
@@ -557,9 +631,10 @@ class Compiler:
         self.loops += 1
         body = self.block(node.body, scope, False)
         self.loops -= 1
+        forever = type(node.cond) is ast.Bool and node.cond.value is True  # `while true`: no test to run
 
         def run(f):
-            while cond(f):
+            while forever or cond(f):
                 try:
                     r = body(f)
                 except StopLoop:
@@ -650,22 +725,24 @@ class Compiler:
         return self.expr(node, scope)
 
     def s_Match(self, node, scope, tail):
-        """Each arm is one generated test (runtime.patterns). An arm whose frame nothing can
-        capture (no lambda or task inside it) is folded into the enclosing frame: no frame is
-        built per arm, and the enclosing names are read at depth 0."""
-        subject = self.decider(node.subject, scope)
-        arms = []
+        """The statement is one generated function (runtime.patterns.Dispatcher). An arm whose
+        frame nothing can capture (no lambda or task inside it) is folded into the enclosing
+        frame: its test is written into that function, no frame is built per arm, and the
+        enclosing names are read at depth 0."""
+        match = Dispatcher(self.decider(node.subject, scope))
         for arm in node.arms:
             folded = _foldable(arm, scope)
             inner = arm_scope(scope, arm, shared=folded)
             guard = self.decider(arm.guard, inner) if arm.guard is not None else None
-            declared = tuple(inner.slots.values()) if folded else ()
-            template = None if folded else [UNBOUND] * (inner.size - 1)
-            test = compile_test(arm.pattern, guard, inner, self, template, declared)
+            if folded:
+                match.folded_test(arm.pattern, guard, inner, self, tuple(inner.slots.values()))
+                match.folded_body(self.block(arm.body, inner, tail), tuple(inner.slots.values()))
+                continue
+            template = [UNBOUND] * (inner.size - 1)
+            test = compile_test(arm.pattern, guard, inner, self, template)
             body = self.block(arm.body, inner, tail)
-            if not folded:  # the test holds this list: names declared by the body join it
-                template.extend([UNBOUND] * (inner.size - 1 - len(template)))
-            arms.append((test, body, not folded, tuple(inner.slots.values()) if folded else ()))
+            template.extend([UNBOUND] * (inner.size - 1 - len(template)))  # the body's names join it
+            match.framed(test, body)
         otherwise = None
         if node.otherwise is not None:
             if _foldable(node.otherwise, scope):
@@ -674,7 +751,7 @@ class Compiler:
                 otherwise = (body, None, tuple(inner.slots.values()))
             else:
                 otherwise = (*self.frame_block(node.otherwise, scope, tail), ())
-        return dispatcher(subject, arms, otherwise)
+        return match.finish(otherwise)
 
     def s_TaskDef(self, node, scope, tail):
         if node.exported and not scope.is_global:
@@ -1021,12 +1098,14 @@ class Compiler:
                 raise e.at(span)
         return neg
 
-    def operand(self, node, scope) -> Operand:
-        """How the evaluator reads one operand of a hot operator (see runtime.fastpaths)."""
+    def operand(self, node, scope, texts: bool = False) -> Operand:
+        """How the evaluator reads one operand of a hot operator (see runtime.fastpaths); a
+        text literal is a constant too when `texts` (for `==`/`!=`, whose fast test checks both
+        sides' classes; the ordering ones assume a constant is an int)."""
         reader = self.expr(node, scope)
         if self.watch is not None:  # an assert records every operand it reads (runtime.assertions)
             return Operand("expr", reader)
-        if type(node) is ast.Num and type(node.value) is int:
+        if (type(node) is ast.Num and type(node.value) is int) or (texts and type(node) is ast.Str):
             return Operand("const", reader, value=node.value)
         slot = self._param_slot(node, scope)
         if slot is not None:
@@ -1040,14 +1119,14 @@ class Compiler:
             return Operand("global", reader, name=name)
         return Operand("expr", reader)
 
-    def e_Binary(self, node, scope):
+    def e_Binary(self, node, scope, store=None):
         op = node.op
         fn = ops.BINARY[op]
         span = node.span
         left = self.operand(node.left, scope)
         right = self.operand(node.right, scope)
         if fastpaths.has_fast_path(op):
-            return fastpaths.operator(op, left, right, fn, span, self.globals)
+            return fastpaths.operator(op, left, right, fn, span, self.globals, store)
         first, second = left.reader, right.reader
 
         def general(f):
@@ -1061,12 +1140,14 @@ class Compiler:
                 raise host_failure(f"`{op}`", MemoryError()).at(span) from None
         return general
 
-    def e_Compare(self, node, scope):
+    def e_Compare(self, node, scope, store=None):
         span = node.span
         if len(node.ops) == 1 and fastpaths.has_fast_path(node.ops[0]):
-            test = _comparison(node.ops[0])
-            return fastpaths.operator(node.ops[0], self.operand(node.first, scope),
-                                      self.operand(node.rest[0], scope), test, span, self.globals)
+            op = node.ops[0]
+            texts = op == "==" or op == "!="
+            return fastpaths.operator(op, self.operand(node.first, scope, texts),
+                                      self.operand(node.rest[0], scope, texts), _comparison(op), span,
+                                      self.globals, store)
         first = self.expr(node.first, scope)
         rest = [self.expr(r, scope) for r in node.rest]
         tests = [_comparison(op) for op in node.ops]
@@ -1119,40 +1200,15 @@ class Compiler:
         otherwise = self.expr(node.otherwise, scope) if node.otherwise is not None else (lambda f: None)
         return lambda f: then(f) if cond(f) else otherwise(f)
 
-    def e_Index(self, node, scope):
-        obj = self.expr(node.obj, scope)
-        index = self.expr(node.index, scope)
-        span = node.span
-        getitem = ops.index
+    def e_Index(self, node, scope, store=None):
+        """`xs[i]`, `m[k]` with both operands read inline (runtime.fastpaths.index); an integer
+        literal index (`stack[-1]`) is a constant, known when the program loads."""
         position = _int_literal(node.index)
-        if position is not None:
-            def at_constant(f):
-                """`xs[0]`, `stack[-1]`: the index is known when the program loads."""
-                o = obj(f)
-                if o.__class__ is list:
-                    try:
-                        return o[position]
-                    except IndexError:
-                        pass
-                try:
-                    return getitem(o, position)
-                except SynError as e:
-                    raise e.at(span)
-            return at_constant
-
-        def run(f):
-            o = obj(f)
-            i = index(f)
-            if type(o) is list and type(i) is int:
-                try:
-                    return o[i]
-                except IndexError:
-                    pass
-            try:
-                return getitem(o, i)
-            except SynError as e:
-                raise e.at(span)
-        return run
+        if position is None:
+            at = self.operand(node.index, scope)
+        else:
+            at = Operand("const", self.expr(node.index, scope), value=position)
+        return fastpaths.index(self.operand(node.obj, scope), at, ops.index, node.span, self.globals, store)
 
     def e_Attr(self, node, scope):
         obj = self.expr(node.obj, scope)

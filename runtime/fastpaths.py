@@ -28,20 +28,47 @@ _READ = {
 
 _TEMPLATE = """
 def make(left, right, general, span, g, left_slot, left_name, left_value,
-         right_slot, right_name, right_value, operation):
+         right_slot, right_name, right_value, operation, store_slot, outer):
     def run(f):
         a = {left}
         b = {right}
         if {fast_test}:
-            return {fast_result}
-        try:
-            return general(a, b)
-        except SynError as error:
+{fast}        try:
+{general}        except SynError as error:
             raise error.at(span)
         except MemoryError:
             raise host_failure(operation, MemoryError()).at(span) from None
-    return run
+{tail}    return run
 """
+
+
+def _give(result: str, store, indent: str, caught: str | None = None) -> str:
+    """Source that returns `result` from a generated closure, at `indent`. With `store` it first
+    writes it into the frame slot: for a `let`, always; for a `set` of a local, unless the slot
+    is still unbound (the variable is an outer one), when `outer(f, r)` assigns it there. With
+    `caught`, an exception `result` may raise (a miss) is passed over, for the general path."""
+    if store is None:
+        if caught is None:
+            return f"{indent}return {result}\n"
+        return f"{indent}try:\n{indent}    return {result}\n{indent}except {caught}:\n{indent}    pass\n"
+    if caught is None:
+        text = "" if result == "r" else f"{indent}r = {result}\n"
+    else:
+        text = f"{indent}try:\n{indent}    r = {result}\n{indent}except {caught}:\n{indent}    pass\n{indent}else:\n"
+        indent += "    "
+    if store.outer is None:
+        text += f"{indent}f[store_slot] = r\n"
+    else:
+        text += (f"{indent}if f[store_slot] is U:\n{indent}    outer(f, r)\n"
+                 f"{indent}else:\n{indent}    f[store_slot] = r\n")
+    return text + f"{indent}return r\n"
+
+
+def _general(store, indent: str) -> tuple[str, str]:
+    """The call of the general operation inside its `try`, and what follows the `except`s."""
+    if store is None:
+        return f"{indent}return general(a, b)\n", ""
+    return f"{indent}r = general(a, b)\n", _give("r", store, indent[:-4])
 
 # `*` is the one integer operator that can outgrow MAX_INT_DIGITS in a few steps (squaring
 # doubles the size): its result is compared with the limit, two cheap comparisons.
@@ -76,9 +103,21 @@ def has_fast_path(op: str) -> bool:
     return op in _INT_OPERATORS or op in _EQUALITY
 
 
-def operator(op: str, left: Operand, right: Operand, general, span, globals_: dict):
+class Store:
+    """Where a generated closure writes its result: the frame slot `slot`, for a `let` (`outer`
+    None) or a `set` (`outer(f, value)` assigns the outer variable while the slot is unbound)."""
+
+    __slots__ = ("slot", "outer")
+
+    def __init__(self, slot: int, outer=None):
+        self.slot = slot
+        self.outer = outer
+
+
+def operator(op: str, left: Operand, right: Operand, general, span, globals_: dict, store: Store | None = None):
     """The closure for `left op right`: inline when both are ints (or, for ==/!=, both ints or
-    both texts), `general(a, b)` otherwise, with errors located at `span`."""
+    both texts), `general(a, b)` otherwise, with errors located at `span`; with `store`, the
+    statement that also writes the result into a frame slot."""
     if op in _EQUALITY:
         fast_test = "a.__class__ is b.__class__ and (a.__class__ is int or a.__class__ is str)"
         fast_result = _EQUALITY[op]
@@ -90,8 +129,9 @@ def operator(op: str, left: Operand, right: Operand, general, span, globals_: di
             checks.append("b")
         fast_test = " and ".join(checks)
         fast_result = _INT_OPERATORS[op]
-    source = _TEMPLATE.format(left=left.source("left"), right=right.source("right"),
-                              fast_test=fast_test, fast_result=fast_result)
+    general_call, tail = _general(store, " " * 12)
+    source = _TEMPLATE.format(left=left.source("left"), right=right.source("right"), fast_test=fast_test,
+                              fast=_give(fast_result, store, " " * 12), general=general_call, tail=tail)
     make = _cache.get(source)
     if make is None:
         namespace = {"SynError": SynError, "_INT_LOW": -(1 << MAX_INT_BITS), "_INT_HIGH": 1 << MAX_INT_BITS,
@@ -99,7 +139,7 @@ def operator(op: str, left: Operand, right: Operand, general, span, globals_: di
         exec(source, namespace)
         make = _cache[source] = namespace["make"]
     return make(left.reader, right.reader, general, span, globals_, left.slot, left.name, left.value,
-                right.slot, right.name, right.value, f"`{op}`")
+                right.slot, right.name, right.value, f"`{op}`", store and store.slot, store and store.outer)
 
 
 _SEQUENCE_STEP = """
@@ -136,3 +176,39 @@ def _sequence_maker(count: int):
         exec(source, namespace)
         make = _cache[f"sequence {count}"] = namespace["make"]
     return make
+
+
+_INDEX_TEMPLATE = """
+def make(left, right, general, span, g, left_slot, left_name, left_value,
+         right_slot, right_name, right_value, store_slot, outer):
+    def run(f):
+        a = {left}
+        b = {right}
+        c = a.__class__
+        if c is list:
+            if b.__class__ is int:
+{list_hit}        elif c is dict and b.__class__ is str:
+{map_hit}        try:
+{general}        except SynError as error:
+            raise error.at(span)
+{tail}    return run
+"""
+
+
+def index(obj: Operand, position: Operand, general, span, globals_: dict, store: Store | None = None):
+    """The closure for `obj[position]` with both operands read inline: a list at an int in
+    range, or a map at a text key it has, is one Python subscript; everything else (a miss, a
+    text, a float index, a module) is `general(obj, position)`, with errors located at `span`;
+    `store` as for `operator`."""
+    general_call, tail = _general(store, " " * 12)
+    source = _INDEX_TEMPLATE.format(left=obj.source("left"), right=position.source("right"),
+                                    list_hit=_give("a[b]", store, " " * 16, "IndexError"),
+                                    map_hit=_give("a[b]", store, " " * 12, "KeyError"),
+                                    general=general_call, tail=tail)
+    make = _cache.get(source)
+    if make is None:
+        namespace = {"SynError": SynError, "U": UNBOUND}
+        exec(source, namespace)
+        make = _cache[source] = namespace["make"]
+    return make(obj.reader, position.reader, general, span, globals_, obj.slot, obj.name, obj.value,
+                position.slot, position.name, position.value, store and store.slot, store and store.outer)

@@ -249,6 +249,8 @@ def _public_call(st, fn: Task, values: list):
 class LabelCompiler(Compiler):
     """Compiles a module so that every closure respects the label rules of LANGUAGE.md §8."""
 
+    plain_slots = False   # every `let` and `set` goes through the labelling stores
+
     def __init__(self, rt, globals_, file, is_module=False):
         super().__init__(rt, globals_, file, is_module)
         self.st = rt.labels

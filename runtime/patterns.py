@@ -1,7 +1,9 @@
-"""`match` compiled to direct tests: one generated Python function per arm, one per statement.
+"""`match` compiled to direct tests: one generated Python function per statement (`Dispatcher`).
 
-An arm's test `test(value, frame) -> bool` checks the pattern and binds its names into frame
-slots as it goes, then runs the guard. Literals (text, integers, `true`/`false`, `nothing`) are
+An arm's test checks the pattern and binds its names into frame slots as it goes, then runs the
+guard. The test of an arm folded into the enclosing frame is written inside the dispatcher (a
+mismatch moves on to the next arm without a call); an arm with a frame of its own has its test
+as a function `test(value, up)` that builds that frame once the value fits. Literals (text, integers, `true`/`false`, `nothing`) are
 one comparison with `values.equal`'s meaning; a list pattern is a class and length check and
 then per-element tests by index (a spread is sliced only when it binds a name); a map pattern
 tests key presence then each key's sub-pattern. Anything else (a computed value, an enum
@@ -49,12 +51,17 @@ class _Source:
         self.args: dict[str, object] = {}
         self.locals = 0
         self.template = template    # a test of an arm with its own frame: made at first use
+        self.indent = "        "    # where a test's statements stand
+        self.fail = "return False"  # what a test does on a mismatch
+
+    def line(self, text: str) -> None:
+        self.lines.append(self.indent + text)
 
     def frame(self) -> str:
         """`f`, the frame the arm runs in; an arm with its own frame builds it here, so a value
         whose shape does not fit is refused before any frame is built."""
         if self.template is not None:
-            self.lines.append(f"        f = [up, *{self.arg('p', self.template)}]")
+            self.line(f"f = [up, *{self.arg('p', self.template)}]")
             self.template = None
         return "f"
 
@@ -67,9 +74,9 @@ class _Source:
         self.locals += 1
         return f"x{self.locals}"
 
-    def fail_if(self, condition: str, indent: str = "        ") -> None:
-        self.lines.append(f"{indent}if {condition}:")
-        self.lines.append(f"{indent}    return False")
+    def fail_if(self, condition: str) -> None:
+        self.line(f"if {condition}:")
+        self.line(f"    {self.fail}")
 
     def make(self, header: str, extra: str = ""):
         """exec the function (cached by its text) and call its maker with the arguments."""
@@ -83,21 +90,25 @@ class _Source:
         return maker(**self.args)
 
 
-def compile_test(pattern, guard, scope, compiler, template=None, reset: tuple = ()):
-    """The test of one arm: the pattern, then the guard (a compiled expression or None).
-
-    For an arm folded into the enclosing frame, `test(value, f)` is truthy when the arm runs,
-    and `reset` lists the slots written back to UNBOUND when the guard says no. For an arm
-    with its own frame (`template`), `test(value, up)` is that frame, `[up, *template]`, or
-    False."""
+def compile_test(pattern, guard, scope, compiler, template=None):
+    """The test of one arm with its own frame, or of a pattern nested in an enum variant
+    (`template` None): `test(value, up)` is the arm's frame, `[up, *template]`, or False;
+    `test(value, f)` binds into `f` and is truthy when the pattern matches."""
     src = _Source(template)
     _emit(pattern, "v", src, scope, compiler)
-    if guard is not None:
-        src.lines.append(f"        if not {src.arg('g', guard)}({src.frame()}):")
-        src.lines.extend(f"            f[{src.arg('s', slot)}] = U" for slot in reset)
-        src.lines.append("            return False")
-    src.lines.append(f"        return {src.frame()}")
+    _emit_guard(src, guard, ())
+    src.line(f"return {src.frame()}")
     return src.make(f"    def run(v, {'f' if template is None else 'up'}):")
+
+
+def _emit_guard(src: _Source, guard, reset: tuple) -> None:
+    """The guard (a compiled expression, or None) as the test's last step; `reset` lists the
+    slots written back to UNBOUND when it says no."""
+    if guard is None:
+        return
+    src.line(f"if not {src.arg('g', guard)}({src.frame()}):")
+    src.lines.extend(f"{src.indent}    f[{src.arg('s', slot)}] = U" for slot in reset)
+    src.line(f"    {src.fail}")
 
 
 def _emit(pattern, x: str, src: _Source, scope, compiler) -> None:
@@ -107,7 +118,7 @@ def _emit(pattern, x: str, src: _Source, scope, compiler) -> None:
     if t is ast.PWildcard:
         return
     if t is ast.PBind:
-        src.lines.append(f"        {src.frame()}[{src.arg('s', scope.declare(pattern.name))}] = {x}")
+        src.line(f"{src.frame()}[{src.arg('s', scope.declare(pattern.name))}] = {x}")
         return
     constant = _literal(pattern)
     if constant is not _NOT_LITERAL:
@@ -144,7 +155,7 @@ def _emit_list(pattern, x: str, src: _Source, scope, compiler) -> None:
         _emit_item(sub, f"{x}[{i - len(after)}]", src, scope, compiler)
     if rest:
         end = f"len({x}) - {len(after)}" if after else ""
-        src.lines.append(f"        {src.frame()}[{src.arg('s', scope.declare(rest))}] = {x}[{len(before)}:{end}]")
+        src.line(f"{src.frame()}[{src.arg('s', scope.declare(rest))}] = {x}[{len(before)}:{end}]")
 
 
 def _emit_item(sub, item: str, src: _Source, scope, compiler) -> None:
@@ -152,49 +163,73 @@ def _emit_item(sub, item: str, src: _Source, scope, compiler) -> None:
     if type(sub) is ast.PWildcard:
         return
     if type(sub) is ast.PBind:
-        src.lines.append(f"        {src.frame()}[{src.arg('s', scope.declare(sub.name))}] = {item}")
+        src.line(f"{src.frame()}[{src.arg('s', scope.declare(sub.name))}] = {item}")
         return
     y = src.local()
-    src.lines.append(f"        {y} = {item}")
+    src.line(f"{y} = {item}")
     _emit(sub, y, src, scope, compiler)
 
 
-def dispatcher(subject, arms: list, otherwise):
-    """The `match` statement: `arms` are (test, body, framed, slots) with tests from
-    compile_test: a folded arm runs in the enclosing frame and resets `slots` when its body
-    ends; a framed one runs in the frame its test made. `otherwise` is (body, template, slots)
-    or None, with template None when it is folded."""
-    src = _Source()
-    src.lines.append(f"        v = {src.arg('subject', subject)}(f)")
-    for test, body, framed, slots in arms:
-        t, b = src.arg("t", test), src.arg("b", body)
-        if not framed:
-            src.lines.append(f"        if {t}(v, f):")
-            _emit_body(src, f"{b}(f)", slots, "            ")
+class Dispatcher:
+    """The `match` statement as one generated function, written arm by arm in source order.
+
+    An arm folded into the enclosing frame has its test written out inside the dispatcher: a
+    `while True:` block that a mismatch leaves with `break` for the next arm, so trying an arm
+    costs no call. A framed arm's test is its own function (`compile_test`), which builds the
+    arm's frame once the value fits. The compiler declares each arm's binders (by writing its
+    test) before it compiles the arm's body, so the two get slots in the order of the source."""
+
+    def __init__(self, subject):
+        self.src = _Source()
+        self.src.line(f"v = {self.src.arg('subject', subject)}(f)")
+
+    def folded_test(self, pattern, guard, scope, compiler, reset: tuple) -> None:
+        """The test of an arm that runs in the enclosing frame; `reset` (the arm's binders) is
+        written back to UNBOUND when the guard says no."""
+        src = self.src
+        src.line("while True:")
+        src.indent, src.fail = src.indent + "    ", "break"
+        _emit(pattern, "v", src, scope, compiler)
+        _emit_guard(src, guard, reset)
+
+    def folded_body(self, body, slots: tuple) -> None:
+        """The body of the folded arm whose test was written last: it runs in the enclosing
+        frame and resets `slots` (every name the arm declared) when it ends, however it ends."""
+        src = self.src
+        _emit_body(src, f"{src.arg('b', body)}(f)", slots)
+        src.indent, src.fail = src.indent[:-4], "return False"
+
+    def framed(self, test, body) -> None:
+        """An arm with its own frame: `test` (from compile_test) builds it, `body` runs in it."""
+        src = self.src
+        src.line(f"fr = {src.arg('t', test)}(v, f)")
+        src.line("if fr:")
+        src.line(f"    return {src.arg('b', body)}(fr)")
+
+    def finish(self, otherwise):
+        """The statement's function; `otherwise` is (body, template, slots) or None, with
+        template None when it is folded."""
+        src = self.src
+        if otherwise is None:
+            src.line("return None")
         else:
-            src.lines.append(f"        fr = {t}(v, f)")
-            src.lines.append("        if fr:")
-            src.lines.append(f"            return {b}(fr)")
-    if otherwise is None:
-        src.lines.append("        return None")
-    else:
-        body, template, slots = otherwise
-        b = src.arg("b", body)
-        if template is None:
-            _emit_body(src, f"{b}(f)", slots, "        ")
-        else:
-            src.lines.append(f"        return {b}([f, *{src.arg('p', template)}])")
-    return src.make("    def run(f):")
+            body, template, slots = otherwise
+            b = src.arg("b", body)
+            if template is None:
+                _emit_body(src, f"{b}(f)", slots)
+            else:
+                src.line(f"return {b}([f, *{src.arg('p', template)}])")
+        return src.make("    def run(f):")
 
 
-def _emit_body(src: _Source, call: str, slots, indent: str) -> None:
+def _emit_body(src: _Source, call: str, slots) -> None:
     if not slots:
-        src.lines.append(f"{indent}return {call}")
+        src.line(f"return {call}")
         return
-    src.lines.append(f"{indent}try:")
-    src.lines.append(f"{indent}    return {call}")
-    src.lines.append(f"{indent}finally:")
-    src.lines.extend(f"{indent}    f[{src.arg('s', slot)}] = U" for slot in slots)
+    src.line("try:")
+    src.line(f"    return {call}")
+    src.line("finally:")
+    src.lines.extend(f"{src.indent}    f[{src.arg('s', slot)}] = U" for slot in slots)
 
 
 def compile_pattern(pattern, scope, compiler):

@@ -253,8 +253,8 @@ def slice_(rt, coll, start, end=None):
     """
     if type(coll) not in (list, str, bytes):
         raise wrong_type("slice", "a list, text or bytes", coll)
-    i = _integer("slice", start, "start")
-    j = None if end is None else _integer("slice", end, "end")
+    i = start if start.__class__ is int else _integer("slice", start, "start")
+    j = end if end is None or end.__class__ is int else _integer("slice", end, "end")
     return coll[i:j]
 
 
