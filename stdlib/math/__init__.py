@@ -29,7 +29,7 @@ def describe(identifier: str) -> Any:
 def run(identifier: str, payload: dict) -> Any:
     """Validate the payload, run the operation in an isolated worker, return its typed result."""
     from .isolation import start_soon
-    start_soon()  # the worker starts while the catalog loads here
+    start_soon(identifier)  # the worker prepares the operation while this process validates
     from .api import run as _run
     return _run(identifier, payload)
 
@@ -53,9 +53,8 @@ def prewarm_in_background(spec: str) -> None:
     names an unknown one), then load their backends into the worker on a background thread
     while the command starts; the program's first math call waits for that load."""
     from . import isolation
-    isolation.start_soon()  # the worker starts while the catalog loads here
-    from .catalog import DOMAINS
     from .errors import MathError
+    from .index import DOMAINS
     names = list(DOMAINS) if spec.strip() == "all" else [d.strip() for d in spec.split(",")]
     unknown = [d for d in names if d not in DOMAINS]
     if unknown:

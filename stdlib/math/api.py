@@ -14,6 +14,7 @@ from pydantic import BaseModel, ConfigDict, ValidationError
 
 from . import catalog, isolation
 from .errors import MathError
+from .index import IDENTIFIERS
 from .primitives import canonical_json
 from .tool import MathTool
 
@@ -23,14 +24,14 @@ MAX_LIMIT = 100
 class Issue(BaseModel):
     """One reason a payload was rejected: where, a stable code, and a message."""
 
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
     path: str
     code: str
     message: str
 
 
 class CheckReport(BaseModel):
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
     valid: bool
     issues: list[Issue]
 
@@ -135,7 +136,7 @@ def _tool(identifier: Any, verb: str) -> MathTool:
 
 
 def _unknown_text(identifier: Any) -> str:
-    close = difflib.get_close_matches(str(identifier), list(catalog.TOOLS), n=3, cutoff=0.5)
+    close = difflib.get_close_matches(str(identifier), IDENTIFIERS, n=3, cutoff=0.5)
     if close:
         return "did you mean: " + ", ".join(close)
     return "no such operation; math.find lists them (domains: " + ", ".join(

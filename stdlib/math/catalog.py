@@ -1,17 +1,22 @@
 """The registry of public operations and the catalog entries built from it (MATH.md §7.1).
 
-Every declaration comes from a domain module's `TOOLS` tuple; nothing else is public. This
-module turns declarations into what discovery shows: a summary entry (usable directly as an
-`llm_step` catalog item: name, describe, params, optional, and input_schema, the full request
-JSON Schema that the model is shown), and a full entry that adds the claim, the result JSON
-Schema, the examples, the bounds and the deadline. Schemas have their references inlined and
-stay in the subset every provider accepts (several do not resolve `$ref`).
+Every declaration comes from a domain module's `TOOLS` tuple; nothing else is public. `get`
+imports only the module that declares the one operation asked for (`index.MODULES` says which),
+so a call builds the Pydantic models of its own domain module alone, and those only on first use
+(`primitives.CONFIG` defers building); `TOOLS`, every declaration by identifier, imports all
+modules and is what discovery reads. This module turns declarations into what discovery shows:
+a summary entry (usable directly as an `llm_step` catalog item: name, describe, params,
+optional, and input_schema, the full request JSON Schema that the model is shown), and a full
+entry that adds the claim, the result JSON Schema, the examples, the bounds and the deadline.
+Schemas have their references inlined and stay in the subset every provider accepts (several
+do not resolve `$ref`).
 """
 
 from __future__ import annotations
 
 import copy
 import functools
+import importlib
 import json
 import math
 import re
@@ -19,23 +24,43 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict
 
-from .domains import calculus, linalg, nt, poly, sat, smt
-from .domains import arithmetic, certify, contfrac, inverse, lattice, lp, modp, resultant, sequence
+from .index import DECLARED_IN, DOMAINS, IDENTIFIERS, MODULES, domain_modules
 from .primitives import canonical_json
 from .tool import MathTool
 
-_ALL = nt.TOOLS + poly.TOOLS + linalg.TOOLS + calculus.TOOLS + sat.TOOLS + smt.TOOLS
-_ALL += inverse.TOOLS + arithmetic.TOOLS + contfrac.TOOLS + certify.TOOLS
-_ALL += resultant.TOOLS + sequence.TOOLS + modp.TOOLS + lattice.TOOLS + lp.TOOLS
-TOOLS: dict[str, MathTool] = {tool.identifier: tool for tool in sorted(
-    _ALL, key=lambda t: t.identifier)}
-if len(TOOLS) != len(_ALL):
-    raise RuntimeError("duplicate math operation identifier")
-DOMAINS = tuple(sorted({tool.domain for tool in _ALL}))
-
 
 def get(identifier: str) -> MathTool | None:
-    return TOOLS.get(identifier)
+    """The declaration of `identifier`, importing only its domain module; None if unknown."""
+    module = DECLARED_IN.get(identifier)
+    return None if module is None else _declared_by(module)[identifier]
+
+
+def in_domains(domains) -> list[MathTool]:
+    """Every declaration of the named domains, importing only the modules that hold them."""
+    return [tool for module in domain_modules(domains)
+            for tool in _declared_by(module).values() if tool.domain in domains]
+
+
+@functools.lru_cache(maxsize=None)
+def _declared_by(module: str) -> dict[str, MathTool]:
+    tools = importlib.import_module(f"{__package__}.domains.{module}").TOOLS
+    found = {tool.identifier: tool for tool in tools}
+    if len(found) != len(tools) or sorted(found) != sorted(MODULES[module]):
+        raise RuntimeError(f"stdlib/math/domains/{module}.py declares {sorted(found)}, but "
+                           f"stdlib/math/index.py lists {sorted(MODULES[module])} for it")
+    return found
+
+
+def __getattr__(name: str) -> Any:
+    """`TOOLS`: every declaration by identifier, in identifier order (imports every module)."""
+    if name == "TOOLS":
+        return _all()
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+@functools.lru_cache(maxsize=1)
+def _all() -> dict[str, MathTool]:
+    return {identifier: get(identifier) for identifier in IDENTIFIERS}
 
 
 # --- schemas --------------------------------------------------------------------------------
@@ -76,7 +101,7 @@ def request_schema(tool: MathTool) -> dict:
 
 @functools.lru_cache(maxsize=None)
 def _request_schema_text(identifier: str) -> str:
-    tool = TOOLS[identifier]
+    tool = get(identifier)
     raw = tool.request.model_json_schema(mode="validation")
     schema = _inline(raw, raw.get("$defs", {}))
     example = f"Example: {canonical_json(tool.examples[0].payload)}"
@@ -113,7 +138,7 @@ class CatalogEntry(BaseModel):
     """What `find` returns per operation (detail "summary"): an `llm_step` catalog item whose
     `input_schema` (the full request schema) is what the model is shown."""
 
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
     identifier: str
     name: str
     domain: str
@@ -126,20 +151,20 @@ class CatalogEntry(BaseModel):
 
 
 class ExampleEntry(BaseModel):
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
     description: str
     payload: dict
 
 
 class BoundsEntry(BaseModel):
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
     input: str
     computation: str
     output: str
 
 
 class RuleEntry(BaseModel):
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
     code: str
     text: str
 
@@ -249,7 +274,7 @@ class _Indexed:
 
 @functools.lru_cache(maxsize=1)
 def _index() -> tuple[list[_Indexed], dict[str, float]]:
-    indexed = [_Indexed(tool) for tool in TOOLS.values()]
+    indexed = [_Indexed(tool) for tool in _all().values()]
     frequency: dict[str, int] = {}
     for entry in indexed:
         for word in entry.all:
@@ -283,7 +308,7 @@ def _score(entry: _Indexed, query: list[str], idf: dict[str, float]) -> tuple:
 
 def search(query: str, domain: str | None) -> list[MathTool]:
     """Operations in ranking order (see above); an empty query lists all by identifier."""
-    pool = [t for t in TOOLS.values() if domain is None or t.domain == domain]
+    pool = [t for t in _all().values() if domain is None or t.domain == domain]
     q = query.strip().lower()
     if not q:
         return pool

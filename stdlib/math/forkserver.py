@@ -6,14 +6,17 @@ writes the typed result back as JSON. A fresh child per call means nothing leaks
 (z3 keeps process-global parameters, sympy keeps caches) and every call can be killed with
 SIGKILL, which is the only thing that reliably stops z3, PySAT and sympy alike.
 
-The helper starts lean: it imports only the catalog. Before it forks the child of a call, it
-imports the adapters that operation declares (`MathTool.adapters`) and so the backends behind
-them; later children inherit them, so each backend is loaded once per helper, by the first
-operation that needs it, and an operation that needs none (nt.integer.gcd) never loads sympy,
-z3 or PySAT. A `load` request imports the adapters of whole domains ahead of time (pre-warm).
-The imports happen in the helper, outside the child's limits and before the parent starts the
-call's deadline clock; should one fail, the child imports it again and reports the failure as
-its frame.
+The helper starts lean: it imports the catalog, which holds no domain module yet. Before it
+forks the child of a call, it prepares that operation: imports its domain module and the
+adapters it declares (`MathTool.adapters`), and so the backends behind them, and builds its
+validators (`MathTool.build_validators`); later children inherit all of it, so each backend is
+loaded and each validator built once per helper, by the first call that needs it, and an
+operation that needs no backend (nt.integer.gcd) never loads sympy, z3 or PySAT. The parent
+names the operation of its first call when it starts the helper, which prepares it before it
+announces readiness, while the parent validates that call's request. A `load` request imports
+the adapters of whole domains ahead of time (pre-warm). All of this happens in the helper,
+outside the child's limits and before the parent starts the call's deadline clock; should an
+import fail, the child imports it again and reports the failure as its frame.
 
 The helper is started by `stdlib.math.isolation` as `python -P -c ...serve(fd)` rather than
 through `multiprocessing`, whose forkserver children re-run the parent's main script.
@@ -47,12 +50,15 @@ BACKENDS = ("mpmath", "pysat", "sympy", "z3")
 _ADAPTERS = "stdlib.math.adapters."
 
 
-def serve(fd: int) -> None:
-    """Load the catalog, announce readiness, then answer requests until the parent closes the
-    control socket."""
+def serve(fd: int, expected: str = "") -> None:
+    """Prepare the operation the parent expects to run first (`expected`, "" for none),
+    announce readiness, then answer requests until the parent closes the control socket."""
     control = socket.socket(fileno=fd)
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     from . import catalog
+    first = catalog.get(expected)
+    if first is not None:
+        _prepare(first)  # while the parent validates the request of that call
     # Children are reaped by the kernel; the parent learns their fate through the pipes.
     signal.signal(signal.SIGCHLD, signal.SIG_IGN)
     control.sendall(b"R")
@@ -72,12 +78,11 @@ def serve(fd: int) -> None:
             header += more
         request = json.loads(header)
         if "load" in request:
-            _load(a for tool in catalog.TOOLS.values() if tool.domain in request["load"]
-                  for a in tool.adapters)
+            _load(a for tool in catalog.in_domains(request["load"]) for a in tool.adapters)
             loaded = json.dumps([name for name in BACKENDS if name in sys.modules]).encode()
             control.sendall(struct.pack("!I", len(loaded)) + loaded)
             continue
-        _load(catalog.TOOLS[request["run"]].adapters)
+        _prepare(catalog.get(request["run"]))
         pid = os.fork()
         if pid == 0:
             control.close()
@@ -86,6 +91,17 @@ def serve(fd: int) -> None:
         for descriptor in fds:
             os.close(descriptor)
         control.sendall(struct.pack("!q", pid))
+
+
+def _prepare(tool) -> None:
+    """Import the operation's adapters and build its validators in the helper, so that every
+    later child inherits both. A failure is left to the child, which meets it again inside its
+    limits and reports it in its frame."""
+    _load(tool.adapters)
+    try:
+        tool.build_validators()
+    except Exception:
+        pass
 
 
 def _load(adapters) -> None:

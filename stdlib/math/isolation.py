@@ -27,7 +27,7 @@ from typing import TYPE_CHECKING, Any, Callable
 
 from .errors import MathError
 
-if TYPE_CHECKING:  # importing this module stays cheap: `start_soon` runs before the catalog loads
+if TYPE_CHECKING:  # importing this module stays cheap: `start_soon` runs before pydantic loads
     from pydantic import BaseModel
 
     from .tool import MathTool
@@ -48,15 +48,16 @@ class _Helper:
         self._owner = 0
         self._ready = False
 
-    def start_soon(self) -> None:
-        """Spawn the helper without waiting for it, so that its start-up (loading the catalog)
-        overlaps with this process loading the catalog to validate the first request. A spawn
-        that fails is left to that request, which starts the helper again and reports."""
+    def start_soon(self, expected: str) -> None:
+        """Spawn the helper without waiting for it, so that its start-up (preparing the
+        operation `expected` first, if one is named) overlaps with this process validating the
+        request of that call. A spawn that fails is left to that request, which starts the
+        helper again and reports."""
         if not self._lock.acquire(blocking=False):
             return  # a request or a pre-warm is already starting or using it
         try:
             if self._socket is None or self._owner != os.getpid():
-                self._spawn()
+                self._spawn(expected)
         except OSError:
             pass
         finally:
@@ -102,15 +103,16 @@ class _Helper:
             data += more
         return data
 
-    def _spawn(self) -> None:
+    def _spawn(self, expected: str = "") -> None:
         root = str(Path(__file__).resolve().parents[2])
         env = dict(os.environ)
         env["PYTHONPATH"] = os.pathsep.join(p for p in (root, env.get("PYTHONPATH")) if p)
         ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_STREAM)
-        code = "import sys; from stdlib.math.forkserver import serve; serve(int(sys.argv[1]))"
+        code = ("import sys; from stdlib.math.forkserver import serve; "
+                "serve(int(sys.argv[1]), sys.argv[2])")
         try:
             process = subprocess.Popen(
-                [sys.executable, "-P", "-c", code, str(theirs.fileno())],
+                [sys.executable, "-P", "-c", code, str(theirs.fileno()), expected],
                 pass_fds=[theirs.fileno()], stdin=subprocess.DEVNULL,
                 stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=env,
                 start_new_session=True)
@@ -137,11 +139,14 @@ class _Helper:
         self._ready = True
 
     def _stop(self) -> None:
+        """Close the control socket and reap the helper: one that is serving ends on the
+        closed socket; one still starting (its first call never came, e.g. the request was
+        invalid) is killed rather than waited for while it prepares an operation."""
         if self._socket is not None:
             self._socket.close()
         if self._process is not None and self._owner == os.getpid():
             try:
-                self._process.wait(timeout=2)
+                self._process.wait(timeout=2 if self._ready else 0)
             except subprocess.TimeoutExpired:
                 self._process.kill()
                 self._process.wait()
@@ -164,9 +169,12 @@ _SLOTS = threading.BoundedSemaphore(max(1, os.cpu_count() or 1))
 atexit.register(_HELPER.close)
 
 
-def start_soon() -> None:
-    """Spawn the worker now, ahead of the first request (see `_Helper.start_soon`)."""
-    _HELPER.start_soon()
+def start_soon(expected: Any = None) -> None:
+    """Spawn the worker now, ahead of the first request (see `_Helper.start_soon`); `expected`
+    is the operation that request will run, if known. Only a declared identifier reaches the
+    worker's command line."""
+    from .index import DECLARED_IN
+    _HELPER.start_soon(expected if type(expected) is str and expected in DECLARED_IN else "")
 
 
 _PREWARM: list[threading.Thread] = []

@@ -35,7 +35,9 @@ MAX_SAFE = 2**53 - 1
 # convert ints beyond 4300 digits to or from text, so larger values could not re-validate.
 OUTPUT_DIGITS = 4000
 
-CONFIG = ConfigDict(extra="forbid", strict=True, frozen=True)
+# `defer_build`: a model builds its validator on first use, not when its module is imported, so
+# a process builds only the models of the operations it runs (MathTool.build_validators).
+CONFIG = ConfigDict(extra="forbid", strict=True, frozen=True, defer_build=True)
 
 
 class Rule(NamedTuple):

@@ -33,7 +33,7 @@ def describe(identifier: str) -> dict:
 def run(identifier: str, payload: dict) -> Any:
     """Validate and run one operation; the typed result as plain values."""
     from . import isolation
-    isolation.start_soon()  # the worker starts while the catalog loads here
+    isolation.start_soon(identifier)  # the worker prepares the operation while this validates
     from . import api
     return api.run(identifier, payload).model_dump()
 

@@ -10,7 +10,8 @@ from __future__ import annotations
 
 import json
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass
+from functools import cached_property
 from types import UnionType
 from typing import Annotated, Any, Callable, Union, get_args, get_origin
 
@@ -81,7 +82,6 @@ class MathTool:
     on_deadline: Callable[[Any, int, int], Any] | None = None
     vocabulary: tuple[str, ...] = ()
     adapters: tuple[str, ...] = ()
-    result_adapter: TypeAdapter = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         if not IDENTIFIER.fullmatch(self.identifier):
@@ -90,7 +90,22 @@ class MathTool:
             raise ValueError(f"{self.identifier}: every operation publishes an example")
         if not 0 < self.deadline <= MAX_DEADLINE:
             raise ValueError(f"{self.identifier}: deadline must be in (0, {MAX_DEADLINE}] s")
-        object.__setattr__(self, "result_adapter", TypeAdapter(self.result))
+
+    @cached_property
+    def result_adapter(self) -> TypeAdapter:
+        """Validates and serialises results; built on first use, like the models."""
+        return TypeAdapter(self.result)
+
+    def build_validators(self) -> None:
+        """Build now what running this operation validates with: the request model, the result
+        adapter and every model a result is made of. Models are built on first use
+        (`primitives.CONFIG` defers building, so a process builds only the operations it runs);
+        the worker calls this before it forks a child, so every child inherits them built
+        instead of building them again."""
+        self.request.model_rebuild()
+        for model in _models(self.result, set()):
+            model.model_rebuild()
+        self.result_adapter.validator  # the adapter builds when first read
 
     @property
     def domain(self) -> str:
@@ -109,6 +124,20 @@ class MathTool:
     @property
     def deadline_ms(self) -> int:
         return int(self.deadline * 1000)
+
+
+def _models(tp: Any, seen: set) -> list[type[BaseModel]]:
+    """The model classes a value of type `tp` can contain: itself, its union variants, the
+    element types of its lists, and the same for each model's fields."""
+    if isinstance(tp, type) and issubclass(tp, BaseModel):
+        if tp in seen:
+            return []
+        seen.add(tp)
+        found = [tp]
+        for info in tp.model_fields.values():
+            found += _models(info.annotation, seen)
+        return found
+    return [model for arg in get_args(tp) for model in _models(arg, seen)]
 
 
 def _statuses(tp: Any) -> tuple[str, ...]:
