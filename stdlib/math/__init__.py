@@ -3,9 +3,10 @@
 The public Python API is `find`, `describe`, `run`, `check` and `prewarm`; they return typed Pydantic
 values and raise `stdlib.math.errors.MathError` for failures that are not mathematics.
 Importing this package is cheap on purpose: the interpreter may import it at start-up, so the
-catalog (Pydantic models) loads on the first call and the backends (sympy, z3, PySAT) only in
-the worker process that runs operations, each one on the first call that needs it (or ahead,
-with `prewarm`).
+catalog (Pydantic models) loads on the first call, only as far as that call needs (the domain
+module of its operation, whose models build on first use), and the backends (sympy, z3,
+PySAT) only in the worker process that runs operations, each one on the first call that needs
+it (or ahead, with `prewarm`).
 """
 
 from __future__ import annotations

@@ -61,6 +61,8 @@ def _describe(identifier: str) -> int:
 
 
 def _run(identifier: str, text: str) -> int:
+    from . import isolation
+    isolation.start_soon(identifier)  # the worker prepares the operation while this validates
     from . import api
     from .errors import MathError
     try:

@@ -102,9 +102,8 @@ class MathTool:
         (`primitives.CONFIG` defers building, so a process builds only the operations it runs);
         the worker calls this before it forks a child, so every child inherits them built
         instead of building them again."""
-        self.request.model_rebuild()
-        for model in _models(self.result, set()):
-            model.model_rebuild()
+        build_models(self.request)
+        build_models(self.result)
         self.result_adapter.validator  # the adapter builds when first read
 
     @property
@@ -126,17 +125,24 @@ class MathTool:
         return int(self.deadline * 1000)
 
 
+def build_models(tp: Any) -> None:
+    """Build the validator of every model a value of type `tp` can contain, innermost first,
+    so that each model reuses the built schemas of the models inside it (a model still unbuilt
+    would have its schema generated again inside every model that holds it)."""
+    for model in _models(tp, set()):
+        model.model_rebuild()
+
+
 def _models(tp: Any, seen: set) -> list[type[BaseModel]]:
-    """The model classes a value of type `tp` can contain: itself, its union variants, the
-    element types of its lists, and the same for each model's fields."""
+    """The model classes a value of type `tp` can contain, each after the models it holds:
+    itself, its union variants, the element types of its lists, and so on through fields."""
     if isinstance(tp, type) and issubclass(tp, BaseModel):
         if tp in seen:
             return []
         seen.add(tp)
-        found = [tp]
-        for info in tp.model_fields.values():
-            found += _models(info.annotation, seen)
-        return found
+        found = [model for info in tp.model_fields.values()
+                 for model in _models(info.annotation, seen)]
+        return found + [tp]
     return [model for arg in get_args(tp) for model in _models(arg, seen)]
 
 
