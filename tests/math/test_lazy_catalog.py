@@ -48,11 +48,12 @@ def test_a_module_that_disagrees_with_the_index_is_refused(monkeypatch):
 # (`build_validators`), and a grandchild runs every published example as a worker child does
 # (request JSON in, result JSON out). It reports the models the grandchild had to build.
 PROBE = r"""
-import importlib, json, os, sys
+import importlib, json, pkgutil, sys
 from pydantic import BaseModel
 from stdlib.math import catalog, index
 from stdlib.math import adapters as package
-import pkgutil
+from tests.math.forked import in_fork
+
 for info in pkgutil.iter_modules(package.__path__):
     importlib.import_module("stdlib.math.adapters." + info.name)
 assert not [m for m in sys.modules if m.startswith("stdlib.math.domains.") and m != "stdlib.math.domains.smtlib"]
@@ -66,26 +67,6 @@ def models():
                 found.add(sub)
                 todo.append(sub)
     return found
-
-
-def in_fork(action):
-    read, write = os.pipe()
-    pid = os.fork()
-    if pid == 0:
-        os.close(read)
-        try:
-            out = action()
-        except BaseException as problem:
-            out = "failed: " + repr(problem)
-        os.write(write, json.dumps(out).encode())
-        os._exit(0)
-    os.close(write)
-    data = b""
-    while chunk := os.read(read, 1 << 16):
-        data += chunk
-    os.close(read)
-    os.waitpid(pid, 0)
-    return json.loads(data)
 
 
 def run_examples(tool):
