@@ -5,11 +5,13 @@ The parser produces these; the evaluator compiles them; the static tools (`check
 slots, no runtime values. Field lists are in `_fields`, in the manner of CPython's `ast`
 module; the walkers (`walk`, `children`, `walk_in_tasks`) read, per class, only the fields that
 can hold nodes (`_PLAIN_FIELDS` names the ones that hold only text, numbers or flags), through a
-reader made once per class, since `synsema check` and the compiler walk large trees many times.
+reader made once per class (an `attrgetter`), since `synsema check` and the compiler walk large
+trees many times.
 """
 
 from __future__ import annotations
 
+from operator import attrgetter
 from typing import Iterator
 
 from lang.errors import Span
@@ -183,20 +185,20 @@ _PLAIN_FIELDS = {
 }
 
 
-def _below_readers() -> dict:
-    """For each node class, a function giving the values of its fields that can hold nodes,
-    last field first (the order a walker's stack wants them in)."""
-    lines = []
-    for i, cls in enumerate(_CLASSES):
-        plain = _PLAIN_FIELDS.get(cls, "").split()
-        fields = "".join(f"n.{f}, " for f in reversed(cls._fields) if f not in plain)
-        lines.append(f"def below_{i}(n): return ({fields})\n")
-    namespace: dict = {}
-    exec("".join(lines), namespace)  # the field names are this module's own identifiers
-    return {cls: namespace[f"below_{i}"] for i, cls in enumerate(_CLASSES)}
+def _below_reader(cls: type):
+    """A function giving the values of `cls`'s fields that can hold nodes, last field first
+    (the order a walker's stack wants them in), as a tuple."""
+    plain = _PLAIN_FIELDS.get(cls, "").split()
+    fields = [f for f in reversed(cls._fields) if f not in plain]
+    if len(fields) > 1:
+        return attrgetter(*fields)
+    if fields:
+        one = attrgetter(fields[0])
+        return lambda node: (one(node),)
+    return lambda node: ()
 
 
-_BELOW = _below_readers()
+_BELOW = {cls: _below_reader(cls) for cls in _CLASSES}
 
 
 def children(node: Node) -> list[Node]:
