@@ -157,6 +157,8 @@ class Compiler:
         self.loops = 0          # loops enclosing the code being compiled, within its task
         self.in_sandbox = 0
         self.watch = None       # while an assert call compiles: wraps closures to record values
+        self._statements = {}   # node class → the bound method compiling it (see _method)
+        self._expressions = {}
 
     # ------------------------------------------------------------------ programs
     def program(self, body: list, tests: list | None):
@@ -215,10 +217,19 @@ class Compiler:
 
     # ------------------------------------------------------------------ statements
     def stmt(self, node, scope: Scope, tail: bool):
-        method = getattr(self, "s_" + type(node).__name__, None)
+        method = self._statements.get(node.__class__)
+        if method is None:
+            method = self._method(self._statements, "s_", node)
+        return method(node, scope, tail)
+
+    def _method(self, table: dict, prefix: str, node):
+        """This compiler's `s_…`/`e_…` method for the node's class, looked up by name once per
+        class and kept in `table`."""
+        method = getattr(self, prefix + type(node).__name__, None)
         if method is None:
             raise SynError(f"'{type(node).__name__}' is not supported by this implementation", node.span)
-        return method(node, scope, tail)
+        table[node.__class__] = method
+        return method
 
     def s_ExprStmt(self, node, scope, tail):
         return self.expr(node.expr, scope)
@@ -964,9 +975,9 @@ class Compiler:
 
     # ------------------------------------------------------------------ expressions
     def expr(self, node, scope: Scope):
-        method = getattr(self, "e_" + type(node).__name__, None)
+        method = self._expressions.get(node.__class__)
         if method is None:
-            raise SynError(f"'{type(node).__name__}' is not supported by this implementation", node.span)
+            method = self._method(self._expressions, "e_", node)
         if self.watch is not None:
             return self.watch(node, method(node, scope))
         return method(node, scope)
@@ -1004,22 +1015,20 @@ class Compiler:
 
     def e_Name(self, node, scope):
         name = node.name
+        candidates = scope.resolve(name)
+        if candidates and candidates[0][0] == 0 and candidates[0][1] <= scope.params:
+            param = candidates[0][1]  # a parameter of the innermost task: always bound
+            return lambda f: f[param]
         span = node.span
         g = self.globals
-        candidates = scope.resolve(name)
 
-        def from_globals(f):
+        def read_global(f):
             try:
                 return g[name]
             except KeyError:
                 raise undefined(name, scope, g).at(span) from None
 
         if not candidates:
-            def read_global(f):
-                try:
-                    return g[name]
-                except KeyError:
-                    raise undefined(name, scope, g).at(span) from None
             return read_global
 
         def slow(f):
@@ -1027,13 +1036,10 @@ class Compiler:
                 v = _walk(f, depth)[slot]
                 if v is not UNBOUND:
                     return v
-            return from_globals(f)
+            return read_global(f)
 
         depth, slot = candidates[0]
         if depth == 0:
-            if slot <= scope.params:
-                return lambda f: f[slot]
-
             def read_local(f):
                 v = f[slot]
                 if v is UNBOUND:
@@ -1053,14 +1059,6 @@ class Compiler:
         """The name, when `node` reads a variable no enclosing frame binds (a global)."""
         if type(node) is ast.Name and not scope.resolve(node.name):
             return node.name
-        return None
-
-    def _param_slot(self, node, scope) -> int | None:
-        """The slot, when `node` reads a parameter of the innermost task (always bound)."""
-        if type(node) is ast.Name:
-            candidates = scope.resolve(node.name)
-            if candidates and candidates[0][0] == 0 and candidates[0][1] <= scope.params:
-                return candidates[0][1]
         return None
 
     def e_ListLit(self, node, scope):
@@ -1107,16 +1105,15 @@ class Compiler:
             return Operand("expr", reader)
         if (type(node) is ast.Num and type(node.value) is int) or (texts and type(node) is ast.Str):
             return Operand("const", reader, value=node.value)
-        slot = self._param_slot(node, scope)
-        if slot is not None:
-            return Operand("slot", reader, slot=slot)
         if type(node) is ast.Name:
             candidates = scope.resolve(node.name)
-            if len(candidates) == 1 and candidates[0][0] == 0:
-                return Operand("local", reader, slot=candidates[0][1])
-        name = self._global_name(node, scope)
-        if name is not None:
-            return Operand("global", reader, name=name)
+            if not candidates:
+                return Operand("global", reader, name=node.name)
+            depth, slot = candidates[0]
+            if depth == 0 and slot <= scope.params:  # a parameter of the innermost task
+                return Operand("slot", reader, slot=slot)
+            if depth == 0 and len(candidates) == 1:
+                return Operand("local", reader, slot=slot)
         return Operand("expr", reader)
 
     def e_Binary(self, node, scope, store=None):

@@ -79,7 +79,7 @@ _INT_OPERATORS = {"+": "a + b", "-": "a - b",
 _NONZERO = ("%", "//")
 _EQUALITY = {"==": "a == b", "!=": "a != b"}
 
-_cache: dict[str, object] = {}  # one generated maker per (operator, operand kinds)
+_cache: dict = {}  # one generated maker per shape: see operator, index, _sequence_maker
 
 
 class Operand:
@@ -117,7 +117,18 @@ class Store:
 def operator(op: str, left: Operand, right: Operand, general, span, globals_: dict, store: Store | None = None):
     """The closure for `left op right`: inline when both are ints (or, for ==/!=, both ints or
     both texts), `general(a, b)` otherwise, with errors located at `span`; with `store`, the
-    statement that also writes the result into a frame slot."""
+    statement that also writes the result into a frame slot. The maker is generated once per
+    shape (operator, the operands' kinds, whether and how it stores); each site passes it its
+    own values."""
+    shape = (op, left.kind, right.kind, None if store is None else store.outer is None)
+    make = _cache.get(shape)
+    if make is None:
+        make = _cache[shape] = _operator_maker(op, left, right, store)
+    return make(left.reader, right.reader, general, span, globals_, left.slot, left.name, left.value,
+                right.slot, right.name, right.value, f"`{op}`", store and store.slot, store and store.outer)
+
+
+def _operator_maker(op: str, left: Operand, right: Operand, store: Store | None):
     if op in _EQUALITY:
         fast_test = "a.__class__ is b.__class__ and (a.__class__ is int or a.__class__ is str)"
         fast_result = _EQUALITY[op]
@@ -132,14 +143,10 @@ def operator(op: str, left: Operand, right: Operand, general, span, globals_: di
     general_call, tail = _general(store, " " * 12)
     source = _TEMPLATE.format(left=left.source("left"), right=right.source("right"), fast_test=fast_test,
                               fast=_give(fast_result, store, " " * 12), general=general_call, tail=tail)
-    make = _cache.get(source)
-    if make is None:
-        namespace = {"SynError": SynError, "_INT_LOW": -(1 << MAX_INT_BITS), "_INT_HIGH": 1 << MAX_INT_BITS,
-                     "checked_product": checked_product, "host_failure": host_failure, "U": UNBOUND}
-        exec(source, namespace)
-        make = _cache[source] = namespace["make"]
-    return make(left.reader, right.reader, general, span, globals_, left.slot, left.name, left.value,
-                right.slot, right.name, right.value, f"`{op}`", store and store.slot, store and store.outer)
+    namespace = {"SynError": SynError, "_INT_LOW": -(1 << MAX_INT_BITS), "_INT_HIGH": 1 << MAX_INT_BITS,
+                 "checked_product": checked_product, "host_failure": host_failure, "U": UNBOUND}
+    exec(source, namespace)
+    return namespace["make"]
 
 
 _SEQUENCE_STEP = """

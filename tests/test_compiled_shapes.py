@@ -63,3 +63,35 @@ def test_an_error_deep_in_a_long_block_names_its_own_line(tmp_path):
     assert result.returncode == 1
     assert f"deep.syn:{W * W + 2}:" in result.stderr
     assert "Index 3 out of range (list length 1)" in result.stderr
+
+
+OPERANDS = ("a", "b", "c", "d", "g1", "g2", "3", "-7", "(a + b)", "(c - 1)")
+OPERATORS = ("+", "-", "*", "%", "//", "<", "<=", ">", ">=", "==", "!=")
+SITES = [f"{left} {op} {right}" for left in OPERANDS for op in OPERATORS for right in OPERANDS]
+
+
+def _shown(value) -> str:
+    return ("true" if value else "false") if type(value) is bool else str(value)
+
+
+def _expected(a: int, b: int) -> list[str]:
+    names = {"a": a, "b": b, "c": a + 1, "d": b + 2, "g1": 10, "g2": 20}
+    return [_shown(eval(site, {}, names)) for site in SITES]
+
+
+def test_sites_of_one_shape_keep_their_own_slots_names_and_constants(tmp_path):
+    """Each operator is generated once per shape (operator, how each side is read) and then
+    shared: every site must still read its own parameter, local, global or literal. The same
+    sites run in a task (parameters, locals), twice with other arguments, and at the top level
+    (globals), with and without --labels."""
+    prints = "".join(f"    print({site})\n" for site in SITES)
+    program = (f"let g1 be 10\nlet g2 be 20\ntask sites(a, b)\n    let c be a + 1\n    let d be b + 2\n"
+               f"{prints}sites(5, 8)\nsites(-4, 3)\n"
+               f"let a be 2\nlet b be 9\nlet c be a + 1\nlet d be b + 2\n{prints.replace('    print', 'print')}")
+    path = tmp_path / "sites.syn"
+    path.write_text(program, encoding="utf-8")
+    expected = _expected(5, 8) + _expected(-4, 3) + _expected(2, 9)
+    for flags in ([], ["--labels"]):
+        result = run_synsema("run", *flags, path.name, cwd=tmp_path)
+        assert result.stderr == ""
+        assert result.stdout.splitlines() == expected
