@@ -9,14 +9,16 @@ collects `test` blocks for the test runner. Parsing is `lang`'s job and compilin
 from __future__ import annotations
 
 import functools
+import gc
 import os
 import sys
 
 from lang.errors import SynError
+from lang.gcpause import collector_paused
 from runtime.calls import REG, call_value, callback, invoke
 from runtime.capabilities import Capabilities, validate_cap_name
 from runtime.compiler import INTENT_FROZEN, Compiler
-from runtime import collector, limits
+from runtime import limits
 from runtime.control import ExitProgram, quiet_broken_pipe
 from runtime.labels import EMPTY, LabelState, strip, unwrap, wrap
 from runtime.values import Builtin, ModuleValue, Task, display
@@ -90,18 +92,23 @@ class Runtime:
 
     def run_main(self, source: str, file: str, tests: list | None = None, only: bool = False) -> None:
         """Load and run the main program; `tests` (a list) collects test blocks instead of skipping.
-        `only`: this process runs nothing else, so what loading built is settled (runtime.collector)."""
+
+        Loading runs with the cyclic collector held off (lang.gcpause). With `only` (the program
+        lives as long as the process: `synsema run`, each script `synsema mcp serve` loads)
+        everything alive once it is loaded is then frozen out of the collector's generations,
+        so the collections the program causes walk only what it builds; what it drops is still
+        freed by reference counting."""
         self.file = file
         self.root = os.path.dirname(os.path.abspath(file)) if file != "-" else self.cwd
         if file != "-":
             self._loading.append(os.path.realpath(file))
         from lang.parser import parse
-        with collector.paused():
+        with collector_paused():
             module = parse(source, file)
             code, _ = self.compile(source, file, self.globals, tests, module=module)
             del module
             if only:
-                collector.settle()
+                gc.freeze()
         REG.depth = 0
         code(None)
 

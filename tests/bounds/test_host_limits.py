@@ -59,7 +59,7 @@ CYCLES = ("task make(n)\n    let big be range(n)\n    let keep be () => big\n   
 
 
 def test_cycles_the_program_drops_are_collected_within_the_memory_limit(program):
-    """Loading holds the collector off and settles what it built (runtime.collector); the
+    """Loading holds the collector off and freezes what it built (Runtime.run_main); the
     program itself runs with the collector on."""
     result = run_bounded("run", "--memory-limit", "400M", program(CYCLES), timeout=60)
     assert result.returncode == 0, result.stderr
