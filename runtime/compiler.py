@@ -272,7 +272,8 @@ class Compiler:
         t = type(node)
         if (t is ast.Index or (t is ast.Binary and fastpaths.has_fast_path(node.op))
                 or (t is ast.Compare and len(node.ops) == 1 and fastpaths.has_fast_path(node.ops[0]))):
-            return getattr(self, "e_" + t.__name__)(node, scope, store)
+            method = self._expressions.get(t) or self._method(self._expressions, "e_", node)
+            return method(node, scope, store)
         return None
 
     def binder(self, name: str, scope: Scope, span=None):

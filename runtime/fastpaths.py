@@ -206,16 +206,21 @@ def index(obj: Operand, position: Operand, general, span, globals_: dict, store:
     """The closure for `obj[position]` with both operands read inline: a list at an int in
     range, or a map at a text key it has, is one Python subscript; everything else (a miss, a
     text, a float index, a module) is `general(obj, position)`, with errors located at `span`;
-    `store` as for `operator`."""
+    `store` as for `operator`; the maker is generated once per shape, as there."""
+    shape = ("index", obj.kind, position.kind, None if store is None else store.outer is None)
+    make = _cache.get(shape)
+    if make is None:
+        make = _cache[shape] = _index_maker(obj, position, store)
+    return make(obj.reader, position.reader, general, span, globals_, obj.slot, obj.name, obj.value,
+                position.slot, position.name, position.value, store and store.slot, store and store.outer)
+
+
+def _index_maker(obj: Operand, position: Operand, store: Store | None):
     general_call, tail = _general(store, " " * 12)
     source = _INDEX_TEMPLATE.format(left=obj.source("left"), right=position.source("right"),
                                     list_hit=_give("a[b]", store, " " * 16, "IndexError"),
                                     map_hit=_give("a[b]", store, " " * 12, "KeyError"),
                                     general=general_call, tail=tail)
-    make = _cache.get(source)
-    if make is None:
-        namespace = {"SynError": SynError, "U": UNBOUND}
-        exec(source, namespace)
-        make = _cache[source] = namespace["make"]
-    return make(obj.reader, position.reader, general, span, globals_, obj.slot, obj.name, obj.value,
-                position.slot, position.name, position.value, store and store.slot, store and store.outer)
+    namespace = {"SynError": SynError, "U": UNBOUND}
+    exec(source, namespace)
+    return namespace["make"]
