@@ -25,9 +25,9 @@ WORKER = r'''
 import io, os, statistics, sys, time
 root, paths = sys.argv[1], sys.argv[2:]
 sys.path.insert(0, root)
-from lang.parser import parse
-from runtime import cli, interp
-from stdlib.registry import load_all
+from synsema.lang.parser import parse
+from synsema.runtime import cli, interp
+from synsema.stdlib.registry import load_all
 load_all()
 parse("let warm_up be 1\n", "<warm-up>")
 for path in paths:

@@ -32,16 +32,16 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 def _warm_up_synsema() -> None:
     """Import and build everything a run needs before the clock starts."""
     sys.path.insert(0, ROOT)
-    from lang.parser import parse
-    from runtime import cli, interp  # noqa: F401  (imported for their side effect: loaded modules)
-    from stdlib.registry import load_all
+    from synsema.lang.parser import parse
+    from synsema.runtime import cli, interp  # noqa: F401  (imported for their side effect: loaded modules)
+    from synsema.stdlib.registry import load_all
     load_all()
     parse("let warm_up be 1\n", "<warm-up>")
 
 
 def time_synsema(path: str, labels: bool) -> tuple[int, float, float]:
     _warm_up_synsema()
-    from runtime import cli
+    from synsema.runtime import cli
     argv = ["run", *(["--labels"] if labels else []), path]
     wall, cpu = time.perf_counter(), time.process_time()
     try:
@@ -67,7 +67,7 @@ def time_parse(path: str, language: str) -> tuple[int, float, float]:
         source = handle.read()
     if language == "syn":
         _warm_up_synsema()  # includes a first parse, so Lark's tables are already loaded
-        from lang.parser import parse
+        from synsema.lang.parser import parse
     else:
         import ast
 

@@ -27,7 +27,7 @@ ROOT = Path(__file__).resolve().parent.parent
 async def measure(reps: int) -> dict:
     params = StdioServerParameters(
         command=sys.executable,
-        args=["-m", "runtime.cli", "mcp", "serve", "--math", "examples/tool_calling.syn"],
+        args=["-m", "synsema", "mcp", "serve", "--math", "examples/tool_calling.syn"],
         env={**os.environ, "PYTHONPATH": str(ROOT)}, cwd=str(ROOT))
     spawned = time.perf_counter()
     with open(os.devnull, "w") as quiet:

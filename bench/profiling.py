@@ -63,9 +63,9 @@ def _short(path: str) -> str:
 
 def _warm_up() -> None:
     sys.path.insert(0, ROOT)
-    from lang.parser import parse
-    from runtime import cli, interp  # noqa: F401  (loaded now so the profile holds no imports)
-    from stdlib.registry import load_all
+    from synsema.lang.parser import parse
+    from synsema.runtime import cli, interp  # noqa: F401  (loaded now so the profile holds no imports)
+    from synsema.stdlib.registry import load_all
     load_all()
     parse("let warm_up be 1\n", "<warm-up>")
 
@@ -85,7 +85,7 @@ def _flags(name: str) -> list[str]:
 
 def _run_quietly(path: str, around=None, flags: list[str] = ()) -> None:
     """`synsema run PATH` in this process with stdout discarded; `around` wraps the worker's work."""
-    from runtime import cli
+    from synsema.runtime import cli
     original = cli.on_big_stack
     if around is not None:
         cli.on_big_stack = lambda fn, *rest: original(lambda: around(fn), *rest)
@@ -222,7 +222,7 @@ def _parse_input() -> str:
 def parse_profile() -> str:
     """cProfile and py-spy of `lang.parser.parse` on the generated 10,000-line program."""
     _warm_up()
-    from lang.parser import parse
+    from synsema.lang.parser import parse
     source = _parse_input()
     profiler = cProfile.Profile()
     start = time.perf_counter()
@@ -246,14 +246,14 @@ def parse_profile() -> str:
             subprocess.run([spy, "record", "--format", "raw", "--rate", "1000", "--output", raw, "--",
                             sys.executable, __file__, "parse-target"], check=True, capture_output=True)
             with open(raw, encoding="utf-8") as handle:
-                out.write("\n" + summarize_samples("lang.parser.parse (10,000 lines)", handle.read().splitlines(),
+                out.write("\n" + summarize_samples("synsema.lang.parser.parse (10,000 lines)", handle.read().splitlines(),
                                                     1000, anchor="parse"))
     return out.getvalue()
 
 
 def parse_target() -> None:
     _warm_up()
-    from lang.parser import parse
+    from synsema.lang.parser import parse
     source = _parse_input()
     for _ in range(3):
         parse(source, "parse_input.syn")
@@ -313,7 +313,7 @@ def _startup(env: dict) -> str:
     # cProfile of the whole start-up path, on one thread (the worker thread is bypassed).
     code = ("import cProfile, pstats, sys, io\n"
             "p = cProfile.Profile(); p.enable()\n"
-            "from runtime import cli\n"
+            "from synsema.runtime import cli\n"
             "cli.on_big_stack = lambda fn: fn()\n"
             f"cli.main(['run', {hello!r}])\n"
             "p.disable()\n"

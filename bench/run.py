@@ -426,7 +426,7 @@ def math_first_call_rows(folder: str, reps: int) -> list[Row]:
     """`synsema run` of a one-line program whose only statement is a math call, whole process,
     alternating with `synsema run hello.syn`: what the first math call of a program costs."""
     sys.path.insert(0, ROOT)
-    from stdlib.math import catalog
+    from synsema.stdlib.math import catalog
     hello = os.path.join(HERE, "programs", "hello.syn")
     rows = []
     for identifier, backend in MATH_FIRST_CALLS:

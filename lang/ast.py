@@ -14,7 +14,7 @@ from __future__ import annotations
 from operator import attrgetter
 from typing import Iterator
 
-from lang.errors import Span
+from synsema.lang.errors import Span
 
 
 class Node:

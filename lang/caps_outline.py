@@ -17,7 +17,7 @@ from __future__ import annotations
 import json
 import sys
 
-from lang import ast
+from synsema.lang import ast
 
 # Statements that open a frame of their own: a `require` below them never grants.
 _OPENS_FRAME = {
@@ -166,8 +166,8 @@ def render(outline: dict) -> str:
 def add_needs(outline: dict, module, builtins, predeclared, auto_granted) -> dict:
     """Add what the program and each task need (`needed`) and what no `require` grants
     (`missing`), from the gated builtins they call (`lang.lint.capability_report`)."""
-    from lang.lint import capability_report
-    from lang.resolve import resolve_module
+    from synsema.lang.lint import capability_report
+    from synsema.lang.resolve import resolve_module
     report = capability_report(module, builtins, resolve_module(module, predeclared), auto_granted)
     outline["needed"] = report["program"]["needed"]
     outline["missing"] = report["program"]["missing"]
@@ -181,8 +181,8 @@ def add_needs(outline: dict, module, builtins, predeclared, auto_granted) -> dic
 def run_code_caps(path: str, as_json: bool, builtins=None, predeclared=(), auto_granted=()) -> int:
     """`synsema code caps FILE [--json]`: 0 printed, 1 the file does not parse, 2 unreadable.
     With `builtins` (see `lang.lint`), what is needed and missing is reported too."""
-    from lang.errors import SynError
-    from lang.parser import parse
+    from synsema.lang.errors import SynError
+    from synsema.lang.parser import parse
     try:
         with open(path, encoding="utf-8") as handle:
             source = handle.read()

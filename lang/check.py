@@ -16,14 +16,14 @@ import json
 import os
 import sys
 
-from lang import ast
-from lang.errors import SynError
+from synsema.lang import ast
+from synsema.lang.errors import SynError
 
 _LITERALS = (ast.Num, ast.Str, ast.Bool, ast.Nothing)
 
 
 def _parse_file(path: str):
-    from lang.parser import parse
+    from synsema.lang.parser import parse
     try:
         with open(path, encoding="utf-8") as handle:
             source = handle.read()
@@ -94,9 +94,9 @@ def check_files(paths: list[str], out, err, *, builtins=None, predeclared=(), au
                 as_json: bool = False) -> int:
     """Parse each file (and the modules it uses) and lint it (`lang.lint`): findings, with a
     caret, on `err`, or one JSON report on `out`. `builtins` None parses only."""
-    from lang.diagnostics import Sources, as_json as error_json, position, render
-    from lang.gcpause import collector_paused
-    from lang.lint import lint
+    from synsema.lang.diagnostics import Sources, as_json as error_json, position, render
+    from synsema.lang.gcpause import collector_paused
+    from synsema.lang.lint import lint
     sources = Sources()
     diagnostics: list[dict] = []
     errors = warnings = 0
@@ -108,7 +108,7 @@ def check_files(paths: list[str], out, err, *, builtins=None, predeclared=(), au
             errors += 1
             diagnostics.append({**error_json(error, sources), "severity": "error"})
             if not as_json:
-                from lang.diagnostics import human
+                from synsema.lang.diagnostics import human
                 err(human(error, sources) + "\n")
             continue
         with collector_paused():

@@ -16,9 +16,9 @@ from __future__ import annotations
 
 from lark import Token
 
-from lang import ast
-from lang.errors import Span, SynError, parse_error
-from lang.lexer import (AFTER_WORDS, CLAUSE_WORDS, HARD_KEYWORDS, KEYWORD_TYPES, PUNCTUATION,
+from synsema.lang import ast
+from synsema.lang.errors import Span, SynError, parse_error
+from synsema.lang.lexer import (AFTER_WORDS, CLAUSE_WORDS, HARD_KEYWORDS, KEYWORD_TYPES, PUNCTUATION,
                         STATEMENT_START, STATEMENT_WORDS)
 
 PROTECTED_NAMES = frozenset({"private", "declassify", "label_of", "is_private", "print", "eprint"})

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import re
 
-from lang.errors import SynError
+from synsema.lang.errors import SynError
 
 _TOKEN = re.compile(r"[^\W\d]\w*(?:\.[^\W\d]\w*)*|\d[\w.]*|\"(?:[^\"\\]|\\.)*\"?|`[^`]*`?|\S")
 

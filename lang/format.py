@@ -29,8 +29,8 @@ import re
 import sys
 import tempfile
 
-from lang.errors import SynError
-from lang.lexer import VALUE_END, tokenize
+from synsema.lang.errors import SynError
+from synsema.lang.lexer import VALUE_END, tokenize
 
 LINE_LENGTH = 100
 INDENT = "    "
@@ -90,7 +90,7 @@ class _Line:
 
 def format_source(source: str, file: str) -> str:
     """The canonical layout of `source`; raises SynError if it does not parse."""
-    from lang.parser import parse
+    from synsema.lang.parser import parse
     if source.startswith("\ufeff"):
         source = source[1:]
     source = source.replace("\r\n", "\n").replace("\r", "\n")

@@ -19,7 +19,7 @@ from pygments.lexer import RegexLexer, bygroups, include, words
 from pygments.token import (Comment, Error, Keyword, Name, Number, Operator, Punctuation,
                             String, Whitespace)
 
-from lang.lexer import AFTER_WORDS, CLAUSE_WORDS, HARD_KEYWORDS, STATEMENT_WORDS
+from synsema.lang.lexer import AFTER_WORDS, CLAUSE_WORDS, HARD_KEYWORDS, STATEMENT_WORDS
 
 _NAME = r"[^\W\d]\w*"
 _CONSTANTS = ("true", "false", "nothing")

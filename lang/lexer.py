@@ -26,8 +26,8 @@ from decimal import Decimal
 
 from lark import Token
 
-from lang.errors import Span, lex_error
-from lang.templates import decode_escapes, scan_template
+from synsema.lang.errors import Span, lex_error
+from synsema.lang.templates import decode_escapes, scan_template
 
 # Hard (reserved) keywords and the terminal each becomes. A `_` terminal is dropped from the
 # tree because no node needs it.

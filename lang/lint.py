@@ -23,11 +23,11 @@ from __future__ import annotations
 
 from typing import Iterable, Mapping
 
-from lang import ast
-from lang.caps_outline import program_grants
-from lang.errors import Span
-from lang.resolve import Resolution, resolve_module
-from lang.suggest import did_you_mean
+from synsema.lang import ast
+from synsema.lang.caps_outline import program_grants
+from synsema.lang.errors import Span
+from synsema.lang.resolve import Resolution, resolve_module
+from synsema.lang.suggest import did_you_mean
 
 
 class Finding:

@@ -17,10 +17,10 @@ import os
 import re
 from typing import Iterable, NamedTuple
 
-from lang import ast
-from lang.errors import SynError
-from lang.outline import doc_comment, outline
-from lang.resolve import Binding, resolve_module
+from synsema.lang import ast
+from synsema.lang.errors import SynError
+from synsema.lang.outline import doc_comment, outline
+from synsema.lang.resolve import Binding, resolve_module
 
 
 class Occurrence(NamedTuple):
@@ -60,7 +60,7 @@ class Document:
     """One version of one file, parsed and resolved (or the error that stopped the parser)."""
 
     def __init__(self, source: str, path: str, predeclared: Iterable[str] = ()):
-        from lang.parser import parse
+        from synsema.lang.parser import parse
         self.source = source
         self.path = path
         self.lines = source.splitlines()

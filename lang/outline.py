@@ -14,9 +14,9 @@ from __future__ import annotations
 import json
 import sys
 
-from lang import ast
-from lang.errors import SynError
-from lang.toolschema import input_schema
+from synsema.lang import ast
+from synsema.lang.errors import SynError
+from synsema.lang.toolschema import input_schema
 
 
 def _end_line(node) -> int:
@@ -83,7 +83,7 @@ def outline(module: ast.Module, source: str) -> list[dict]:
 
 
 def run_outline(path: str, as_json: bool) -> int:
-    from lang.parser import parse
+    from synsema.lang.parser import parse
     try:
         with open(path, encoding="utf-8") as handle:
             source = handle.read()

@@ -24,11 +24,11 @@ from lark import Lark, Token
 from lark.parsers.lalr_analysis import Shift
 from lark.lexer import Lexer
 
-from lang import ast, checks
-from lang.errors import Span, parse_error
-from lang.gcpause import collector_paused
-from lang.lexer import tokenize
-from lang.transform import Builder
+from synsema.lang import ast, checks
+from synsema.lang.errors import Span, parse_error
+from synsema.lang.gcpause import collector_paused
+from synsema.lang.lexer import tokenize
+from synsema.lang.transform import Builder
 
 
 def parse(source: str, file: str) -> ast.Module:
@@ -86,7 +86,7 @@ _LARK: Lark | None = None
 def _lark() -> Lark:
     global _LARK
     if _LARK is None:
-        grammar = resources.files("grammar").joinpath("synsema.lark").read_text(encoding="utf-8")
+        grammar = resources.files("synsema.grammar").joinpath("synsema.lark").read_text(encoding="utf-8")
         options = dict(parser="lalr", lexer=_NoLexer, strict=True, maybe_placeholders=True,
                        start=["module", "lone_expr"])
         _LARK = Lark(grammar, cache=_cache_file(grammar) or False, **options)

@@ -24,7 +24,7 @@ from __future__ import annotations
 
 from typing import Iterable
 
-from lang import ast
+from synsema.lang import ast
 
 
 class Scope:

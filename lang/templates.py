@@ -12,8 +12,8 @@ from __future__ import annotations
 import re
 from typing import Callable
 
-from lang import ast
-from lang.errors import Span, lex_error
+from synsema.lang import ast
+from synsema.lang.errors import Span, lex_error
 
 MAX_TEMPLATE_NESTING = 20
 

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from typing import Iterable
 
-from lang.errors import SynError
+from synsema.lang.errors import SynError
 
 # Synsema type name → JSON Schema type. An untyped parameter is text (SPEC §4).
 JSON_TYPES = {"number": "number", "text": "string", "bool": "boolean", "list": "array", "map": "object"}

@@ -14,10 +14,10 @@ from __future__ import annotations
 
 from lark import Token, Transformer
 
-from lang import ast, checks
-from lang.errors import Span, parse_error
-from lang.lexer import duration_seconds, number_value
-from lang.templates import HoleParser, build_template
+from synsema.lang import ast, checks
+from synsema.lang.errors import Span, parse_error
+from synsema.lang.lexer import duration_seconds, number_value
+from synsema.lang.templates import HoleParser, build_template
 
 
 class _Spread:

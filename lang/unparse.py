@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from decimal import Decimal
 
-from lang import ast
+from synsema.lang import ast
 
 # Binding strength, loosest first, as in grammar/synsema.lark.
 _PIPE, _OR, _AND, _NOT, _COMPARE, _SUM, _TERM, _UNARY, _POWER, _POSTFIX = range(1, 11)

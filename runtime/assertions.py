@@ -17,9 +17,9 @@ first line of the failure, which LANGUAGE.md §5 fixes, never changes.
 
 from __future__ import annotations
 
-from lang import ast
-from lang.errors import SynError
-from runtime.values import CALLABLE_TYPES
+from synsema.lang import ast
+from synsema.lang.errors import SynError
+from synsema.runtime.values import CALLABLE_TYPES
 
 # runtime.diffs (with difflib) and lang.unparse are imported by `explain`, the first time an
 # assertion's failure is shown: a program whose asserts pass never loads them.
@@ -109,7 +109,7 @@ def _outside_functions(node):
 
 def explain(name: str, node, seen: list, nodes: dict) -> list[str]:
     """The lines below a failed assertion's first line (see the module docstring)."""
-    from runtime.diffs import differences, preview
+    from synsema.runtime.diffs import differences, preview
     values: dict[int, object] = {}
     for sub, value in seen:
         values.setdefault(id(sub), value)
@@ -160,8 +160,8 @@ def _operands(cond) -> list:
 
 def _where(nodes: dict, values: dict, hidden: set, indent: str) -> list[str]:
     """`where TEXT = VALUE` for each call, name, field or index computed, in source order."""
-    from lang.unparse import unparse
-    from runtime.diffs import preview
+    from synsema.lang.unparse import unparse
+    from synsema.runtime.diffs import preview
     shown: dict[str, str] = {}
     left_out = 0
     for key, sub in nodes.items():

@@ -10,12 +10,12 @@ from __future__ import annotations
 
 import decimal
 
-from lang.errors import SynError
-from lang.suggest import nearest
-from runtime.control import StopLoop
-from runtime.limits import MAX_DECIMAL_EXPONENT, too_large
-from runtime.scope import UNBOUND
-from runtime.values import Builtin, Constructor, Task, type_name
+from synsema.lang.errors import SynError
+from synsema.lang.suggest import nearest
+from synsema.runtime.control import StopLoop
+from synsema.runtime.limits import MAX_DECIMAL_EXPONENT, too_large
+from synsema.runtime.scope import UNBOUND
+from synsema.runtime.values import Builtin, Constructor, Task, type_name
 
 RECURSION_LIMIT = 3000
 

@@ -78,7 +78,7 @@ import sys
 import threading
 from fnmatch import fnmatchcase
 
-from lang.errors import Span, SynError
+from synsema.lang.errors import Span, SynError
 
 # LANGUAGE.md §8, in its order; then `mcp` (issue 16: a server the host lists in --mcp-config).
 KNOWN_NAMES = (

@@ -90,8 +90,8 @@ class HostFlags:
         return self.audit
 
     def runtime_options(self) -> dict:
-        from lang.errors import SynError
-        from runtime.capabilities import Audit, Ceiling
+        from synsema.lang.errors import SynError
+        from synsema.runtime.capabilities import Audit, Ceiling
         if self.sandbox and self.cap_set is not None:
             raise UsageError("--sandbox and --cap-set cannot be used together: --sandbox is the ceiling "
                              "'stdout,time'; pass that to --cap-set instead if you need more")
@@ -113,7 +113,7 @@ class HostFlags:
         self._audit = audit
         options = {"ceiling": ceiling, "audit": audit}
         if self.mcp_config is not None:
-            from runtime.mcp.config import ConfigError, load
+            from synsema.runtime.mcp.config import ConfigError, load
             try:
                 options["mcp_config"] = load(self.mcp_config)
             except ConfigError as problem:
@@ -127,8 +127,8 @@ class HostFlags:
         background thread (an unknown domain is a usage error)."""
         if self.math_prewarm is None:
             return
-        from stdlib.math import prewarm_in_background
-        from stdlib.math.errors import MathError
+        from synsema.stdlib.math import prewarm_in_background
+        from synsema.stdlib.math.errors import MathError
         try:
             prewarm_in_background(self.math_prewarm)
         except MathError as problem:
@@ -140,7 +140,7 @@ class HostFlags:
         The memory limit is set before the worker starts; when the time limit passes, the
         command ends from this (main) thread with LIMIT_EXIT, whatever the worker is doing.
         """
-        from runtime import resources
+        from synsema.runtime import resources
         try:
             seconds, memory = resources.resolve(self.time_limit, self.memory_limit)
         except resources.LimitSpecError as problem:
@@ -299,8 +299,8 @@ def _read_source(path: str) -> str:
 
 
 def _run_program(source: str, path: str, argv: list[str], options: dict, fmt: str) -> int:
-    from lang.diagnostics import Sources, human
-    from runtime.interp import Runtime
+    from synsema.lang.diagnostics import Sources, human
+    from synsema.runtime.interp import Runtime
     captured: list[str] | None = [] if fmt == "json" else None
     errors: list = []
     kwargs = dict(options)
@@ -316,8 +316,8 @@ def _run_program(source: str, path: str, argv: list[str], options: dict, fmt: st
             sys.stderr.write(shown + "\n")
     rt.caps.finish(code)  # after the error report, which quotes the program's own text
     if captured is not None:
-        from runtime.calls import REG
-        from runtime.llm.session import used_tokens
+        from synsema.runtime.calls import REG
+        from synsema.runtime.llm.session import used_tokens
         touched = rt.labels is not None and rt.labels.touched
         audit = kwargs.get("audit")
         report = {"ok": code == 0, "output": "".join(captured).splitlines(),
@@ -333,7 +333,7 @@ def _run_program(source: str, path: str, argv: list[str], options: dict, fmt: st
 def _diagnostic(problem, path: str, sources, hints: bool) -> dict:
     """The structured form of one uncaught problem (lang.diagnostics.as_json); no hint under
     --labels, where a hint could quote private data."""
-    from lang.diagnostics import as_json
+    from synsema.lang.diagnostics import as_json
     if type(problem) is not str:
         return {**as_json(problem, sources), **({} if hints else {"hint": None})}
     return {"file": path, "line": None, "col": None, "end_line": None, "end_col": None,
@@ -344,9 +344,9 @@ def _diagnostic(problem, path: str, sources, hints: bool) -> dict:
 def execute(rt, source: str, path: str, errors: list) -> int:
     """Run the main program; the exit code. Uncaught problems go to `errors`: a SynError, or
     the report line of one that has no source position to show."""
-    from lang.errors import SynError
-    from runtime.calls import REG
-    from runtime.control import ExitProgram, StopLoop
+    from synsema.lang.errors import SynError
+    from synsema.runtime.calls import REG
+    from synsema.runtime.control import ExitProgram, StopLoop
     try:
         rt.run_main(source, path, only=True)
         return 0
@@ -361,7 +361,7 @@ def execute(rt, source: str, path: str, errors: list) -> int:
     except RecursionError:
         errors.append(f"Runtime error: {path}: maximum recursion depth exceeded")
     except MemoryError:
-        from runtime.calls import host_failure
+        from synsema.runtime.calls import host_failure
         error = host_failure("the program", MemoryError())
         errors.append(f"Runtime error: {path}: {error.message}")
         return _memory_exhausted(rt, error)
@@ -376,7 +376,7 @@ def execute(rt, source: str, path: str, errors: list) -> int:
 
 def _memory_exhausted(rt, error) -> int:
     """An uncaught `out of memory` ends the run as a host limit does: audited, LIMIT_EXIT."""
-    from runtime.resources import LIMIT_EXIT
+    from synsema.runtime.resources import LIMIT_EXIT
     audit = rt.caps.audit
     if audit is not None:
         audit.limit("memory", None, LIMIT_EXIT, error.span)
@@ -387,7 +387,7 @@ def _memory_exhausted(rt, error) -> int:
 def cmd_test(args: list[str]) -> int:
     """Flags: host flags, -v, -x, -k EXPR, -j N, --junit FILE, --format human|json; the run
     itself is runtime.testsession's (exit 0 passed, 1 failed, 5 no test ran)."""
-    from runtime import testrunner, testsession
+    from synsema.runtime import testrunner, testsession
     host = HostFlags()
     fmt, args = _format_flag(args, "test")
     settings = testsession.Settings(fmt=fmt)
@@ -453,9 +453,9 @@ def cmd_test(args: list[str]) -> int:
 
 # ---------------------------------------------------------------------- check, code
 def cmd_check(args: list[str]) -> int:
-    from lang.check import check_files
-    from runtime.capabilities import RUN_MODE_AUTO_GRANTS
-    from stdlib.registry import global_names, load_all
+    from synsema.lang.check import check_files
+    from synsema.runtime.capabilities import RUN_MODE_AUTO_GRANTS
+    from synsema.stdlib.registry import global_names, load_all
     fmt, files = _format_flag(args, "check")
     if not files:
         raise UsageError("check needs at least one FILE")
@@ -491,7 +491,7 @@ def _format_flag(args: list[str], command: str) -> tuple[str, list[str]]:
 
 
 def cmd_fmt(args: list[str]) -> int:
-    from lang.format import run_fmt
+    from synsema.lang.format import run_fmt
     flags = {a for a in args if a.startswith("-") and a != "-"}
     unknown = flags - {"--check", "--diff"}
     if unknown:
@@ -508,7 +508,7 @@ def cmd_fmt(args: list[str]) -> int:
 def cmd_lsp(args: list[str]) -> int:
     if args:
         raise UsageError(f"lsp takes no arguments (it speaks LSP on stdin/stdout): {args[0]}")
-    from runtime.lsp import main as lsp_main
+    from synsema.runtime.lsp import main as lsp_main
     return lsp_main()
 
 
@@ -527,14 +527,14 @@ def cmd_code(args: list[str]) -> int:
         raise UsageError(f"no such file: {files[0]}")
     _read_source(files[0])
     if tool == "outline":
-        from lang.outline import run_outline as run_tool
+        from synsema.lang.outline import run_outline as run_tool
     elif tool == "check":
-        from lang.check import run_code_check as run_tool
+        from synsema.lang.check import run_code_check as run_tool
     elif tool == "caps":
-        from lang.caps_outline import run_code_caps
-        from runtime.capabilities import RUN_MODE_AUTO_GRANTS
-        from runtime.interp import builtin_globals
-        from stdlib.registry import load_all
+        from synsema.lang.caps_outline import run_code_caps
+        from synsema.runtime.capabilities import RUN_MODE_AUTO_GRANTS
+        from synsema.runtime.interp import builtin_globals
+        from synsema.stdlib.registry import load_all
 
         def run_tool(path, as_json):
             return run_code_caps(path, as_json, load_all(), builtin_globals().keys(), RUN_MODE_AUTO_GRANTS)
@@ -545,7 +545,7 @@ def cmd_code(args: list[str]) -> int:
 
 def cmd_doc(args: list[str]) -> int:
     """`synsema doc` lists every builtin; `doc NAME` shows one; `--markdown` prints docs/builtins.md."""
-    from stdlib.reference import describe, reference, render_entry, render_index, render_markdown
+    from synsema.stdlib.reference import describe, reference, render_entry, render_index, render_markdown
     markdown = "--markdown" in args
     names = [a for a in args if a != "--markdown"]
     unknown = [a for a in names if a.startswith("-")]
@@ -561,8 +561,8 @@ def cmd_doc(args: list[str]) -> int:
         return 0
     doc = describe(names[0])
     if doc is None:
-        from lang.suggest import did_you_mean
-        from stdlib.registry import load_all
+        from synsema.lang.suggest import did_you_mean
+        from synsema.stdlib.registry import load_all
         guess = did_you_mean(names[0], load_all())
         hint = f" — did you mean '{guess}'?" if guess else ""
         sys.stderr.write(f"synsema: no builtin named '{names[0]}'{hint} (synsema doc lists them all)\n")
@@ -577,12 +577,12 @@ def cmd_llm(args: list[str]) -> int:
     extra = [a for a in args[1:] if a != "--json"]
     if extra:
         raise UsageError(f"unknown argument for llm status: {extra[0]}")
-    from runtime.llm.status import status_main
+    from synsema.runtime.llm.status import status_main
     return status_main("--json" in args[1:])
 
 
 def cmd_math(args: list[str]) -> int:
-    from stdlib.math.cli import main as math_main
+    from synsema.stdlib.math.cli import main as math_main
     return math_main(args)
 
 
@@ -594,7 +594,7 @@ def cmd_repl(args: list[str]) -> int:
         if nxt == i:
             raise UsageError(f"unknown flag for repl: {args[i]}")
         i = nxt
-    from runtime.repl import INTERRUPTS, main as repl_main
+    from synsema.runtime.repl import INTERRUPTS, main as repl_main
     INTERRUPTS.install()  # on the main thread, where Python delivers Ctrl-C
     options = host.runtime_options()
     return host.run(lambda: repl_main(options))
@@ -631,7 +631,7 @@ def cmd_mcp(args: list[str]) -> int:
     options = host.runtime_options()
     files = [(path, _read_source(path)) for path in paths]
     host.start_math_prewarm()
-    from runtime.mcp.serve import serve
+    from synsema.runtime.mcp.serve import serve
     return serve(files, options, with_math, port)
 
 
@@ -666,7 +666,7 @@ def main(argv: list[str] | None = None) -> int:
     try:
         return _dispatch(list(sys.argv[1:] if argv is None else argv))
     except BrokenPipeError:
-        from runtime.control import BROKEN_PIPE_EXIT, quiet_broken_pipe
+        from synsema.runtime.control import BROKEN_PIPE_EXIT, quiet_broken_pipe
         quiet_broken_pipe(sys.stdout)
         quiet_broken_pipe(sys.stderr)
         return BROKEN_PIPE_EXIT
@@ -675,7 +675,7 @@ def main(argv: list[str] | None = None) -> int:
 def _dispatch(args: list[str]) -> int:
     """Find the command in runtime.commands' table; answer --help from it and refuse a flag it
     does not list; then run the command's handler."""
-    from runtime import commands
+    from synsema.runtime import commands
     if not args:
         sys.stderr.write(commands.render_overview())
         return 2
@@ -712,7 +712,7 @@ def _dispatch(args: list[str]) -> int:
 
 def _help(words: list[str]) -> int:
     """`synsema help [COMMAND [SUBCOMMAND]]`."""
-    from runtime import commands
+    from synsema.runtime import commands
     if not words:
         sys.stdout.write(commands.render_overview())
         return 0

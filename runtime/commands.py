@@ -287,7 +287,7 @@ def unknown_flag(command: Command, args: list[str]) -> str | None:
     """The message for the first flag in `args` that `command` does not accept, or None."""
     for word in own_words(command, args):
         if command.accepts(word) is None:
-            from lang.suggest import did_you_mean
+            from synsema.lang.suggest import did_you_mean
             names = [name for flag in command.flags for name in flag.names]
             guess = did_you_mean(word.partition("=")[0], names)
             hint = f" — did you mean {guess}?" if guess else ""
@@ -303,7 +303,7 @@ def wants_help(command: Command, args: list[str]) -> bool:
 
 def unknown_subcommand(group: Command, word: str | None) -> str:
     """The message for a group (`code`, `llm`, …) given no sub-command, or one it lacks."""
-    from lang.suggest import did_you_mean
+    from synsema.lang.suggest import did_you_mean
     choices = ", ".join(group.subcommands)
     if word is None:
         return f"{group.name} needs a command: {choices}"
@@ -313,7 +313,7 @@ def unknown_subcommand(group: Command, word: str | None) -> str:
 
 
 def unknown_command(word: str) -> str:
-    from lang.suggest import did_you_mean
+    from synsema.lang.suggest import did_you_mean
     guess = did_you_mean(word, [c.name for c in TABLE if " " not in c.name])
     return f"unknown command: {word}" + (f" — did you mean {guess}?" if guess else "")
 

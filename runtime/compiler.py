@@ -13,24 +13,24 @@ from __future__ import annotations
 import sys
 from decimal import Decimal
 
-from lang import ast
-from lang.checks import PROTECTED_NAMES, protected_binding
-from lang.errors import SynError
-from lang.gcpause import collector_paused
-from lang.resolve import Scope, arm_scope, block_scope, task_scope, test_scope
-from lang.suggest import did_you_mean
-from lang.toolschema import JSON_TYPES
-from runtime import assertions, fastpaths
-from runtime import operators as ops
-from runtime.fastpaths import Operand
-from runtime.calls import (GIVE, host_failure, RECURSION_LIMIT, REG, STOP, TaskCode, call_builtin, call_value, invoke,
+from synsema.lang import ast
+from synsema.lang.checks import PROTECTED_NAMES, protected_binding
+from synsema.lang.errors import SynError
+from synsema.lang.gcpause import collector_paused
+from synsema.lang.resolve import Scope, arm_scope, block_scope, task_scope, test_scope
+from synsema.lang.suggest import did_you_mean
+from synsema.lang.toolschema import JSON_TYPES
+from synsema.runtime import assertions, fastpaths
+from synsema.runtime import operators as ops
+from synsema.runtime.fastpaths import Operand
+from synsema.runtime.calls import (GIVE, host_failure, RECURSION_LIMIT, REG, STOP, TaskCode, call_builtin, call_value, invoke,
                            invoke1)
-from runtime.control import StopLoop
-from runtime.labels import unwrap as unwrap_label
-from runtime.limits import check_decimal, check_int, joined
-from runtime.patterns import Dispatcher, compile_test
-from runtime.scope import UNBOUND
-from runtime.values import (CALLABLE_TYPES, Builtin, Constructor, EnumValue, ModuleValue, Param, Task, display,
+from synsema.runtime.control import StopLoop
+from synsema.runtime.labels import unwrap as unwrap_label
+from synsema.runtime.limits import check_decimal, check_int, joined
+from synsema.runtime.patterns import Dispatcher, compile_test
+from synsema.runtime.scope import UNBOUND
+from synsema.runtime.values import (CALLABLE_TYPES, Builtin, Constructor, EnumValue, ModuleValue, Param, Task, display,
                             equal, map_key, compare, type_name)
 
 _refcount = sys.getrefcount
@@ -58,7 +58,7 @@ ITERATE_HINT = "each walks a list, a map's keys or a text; to count, write each 
 def undefined(name: str, scope: Scope | None = None, globals_=()) -> SynError:
     """The error for reading an unbound name; a near name in scope (`scope`'s frames, then the
     globals and builtins) is suggested as the fix."""
-    from stdlib.unsupported import tier_c_family, unsupported_error
+    from synsema.stdlib.unsupported import tier_c_family, unsupported_error
     family = tier_c_family(name)
     if family is not None:
         return unsupported_error(name, family)
@@ -670,7 +670,7 @@ class Compiler:
         if not (type(node) is ast.Call and type(node.func) is ast.Name and node.func.name == "range"
                 and not node.named and 1 <= len(node.args) <= 3):
             return iterable
-        from stdlib.collections import range_numbers
+        from synsema.stdlib.collections import range_numbers
         func = self.expr(node.func, scope)
         bounds = [self.expr(a, scope) for a in node.args]
         span = node.span

@@ -21,9 +21,9 @@ from __future__ import annotations
 
 import difflib
 
-from lang.errors import SynError
-from runtime.labels import Labeled
-from runtime.values import EnumValue, display, equal, quote, type_name
+from synsema.lang.errors import SynError
+from synsema.runtime.labels import Labeled
+from synsema.runtime.values import EnumValue, display, equal, quote, type_name
 
 WIDTH = 80             # characters of one value's preview
 DEPTH = 6              # levels of nesting a preview enters

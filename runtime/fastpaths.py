@@ -10,11 +10,11 @@ filling it in keeps every variant identical in behaviour; `exec` of this module'
 
 from __future__ import annotations
 
-from lang.errors import SynError
-from runtime.calls import host_failure
-from runtime.limits import MAX_INT_BITS
-from runtime.operators import checked_product
-from runtime.scope import UNBOUND
+from synsema.lang.errors import SynError
+from synsema.runtime.calls import host_failure
+from synsema.runtime.limits import MAX_INT_BITS
+from synsema.runtime.operators import checked_product
+from synsema.runtime.scope import UNBOUND
 
 # How an operand is read, as Python source over the names the template provides; `{side}` is
 # `left` or `right`, whose slot, global name and literal arrive as `<side>_slot` and so on.

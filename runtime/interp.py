@@ -13,16 +13,16 @@ import gc
 import os
 import sys
 
-from lang.errors import SynError
-from lang.gcpause import collector_paused
-from runtime.calls import REG, call_value, callback, invoke
-from runtime.capabilities import Capabilities, validate_cap_name
-from runtime.compiler import INTENT_FROZEN, Compiler
-from runtime import limits
-from runtime.control import ExitProgram, quiet_broken_pipe
-from runtime.labels import EMPTY, LabelState, strip, unwrap, wrap
-from runtime.values import Builtin, ModuleValue, Task, display
-from stdlib.registry import load_all
+from synsema.lang.errors import SynError
+from synsema.lang.gcpause import collector_paused
+from synsema.runtime.calls import REG, call_value, callback, invoke
+from synsema.runtime.capabilities import Capabilities, validate_cap_name
+from synsema.runtime.compiler import INTENT_FROZEN, Compiler
+from synsema.runtime import limits
+from synsema.runtime.control import ExitProgram, quiet_broken_pipe
+from synsema.runtime.labels import EMPTY, LabelState, strip, unwrap, wrap
+from synsema.runtime.values import Builtin, ModuleValue, Task, display
+from synsema.stdlib.registry import load_all
 
 
 def builtin_globals() -> dict:
@@ -33,8 +33,8 @@ def builtin_globals() -> dict:
 @functools.cache
 def _builtin_table() -> dict:
     """Every builtin as a value, the constants and the `math` module, built once per process."""
-    from stdlib.numbers import CONSTANTS
-    from stdlib.script_math import math_module
+    from synsema.stdlib.numbers import CONSTANTS
+    from synsema.stdlib.script_math import math_module
     table = {name: Builtin(spec) for name, spec in load_all().items() if "." not in name}
     table.update(CONSTANTS)
     table["math"] = math_module()
@@ -51,7 +51,7 @@ class Runtime:
         self.labels = LabelState(ceiling) if labels else None
         self._compiler = Compiler
         if labels:  # only a --labels run loads the label compiler
-            from runtime.label_compiler import LabelCompiler
+            from synsema.runtime.label_compiler import LabelCompiler
             self._compiler = LabelCompiler
         self.argv = list(argv)
         self.cwd = cwd or os.getcwd()
@@ -78,12 +78,12 @@ class Runtime:
         """Parse (unless `module` is the parsed tree) and compile a file: (closure running its
         top level, names it exports)."""
         if module is None:
-            from lang.parser import parse
+            from synsema.lang.parser import parse
             module = parse(source, file)
         if self.labels is not None and not is_module:
             # The redacted text names every principal the program can declare, read before it
             # runs from its source and every module it can load: it never changes at run time.
-            from lang.check import declared_principals
+            from synsema.lang.check import declared_principals
             self.labels.declare_principals(declared_principals(module) |
                                            {spec.principal for spec in self._mcp_servers.values()})
         compiler = self._compiler(self, globals_, file, is_module)
@@ -102,7 +102,7 @@ class Runtime:
         self.root = os.path.dirname(os.path.abspath(file)) if file != "-" else self.cwd
         if file != "-":
             self._loading.append(os.path.realpath(file))
-        from lang.parser import parse
+        from synsema.lang.parser import parse
         with collector_paused():
             module = parse(source, file)
             code, _ = self.compile(source, file, self.globals, tests, module=module)
@@ -166,7 +166,7 @@ class Runtime:
         st.give_taint = EMPTY
         try:
             if type(fn) is Builtin:  # a builtin as a callback meets the same label rules
-                from runtime.label_compiler import call_labelled_builtin
+                from synsema.runtime.label_compiler import call_labelled_builtin
                 result, found = strip(call_labelled_builtin(self, fn.spec, list(args), [], None))
             else:
                 result, found = strip(call_value(self, fn, list(args), None, strict=False))
@@ -239,7 +239,7 @@ class Runtime:
             if not self._mcp_servers:
                 raise SynError("no MCP servers are listed: the host must pass --mcp-config FILE "
                                "(the mcpServers JSON format) to let a program reach one")
-            from runtime.mcp.client import Hub
+            from synsema.runtime.mcp.client import Hub
             self._mcp_hub = Hub(self._mcp_servers)
         return self._mcp_hub
 
@@ -256,8 +256,8 @@ class Runtime:
 
     def llm_host(self) -> tuple[str, ...]:
         """How the configured model's host may be named in a ceiling item `llm=<p>@<host>`."""
-        from runtime.llm.config import host_names
-        from runtime.llm.session import current
+        from synsema.runtime.llm.config import host_names
+        from synsema.runtime.llm.session import current
         return host_names(current().config.base_url.value)
 
     # ------------------------------------------------------------------ evaluator hooks
@@ -283,7 +283,7 @@ class Runtime:
 
     def llm_expression(self, kind: str, subject, given, objective, with_: dict) -> str:
         self.caps.check("llm", None, self.site)
-        from runtime.llm.expressions import evaluate
+        from synsema.runtime.llm.expressions import evaluate
         return evaluate(self, kind, subject, given, objective, with_)
 
     def human(self, kind: str, value, extra):

@@ -27,18 +27,18 @@ has created no private value (`LabelState.touched` is empty) nothing can be labe
 
 from __future__ import annotations
 
-from lang import ast
-from lang.errors import SynError
-from lang.resolve import Scope, collect_declarations
-from runtime import assertions, fastpaths
-from runtime import operators as ops
-from runtime.calls import GIVE, RECURSION_LIMIT, REG, STOP, call_builtin, call_value, invoke
-from runtime.compiler import Compiler, _comparison, _list_position, no_methods, undefined
-from runtime.control import StopLoop
-from runtime.labels import (EMPTY, Labeled, make_secret, shown, strip, unwrap, violation, wrap)
-from runtime.limits import joined
-from runtime.scope import UNBOUND
-from runtime.values import Builtin, EnumValue, ModuleValue, Task, display, map_key, type_name
+from synsema.lang import ast
+from synsema.lang.errors import SynError
+from synsema.lang.resolve import Scope, collect_declarations
+from synsema.runtime import assertions, fastpaths
+from synsema.runtime import operators as ops
+from synsema.runtime.calls import GIVE, RECURSION_LIMIT, REG, STOP, call_builtin, call_value, invoke
+from synsema.runtime.compiler import Compiler, _comparison, _list_position, no_methods, undefined
+from synsema.runtime.control import StopLoop
+from synsema.runtime.labels import (EMPTY, Labeled, make_secret, shown, strip, unwrap, violation, wrap)
+from synsema.runtime.limits import joined
+from synsema.runtime.scope import UNBOUND
+from synsema.runtime.values import Builtin, EnumValue, ModuleValue, Task, display, map_key, type_name
 
 
 def _may_give(statements) -> bool:

@@ -15,7 +15,7 @@ value created so far) is what lets it skip work while nothing is private.
 
 from __future__ import annotations
 
-from lang.errors import SynError
+from synsema.lang.errors import SynError
 
 EMPTY: frozenset = frozenset()
 
@@ -35,7 +35,7 @@ class Labeled:
         return Labeled.redacted
 
     def type_name(self) -> str:
-        from runtime.values import type_name
+        from synsema.runtime.values import type_name
         return type_name(self.value)
 
     def __repr__(self) -> str:

@@ -15,7 +15,7 @@ from __future__ import annotations
 import decimal
 import sys
 
-from lang.errors import SynError
+from synsema.lang.errors import SynError
 
 MAX_TEXT_LENGTH = 50_000_000     # characters in one text
 MAX_LIST_LENGTH = 10_000_000     # items in one list

@@ -25,9 +25,9 @@ from lsprotocol import types as lsp
 from pygls.lsp.server import LanguageServer
 from pygls.uris import from_fs_path, to_fs_path
 
-from lang.lexer import AFTER_WORDS, CLAUSE_WORDS, HARD_KEYWORDS, STATEMENT_WORDS
-from lang.navigation import Document, Occurrence, Target
-from runtime.interp import builtin_globals
+from synsema.lang.lexer import AFTER_WORDS, CLAUSE_WORDS, HARD_KEYWORDS, STATEMENT_WORDS
+from synsema.lang.navigation import Document, Occurrence, Target
+from synsema.runtime.interp import builtin_globals
 
 # What each capability lets a program do (LANGUAGE.md §8), shown on hover over `require`.
 CAPABILITIES = {
@@ -214,13 +214,13 @@ def _fenced(text: str, path: str | None) -> str:
 
 
 def _builtin_signature(name: str) -> str:
-    from stdlib.reference import describe
+    from synsema.stdlib.reference import describe
     doc = describe(name)
     return doc.signature() if doc is not None else name
 
 
 def _builtin_text(name: str) -> str:
-    from stdlib.reference import describe, render_entry
+    from synsema.stdlib.reference import describe, render_entry
     doc = describe(name)
     if doc is None:
         return f"`{name}`: a constant of the language"
@@ -243,10 +243,10 @@ def _capability_at(document: Document, line: int, col: int) -> str | None:
 def lint(document: Document) -> list[tuple[int, int, int, str, str, str]]:
     """(line, col, length, severity, message, code) of what `synsema check` reports for a file
     that parses: the findings of its linter (`lang.lint`), each with its hint."""
-    from lang.diagnostics import extent
-    from lang.lint import lint as findings
-    from runtime.capabilities import RUN_MODE_AUTO_GRANTS
-    from stdlib.registry import load_all
+    from synsema.lang.diagnostics import extent
+    from synsema.lang.lint import lint as findings
+    from synsema.runtime.capabilities import RUN_MODE_AUTO_GRANTS
+    from synsema.stdlib.registry import load_all
     found = []
     for finding in findings(document.module, load_all(), document.predeclared, RUN_MODE_AUTO_GRANTS):
         line, col = (finding.span.line, finding.span.col) if finding.span is not None else (1, 1)
@@ -326,8 +326,8 @@ def build_server() -> SynsemaServer:
 
     @server.feature(lsp.TEXT_DOCUMENT_FORMATTING)
     def formatting(params: lsp.DocumentFormattingParams):
-        from lang.errors import SynError
-        from lang.format import format_source
+        from synsema.lang.errors import SynError
+        from synsema.lang.format import format_source
         text_document = server.workspace.get_text_document(params.text_document.uri)
         try:
             formatted = format_source(text_document.source, text_document.path or "<editor>")

@@ -10,13 +10,13 @@ from __future__ import annotations
 import math
 from decimal import Decimal, DivisionByZero, InvalidOperation, Overflow, localcontext
 
-from lang.errors import SynError
-from lang.suggest import did_you_mean
-from runtime.labels import Labeled, make_secret, unwrap, wrap
-from runtime.limits import (MAX_DECIMAL_EXPONENT, MAX_INT_BITS, MAX_LIST_LENGTH, MAX_TEXT_LENGTH,
+from synsema.lang.errors import SynError
+from synsema.lang.suggest import did_you_mean
+from synsema.runtime.labels import Labeled, make_secret, unwrap, wrap
+from synsema.runtime.limits import (MAX_DECIMAL_EXPONENT, MAX_INT_BITS, MAX_LIST_LENGTH, MAX_TEXT_LENGTH,
                             check_int, check_length, int_too_large, too_large)
-from runtime.sealed import Secret, concatenated
-from runtime.values import EnumValue, ModuleValue, display, equal, map_key, type_name
+from synsema.runtime.sealed import Secret, concatenated
+from synsema.runtime.values import EnumValue, ModuleValue, display, equal, map_key, type_name
 
 _MIX = "cannot mix decimal and float; convert with float(x) or decimal(...)"
 _NUM = (int, float)

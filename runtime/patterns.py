@@ -21,10 +21,10 @@ bare name binds.
 
 from __future__ import annotations
 
-from lang import ast
-from lang.errors import SynError
-from runtime.scope import UNBOUND
-from runtime.values import Constructor, EnumValue, equal
+from synsema.lang import ast
+from synsema.lang.errors import SynError
+from synsema.runtime.scope import UNBOUND
+from synsema.runtime.values import Constructor, EnumValue, equal
 
 _NOT_LITERAL = object()
 _made: dict[str, object] = {}   # generated source -> its `make` function

@@ -59,7 +59,7 @@ def pytest_collect_file(file_path, parent):
 
 def _host_options(config) -> dict:
     """The runtime options the `synsema_flags` ini line asks for, checked like the CLI's."""
-    from runtime.cli import HostFlags, UsageError
+    from synsema.runtime.cli import HostFlags, UsageError
     args = list(config.getini("synsema_flags"))   # an "args" ini value is split as a shell would
     flags = HostFlags()
     i = 0
@@ -83,9 +83,9 @@ class SynsemaFile(pytest.File):
     """A `.syn` file: one item per top-level `test` block, found by parsing (nothing runs)."""
 
     def collect(self):
-        from lang import ast
-        from lang.errors import SynError
-        from lang.parser import parse
+        from synsema.lang import ast
+        from synsema.lang.errors import SynError
+        from synsema.lang.parser import parse
         try:
             source = self.path.read_text(encoding="utf-8")
             module = parse(source, str(self.path))
@@ -125,10 +125,10 @@ class SynsemaItem(pytest.Item):
         return None
 
     def runtest(self):
-        from runtime import testrunner
-        from runtime.cli import on_big_stack
-        from runtime.llm import session
-        from runtime.llm.config import load_config
+        from synsema.runtime import testrunner
+        from synsema.runtime.cli import on_big_stack
+        from synsema.runtime.llm import session
+        from synsema.runtime.llm.config import load_config
         environ = dict(os.environ)
         cassette = self._cassette()
         if cassette is not None:

@@ -76,9 +76,9 @@ def needs_more(text: str) -> bool:
     such as `task f()` or `when x`, or indented lines) that no empty line has ended yet. Other
     text is complete, and so is text the lexer rejects: its error is better shown at once.
     """
-    from lang.errors import SynError
-    from lang.lexer import tokenize
-    from lang.parser import parse
+    from synsema.lang.errors import SynError
+    from synsema.lang.lexer import tokenize
+    from synsema.lang.parser import parse
     if not text.strip() or text.lstrip().startswith(":"):
         return False
     try:
@@ -98,8 +98,8 @@ def needs_more(text: str) -> bool:
 
 def opens_block(line: str) -> bool:
     """Whether this one line is a block header, so the line after it is indented one step more."""
-    from lang.errors import SynError
-    from lang.parser import parse
+    from synsema.lang.errors import SynError
+    from synsema.lang.parser import parse
     words = line.split(None, 1)
     if not words:
         return False
@@ -120,7 +120,7 @@ def next_indent(line: str) -> str:
 
 def echo_text(value) -> str:
     """How the REPL shows a value: its form inside a list, so text is quoted and `"1"` differs from `1`."""
-    from runtime.values import display, quote
+    from synsema.runtime.values import display, quote
     return quote(value) if type(value) is str else display(value)
 
 
@@ -138,12 +138,12 @@ class Session:
         self.out = out or _writer(sys.stdout)
         self.err = err or _writer(sys.stderr)
         self.rt = self._fresh_runtime()
-        from lang.diagnostics import Sources
+        from synsema.lang.diagnostics import Sources
         self.sources = Sources()
         self.entry = _Entry(FILE)
 
     def _fresh_runtime(self):
-        from runtime.interp import Runtime
+        from synsema.runtime.interp import Runtime
         rt = Runtime(mode="run", out=self.out, err=self.err, **self.options)
         rt.file = FILE
         return rt
@@ -155,7 +155,7 @@ class Session:
     # -- entries
     def handle(self, entry: str) -> int | None:
         """Run one entry, code or command; an exit status when the session must end."""
-        from lang.diagnostics import Sources
+        from synsema.lang.diagnostics import Sources
         entry = entry.rstrip()
         if not entry.strip():
             return None
@@ -167,8 +167,8 @@ class Session:
         return self._guarded(lambda: self._run_code(entry))
 
     def _run_code(self, source: str) -> None:
-        from lang import ast
-        from lang.parser import parse
+        from synsema.lang import ast
+        from synsema.lang.parser import parse
         body = parse(source, self.entry).body
         value = self._evaluate(source, self.entry)
         for stmt in body:
@@ -182,7 +182,7 @@ class Session:
 
     def _evaluate(self, source: str, file: str):
         """Compile `source` against the session's globals and run it; its last statement's value."""
-        from runtime.calls import REG
+        from synsema.runtime.calls import REG
         code, _ = self.rt.compile(source, file, self.rt.globals)
         REG.depth = 0
         with INTERRUPTS.armed():
@@ -190,9 +190,9 @@ class Session:
 
     def _guarded(self, action) -> int | None:
         """Run `action`, turning every way it can fail into a line on `err`; an exit status ends the session."""
-        from lang.errors import SynError
-        from runtime.calls import REG
-        from runtime.control import ExitProgram, StopLoop
+        from synsema.lang.errors import SynError
+        from synsema.runtime.calls import REG
+        from synsema.runtime.control import ExitProgram, StopLoop
         try:
             return action()
         except ExitProgram as done:
@@ -201,7 +201,7 @@ class Session:
             self.err("Interrupted\n")
             return None
         except SynError as error:
-            from lang.diagnostics import human
+            from synsema.lang.diagnostics import human
             self.err(human(error, self._sources_for(error), hints=not self.options.get("labels")) + "\n")
         except StopLoop:
             where = f"{REG.stop_span}: " if REG.stop_span is not None else ""
@@ -224,7 +224,7 @@ class Session:
 
     # -- commands
     def _command(self, line: str) -> int | None:
-        from lang.errors import SynError
+        from synsema.lang.errors import SynError
         word, _, argument = line.partition(" ")
         argument = argument.strip()
         matches = [name for name in COMMANDS if name.startswith(word)] if len(word) > 1 else []
@@ -254,7 +254,7 @@ class Session:
         return None
 
     def _load(self, argument: str) -> None:
-        from lang.errors import SynError
+        from synsema.lang.errors import SynError
         path = argument[1:-1] if len(argument) > 1 and argument[0] == argument[-1] in "\"'" else argument
         full = os.path.join(self.rt.cwd, os.path.expanduser(path))
         try:
@@ -266,11 +266,11 @@ class Session:
         self._evaluate(source, path)
 
     def _type(self, source: str) -> None:
-        from lang import ast
-        from lang.errors import SynError
-        from lang.parser import parse
-        from runtime.labels import unwrap, wrap
-        from runtime.values import display, type_name
+        from synsema.lang import ast
+        from synsema.lang.errors import SynError
+        from synsema.lang.parser import parse
+        from synsema.runtime.labels import unwrap, wrap
+        from synsema.runtime.values import display, type_name
         self.sources.add(FILE, source)
         body = parse(source, self.entry).body
         if len(body) != 1 or type(body[0]) is not ast.ExprStmt:
@@ -282,9 +282,9 @@ class Session:
     def _doc(self, name: str) -> str:
         """What `:doc NAME` shows: a task's signature (and where it comes from), else the
         builtin reference's entry for NAME."""
-        from lang.errors import SynError
-        from runtime.values import Builtin, Task
-        from stdlib.reference import describe, render_entry
+        from synsema.lang.errors import SynError
+        from synsema.runtime.values import Builtin, Task
+        from synsema.stdlib.reference import describe, render_entry
         value = self.rt.globals.get(name)
         if type(value) is Task:
             return task_signature(value) + "\n"
@@ -317,7 +317,7 @@ class Session:
         return word, sorted(found)
 
     def _names(self, prefix: str) -> list[tuple[str, str]]:
-        from lang.lexer import AFTER_WORDS, CLAUSE_WORDS, HARD_KEYWORDS, STATEMENT_WORDS
+        from synsema.lang.lexer import AFTER_WORDS, CLAUSE_WORDS, HARD_KEYWORDS, STATEMENT_WORDS
         found = {word: "keyword" for group in (HARD_KEYWORDS, STATEMENT_WORDS, CLAUSE_WORDS, AFTER_WORDS)
                  for word in group if word.startswith(prefix)}
         for name, value in self.rt.globals.items():
@@ -327,7 +327,7 @@ class Session:
 
     @staticmethod
     def _members(owner, prefix: str) -> list[tuple[str, str]]:
-        from runtime.values import ModuleValue
+        from synsema.runtime.values import ModuleValue
         if type(owner) is ModuleValue:
             return [(name, _kind(owner.globals.get(name))) for name in owner.exported if name.startswith(prefix)]
         if type(owner) is dict:
@@ -356,12 +356,12 @@ def task_signature(task) -> str:
 
 def _refuses(value) -> bool:
     """A tier-C builtin: present so that using it explains itself, but never worth offering."""
-    from runtime.values import Builtin
-    return type(value) is Builtin and value.spec.module == "stdlib.unsupported"
+    from synsema.runtime.values import Builtin
+    return type(value) is Builtin and value.spec.module == "synsema.stdlib.unsupported"
 
 
 def _kind(value) -> str:
-    from runtime.values import Builtin, type_name
+    from synsema.runtime.values import Builtin, type_name
     return "builtin" if type(value) is Builtin else type_name(value)
 
 
@@ -371,7 +371,7 @@ def _writer(stream):
             stream.write(text)
             stream.flush()
         except BrokenPipeError:  # piped into `head`: the session ends quietly
-            from runtime.control import quiet_broken_pipe
+            from synsema.runtime.control import quiet_broken_pipe
             raise quiet_broken_pipe(stream) from None
     return write
 
@@ -585,7 +585,7 @@ def build_prompt(session: Session, store: HistoryFile, input=None, output=None):
     from prompt_toolkit.key_binding import KeyBindings
     from prompt_toolkit.lexers import PygmentsLexer
 
-    from lang.highlight import SynsemaLexer
+    from synsema.lang.highlight import SynsemaLexer
 
     class SavedHistory(History):
         def load_history_strings(self):
@@ -664,7 +664,7 @@ def main(options: dict) -> int:
     session = Session(options)
     with INTERRUPTS.session():
         if sys.stdin.isatty() and sys.stdout.isatty():
-            from runtime.cli import VERSION
+            from synsema.runtime.cli import VERSION
             session.out(f"Synsema {VERSION} — :help lists the commands, Ctrl-D leaves\n")
             code = run_interactive(session, HistoryFile(history_path()))
         else:

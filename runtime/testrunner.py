@@ -26,13 +26,13 @@ import os
 import re
 import time
 
-from lang import ast
-from lang.diagnostics import Sources, below
-from lang.errors import SynError
-from runtime.calls import GIVE, REG, host_failure
-from runtime.control import ExitProgram, SkipTest, StopLoop
-from runtime.interp import Runtime
-from runtime.limits import REGEX_SECONDS
+from synsema.lang import ast
+from synsema.lang.diagnostics import Sources, below
+from synsema.lang.errors import SynError
+from synsema.runtime.calls import GIVE, REG, host_failure
+from synsema.runtime.control import ExitProgram, SkipTest, StopLoop
+from synsema.runtime.interp import Runtime
+from synsema.runtime.limits import REGEX_SECONDS
 
 # Exit status when no test was selected at all (pytest's "no tests collected").
 NO_TESTS = 5
@@ -231,7 +231,7 @@ def focused_tests(module) -> set[tuple[str, int]]:
 
 def _parsed(path: str):
     """The parsed file, or None when it cannot be read or parsed (loading reports that)."""
-    from lang.parser import parse
+    from synsema.lang.parser import parse
     try:
         with open(path, encoding="utf-8") as handle:
             return parse(handle.read(), path)
@@ -331,7 +331,7 @@ def run_one(path: str, pattern, host: dict, *, fail_fast: bool = False, progress
         return load_failure(_internal(bug))
     focus = set()
     if honour_only and "only" in source and rt.globals.get("only") is _builtin("only"):
-        from lang.parser import parse
+        from synsema.lang.parser import parse
         focus = focused_tests(parse(source, path))
     chosen = [test for test in tests if selected(test[0]) and (not focus or (test[0], test[3].line) in focus)]
     outcomes: list[Outcome] = []
@@ -352,7 +352,7 @@ def run_one(path: str, pattern, host: dict, *, fail_fast: bool = False, progress
 
 
 def _builtin(name: str):
-    from runtime.interp import builtin_globals
+    from synsema.runtime.interp import builtin_globals
     return builtin_globals().get(name)
 
 
@@ -438,7 +438,7 @@ def event(outcome: Outcome, sources, hints: bool) -> dict:
     could not be loaded. `message` is the whole failure text (reason, then `detail`: where,
     the caret, an assertion's values and diff); `diagnostic` the structured error of
     `run`/`check` when there is one."""
-    from lang.diagnostics import as_json
+    from synsema.lang.diagnostics import as_json
     diagnostic = None
     if outcome.error is not None:
         diagnostic = as_json(outcome.error, sources)

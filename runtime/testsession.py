@@ -19,8 +19,8 @@ import sys
 import threading
 from concurrent.futures import ThreadPoolExecutor
 
-from runtime import testrunner
-from runtime.testrunner import FileRun, LabelViolation, Totals
+from synsema.runtime import testrunner
+from synsema.runtime.testrunner import FileRun, LabelViolation, Totals
 
 
 class Settings:
@@ -134,7 +134,7 @@ def _notes(stopped, totals: Totals, focused: list[str], settings: Settings, code
 
 
 def _sources():
-    from lang.diagnostics import Sources
+    from synsema.lang.diagnostics import Sources
     return Sources()
 
 
@@ -186,7 +186,7 @@ def _in_processes(files: list[str], settings: Settings):
 
 
 def _worker(path: str, flags: tuple[str, ...]) -> FileRun:
-    command = [sys.executable, "-m", "runtime.cli", "test", "--format", "json", *flags, path]
+    command = [sys.executable, "-m", "synsema", "test", "--format", "json", *flags, path]
     done = subprocess.run(command, capture_output=True, text=True, encoding="utf-8", errors="replace",
                           env={**os.environ, "PYTHONUNBUFFERED": "1"})
     events, summary = [], None

@@ -17,8 +17,8 @@ from __future__ import annotations
 import math
 from decimal import Decimal
 
-from lang.errors import SynError
-from runtime.limits import check_decimal, int_too_large, joined
+from synsema.lang.errors import SynError
+from synsema.runtime.limits import check_decimal, int_too_large, joined
 
 NoneType = type(None)
 

@@ -18,12 +18,12 @@ import binascii
 import hashlib
 import re
 
-from lang.errors import SynError
-from runtime.limits import MAX_TEXT_LENGTH, too_large
-from runtime.sealed import Secret
-from runtime.values import type_name
-from stdlib.core import short, wrong_type
-from stdlib.registry import builtin
+from synsema.lang.errors import SynError
+from synsema.runtime.limits import MAX_TEXT_LENGTH, too_large
+from synsema.runtime.sealed import Secret
+from synsema.runtime.values import type_name
+from synsema.stdlib.core import short, wrong_type
+from synsema.stdlib.registry import builtin
 
 # The largest bytes value a builtin here builds: the text limit, which `bytes + bytes` also uses.
 MAX_BYTES = MAX_TEXT_LENGTH

@@ -13,12 +13,12 @@ from __future__ import annotations
 import math
 from decimal import Decimal
 
-from lang.errors import SynError
-from runtime import operators
-from runtime.limits import MAX_LIST_LENGTH, check_length
-from runtime.values import SortKey, equal, map_key, sort_key_check, type_name
-from stdlib.core import is_callable, short, wrong_type
-from stdlib.registry import builtin
+from synsema.lang.errors import SynError
+from synsema.runtime import operators
+from synsema.runtime.limits import MAX_LIST_LENGTH, check_length
+from synsema.runtime.values import SortKey, equal, map_key, sort_key_check, type_name
+from synsema.stdlib.core import is_callable, short, wrong_type
+from synsema.stdlib.registry import builtin
 
 # A `range` list longer than this is refused; `each i in range(n)` stays lazy in the evaluator.
 _MIX = "cannot mix decimal and float; convert with float(x) or decimal(...)"

@@ -16,11 +16,11 @@ import math
 import re
 from decimal import Decimal, InvalidOperation
 
-from lang.errors import SynError
-from runtime.control import ExitProgram, SkipTest
-from runtime.limits import MAX_INT_DIGITS, check_decimal, check_int
-from runtime.values import CALLABLE_TYPES, display, equal, type_name
-from stdlib.registry import builtin
+from synsema.lang.errors import SynError
+from synsema.runtime.control import ExitProgram, SkipTest
+from synsema.runtime.limits import MAX_INT_DIGITS, check_decimal, check_int
+from synsema.runtime.values import CALLABLE_TYPES, display, equal, type_name
+from synsema.stdlib.registry import builtin
 
 # Beyond ±2^53 not every integer has a float: `number` refuses such integer text.
 _FLOAT_EXACT = 2 ** 53

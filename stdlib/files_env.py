@@ -16,10 +16,10 @@ from __future__ import annotations
 import os
 import shutil
 
-from lang.errors import SynError
-from runtime.capabilities import resolve_path
-from stdlib.core import wrong_type
-from stdlib.registry import builtin
+from synsema.lang.errors import SynError
+from synsema.runtime.capabilities import resolve_path
+from synsema.stdlib.core import wrong_type
+from synsema.stdlib.registry import builtin
 
 _UNSET = object()
 

@@ -16,11 +16,11 @@ import math
 import re
 from decimal import Decimal
 
-from lang.errors import SynError
-from runtime.limits import MAX_INT_DIGITS, joined
-from runtime.values import decimal_text, display, int_text, type_name
-from stdlib.core import short, wrong_type
-from stdlib.registry import builtin
+from synsema.lang.errors import SynError
+from synsema.runtime.limits import MAX_INT_DIGITS, joined
+from synsema.runtime.values import decimal_text, display, int_text, type_name
+from synsema.stdlib.core import short, wrong_type
+from synsema.stdlib.registry import builtin
 
 MAX_DEPTH = 128
 _NO_DEFAULT = object()

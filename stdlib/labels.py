@@ -9,10 +9,10 @@ alias, a module or another builtin's callback reaches the same functions, and th
 
 from __future__ import annotations
 
-from lang.errors import SynError
-from runtime.labels import strip, wrap
-from runtime.values import type_name
-from stdlib.registry import builtin
+from synsema.lang.errors import SynError
+from synsema.runtime.labels import strip, wrap
+from synsema.runtime.values import type_name
+from synsema.stdlib.registry import builtin
 
 
 @builtin("private", 2, flow="raw")

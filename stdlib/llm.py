@@ -6,8 +6,8 @@ program which never asks a model pays nothing for it at start-up.
 
 from __future__ import annotations
 
-from stdlib.core import is_callable, wrong_type
-from stdlib.registry import builtin
+from synsema.stdlib.core import is_callable, wrong_type
+from synsema.stdlib.registry import builtin
 
 
 @builtin("llm_available", 0)
@@ -18,7 +18,7 @@ def llm_available(rt):
 
     Example: llm_available() => false
     """
-    from runtime.llm import session
+    from synsema.runtime.llm import session
     return session.current().config.live
 
 
@@ -31,7 +31,7 @@ def llm_step(rt, prompt, catalog, context):
     Example: llm_step("Say hi", [], []).kind => "final"
     """
     rt.check_cap("llm", None)
-    from runtime.llm.step import llm_step as step
+    from synsema.runtime.llm.step import llm_step as step
     return step(prompt, catalog, context)
 
 
@@ -47,7 +47,7 @@ def llm_stream(rt, prompt, context, on_chunk):
     rt.check_cap("llm", None)
     if not is_callable(on_chunk):
         raise wrong_type("llm_stream", "a task or lambda as on_chunk", on_chunk)
-    from runtime.llm.stream import llm_stream as stream
+    from synsema.runtime.llm.stream import llm_stream as stream
     return stream(prompt, context, lambda piece: rt.call(on_chunk, [piece]))
 
 
@@ -61,7 +61,7 @@ def tool_result(rt, call, value):
     Example: tool_result({"id": "call_1", "name": "add", "args": {"a": 2}}, 5) => {kind: "tool_result", id: "call_1", name: "add", content: "5"}
     """
     rt.check_cap("llm", None)
-    from runtime.llm.step import tool_result as build
+    from synsema.runtime.llm.step import tool_result as build
     return build(call, value)
 
 
@@ -71,5 +71,5 @@ def llm_usage(rt):
 
     Example: llm_usage() => 0
     """
-    from runtime.llm import session
+    from synsema.runtime.llm import session
     return session.used_tokens()

@@ -18,11 +18,11 @@ server's `timeout` (30 s unless the config says otherwise); at most 1,000 tools 
 
 from __future__ import annotations
 
-from lang.errors import SynError
-from runtime.calls import TaskCode
-from runtime.labels import violation, wrap
-from runtime.values import Param, Task, type_name
-from stdlib.registry import builtin
+from synsema.lang.errors import SynError
+from synsema.runtime.calls import TaskCode
+from synsema.runtime.labels import violation, wrap
+from synsema.runtime.values import Param, Task, type_name
+from synsema.stdlib.registry import builtin
 
 
 @builtin("mcp_tools", 1, cap="mcp")
@@ -40,7 +40,7 @@ def mcp_tools(rt, server):
 
 
 def _task(rt, server: str, info) -> Task:
-    from runtime.mcp.jsonvalues import to_json
+    from synsema.runtime.mcp.jsonvalues import to_json
     names = tuple(name for name, _, _ in info.params)
     label = f"MCP tool '{server}/{info.name}'"
 
@@ -67,7 +67,7 @@ def _task(rt, server: str, info) -> Task:
 
 def _refuse_private(st, label: str, arguments: dict) -> None:
     """An MCP server is outside the program: nothing private may reach it."""
-    from runtime.labels import deep_labels, shown
+    from synsema.runtime.labels import deep_labels, shown
     found = st.pc
     for value in arguments.values():
         found = found | deep_labels(value)

@@ -14,11 +14,11 @@ from __future__ import annotations
 import re
 from urllib.parse import urlsplit
 
-from lang.errors import SynError
-from runtime.sealed import Secret
-from runtime.values import type_name
-from stdlib.core import wrong_type
-from stdlib.registry import builtin
+from synsema.lang.errors import SynError
+from synsema.runtime.sealed import Secret
+from synsema.runtime.values import type_name
+from synsema.stdlib.core import wrong_type
+from synsema.stdlib.registry import builtin
 
 DEFAULT_TIMEOUT = 30.0  # seconds, for connecting and for each read
 MAX_REDIRECTS = 10

@@ -18,13 +18,13 @@ import functools
 import math
 from decimal import Context, Decimal, MAX_EMAX, MAX_PREC, MIN_EMIN, localcontext
 
-from lang.errors import SynError
-from runtime import operators
-from runtime.limits import MAX_INT_DIGITS, check_decimal, check_int
-from runtime.values import display, type_name
-from stdlib.collections import ValueIndex
-from stdlib.core import short, wrong_type
-from stdlib.registry import builtin
+from synsema.lang.errors import SynError
+from synsema.runtime import operators
+from synsema.runtime.limits import MAX_INT_DIGITS, check_decimal, check_int
+from synsema.runtime.values import display, type_name
+from synsema.stdlib.collections import ValueIndex
+from synsema.stdlib.core import short, wrong_type
+from synsema.stdlib.registry import builtin
 
 CONSTANTS = {"pi": math.pi, "tau": math.tau, "e": math.e, "inf": math.inf, "nan": math.nan}
 

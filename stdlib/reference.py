@@ -10,29 +10,29 @@ from __future__ import annotations
 import inspect
 import re
 
-from stdlib.registry import MODULES, BuiltinSpec, load_all
+from synsema.stdlib.registry import MODULES, BuiltinSpec, load_all
 
 _EXAMPLE = re.compile(r"^\s*Example:\s*(?P<entry>.+)\s+=>\s+(?P<shown>.*?)\s*$")
 
 # Tier-C names that exist only to refuse with an explanation: not part of the reference.
-REFUSED = "stdlib.unsupported"
+REFUSED = "synsema.stdlib.unsupported"
 
 # What each module's builtins are about, for the reference's section headings (a module
 # missing here is listed under its own name).
 SECTIONS = {
-    "stdlib.core": "Core: output, conversion, types, assertions",
-    "stdlib.text": "Text and regular expressions",
-    "stdlib.collections": "Lists and maps",
-    "stdlib.numbers": "Numbers and statistics",
-    "stdlib.formats": "Data formats",
-    "stdlib.time_random": "Time and randomness",
-    "stdlib.files_env": "Files and the environment",
-    "stdlib.net": "Network",
-    "stdlib.tools": "Tools",
-    "stdlib.llm": "Language models",
-    "stdlib.script_math": "The math library",
-    "stdlib.labels": "Information-flow labels",
-    "stdlib.mcp": "MCP servers",
+    "synsema.stdlib.core": "Core: output, conversion, types, assertions",
+    "synsema.stdlib.text": "Text and regular expressions",
+    "synsema.stdlib.collections": "Lists and maps",
+    "synsema.stdlib.numbers": "Numbers and statistics",
+    "synsema.stdlib.formats": "Data formats",
+    "synsema.stdlib.time_random": "Time and randomness",
+    "synsema.stdlib.files_env": "Files and the environment",
+    "synsema.stdlib.net": "Network",
+    "synsema.stdlib.tools": "Tools",
+    "synsema.stdlib.llm": "Language models",
+    "synsema.stdlib.script_math": "The math library",
+    "synsema.stdlib.labels": "Information-flow labels",
+    "synsema.stdlib.mcp": "MCP servers",
 }
 
 

@@ -66,7 +66,7 @@ class BuiltinSpec:
 
     def signature(self) -> str:
         """How a call is written, `split(t, sep)`: the reference's form (stdlib.reference)."""
-        from stdlib.reference import BuiltinDoc
+        from synsema.stdlib.reference import BuiltinDoc
         return BuiltinDoc(self).signature()
 
 
@@ -74,10 +74,10 @@ BUILTINS: dict[str, BuiltinSpec] = {}
 
 # Modules that register builtins when imported; `load_all` imports them in this order.
 MODULES = (
-    "stdlib.core", "stdlib.text", "stdlib.collections", "stdlib.numbers", "stdlib.formats",
-    "stdlib.bytes", "stdlib.secrets",
-    "stdlib.time_random", "stdlib.files_env", "stdlib.net", "stdlib.tools", "stdlib.llm",
-    "stdlib.script_math", "stdlib.labels", "stdlib.mcp", "stdlib.unsupported",
+    "synsema.stdlib.core", "synsema.stdlib.text", "synsema.stdlib.collections", "synsema.stdlib.numbers", "synsema.stdlib.formats",
+    "synsema.stdlib.bytes", "synsema.stdlib.secrets",
+    "synsema.stdlib.time_random", "synsema.stdlib.files_env", "synsema.stdlib.net", "synsema.stdlib.tools", "synsema.stdlib.llm",
+    "synsema.stdlib.script_math", "synsema.stdlib.labels", "synsema.stdlib.mcp", "synsema.stdlib.unsupported",
 )
 
 
@@ -122,5 +122,5 @@ def global_names() -> list[str]:
     """The names a program's globals start with (the keys of runtime.interp.builtin_globals):
     every builtin not reached through a module, the constants and `math`. For the static tools,
     which need the names but not the values (and not the evaluator they would import)."""
-    from stdlib.numbers import CONSTANTS
+    from synsema.stdlib.numbers import CONSTANTS
     return [*(name for name in load_all() if "." not in name), *CONSTANTS, "math"]

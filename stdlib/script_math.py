@@ -8,22 +8,22 @@ and allow-lists treat a math operation exactly like one of the script's own task
 
 from __future__ import annotations
 
-from lang.errors import SynError
-from runtime.calls import TaskCode
-from runtime.values import Builtin, ModuleValue, Param, Task, type_name
-from stdlib.registry import BUILTINS, builtin
+from synsema.lang.errors import SynError
+from synsema.runtime.calls import TaskCode
+from synsema.runtime.values import Builtin, ModuleValue, Param, Task, type_name
+from synsema.stdlib.registry import BUILTINS, builtin
 
 _PREFIX = "math."
 
 
 def _library():
-    from stdlib.math import script
+    from synsema.stdlib.math import script
     return script
 
 
 def _guarded(action):
     """Run a library call, turning its failures into language errors with the library's message."""
-    from stdlib.math.errors import MathError
+    from synsema.stdlib.math.errors import MathError
     try:
         return action()
     except MathError as problem:

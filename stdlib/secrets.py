@@ -18,11 +18,11 @@ from __future__ import annotations
 import os
 import re
 
-from lang.errors import SynError
-from runtime.sealed import Secret
-from runtime.values import type_name
-from stdlib.core import short, wrong_type
-from stdlib.registry import builtin
+from synsema.lang.errors import SynError
+from synsema.runtime.sealed import Secret
+from synsema.runtime.values import type_name
+from synsema.stdlib.core import short, wrong_type
+from synsema.stdlib.registry import builtin
 
 _NO_DEFAULT = object()
 # Names and labels are shown in every redaction, so they are plain identifiers.

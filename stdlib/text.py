@@ -15,11 +15,11 @@ import re
 import unicodedata
 from decimal import Decimal
 
-from lang.errors import SynError
-from runtime.limits import REGEX_SECONDS, check_length
-from runtime.values import display, type_name
-from stdlib.core import short, wrong_type
-from stdlib.registry import builtin
+from synsema.lang.errors import SynError
+from synsema.runtime.limits import REGEX_SECONDS, check_length
+from synsema.runtime.values import display, type_name
+from synsema.stdlib.core import short, wrong_type
+from synsema.stdlib.registry import builtin
 
 
 def _text(fname: str, value, what: str = "text") -> str:

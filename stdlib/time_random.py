@@ -14,10 +14,10 @@ import random as _random
 import time
 from decimal import Decimal
 
-from lang.errors import SynError
-from runtime.values import display, type_name
-from stdlib.core import short, wrong_type
-from stdlib.registry import builtin
+from synsema.lang.errors import SynError
+from synsema.runtime.values import display, type_name
+from synsema.stdlib.core import short, wrong_type
+from synsema.stdlib.registry import builtin
 
 _ISO_SECONDS = "%Y-%m-%dT%H:%M:%S"
 # `datetime` is imported by the builtins that convert times, not by every run.

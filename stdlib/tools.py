@@ -9,11 +9,11 @@ lines declare, intersected with the program's.
 
 from __future__ import annotations
 
-from lang.errors import SynError
-from runtime.calls import bind, run_body, unknown_parameter
-from runtime.sealed import Secret
-from runtime.values import Task, type_name
-from stdlib.registry import builtin
+from synsema.lang.errors import SynError
+from synsema.runtime.calls import bind, run_body, unknown_parameter
+from synsema.runtime.sealed import Secret
+from synsema.runtime.values import Task, type_name
+from synsema.stdlib.registry import builtin
 
 # Declared type → the value types that satisfy it (a bool is never a number here).
 _ACCEPTS = {

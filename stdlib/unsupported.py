@@ -15,8 +15,8 @@ here. The list is upstream's builtin registry minus what this implementation pro
 
 from __future__ import annotations
 
-from lang.errors import SynError
-from stdlib.registry import builtin
+from synsema.lang.errors import SynError
+from synsema.stdlib.registry import builtin
 
 FAMILIES: dict[str, tuple[str, ...]] = {
     "text": ("strip_ansi",),

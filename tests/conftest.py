@@ -23,7 +23,7 @@ def synsema_env(**extra: str) -> dict:
 
 def run_synsema(*args: str, cwd=None, stdin: str | None = None, env: dict | None = None,
                 timeout: float = 120) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "runtime.cli", *map(str, args)], cwd=cwd,
+    return subprocess.run([sys.executable, "-m", "synsema", *map(str, args)], cwd=cwd,
                           input=stdin if stdin is not None else "", capture_output=True, text=True,
                           timeout=timeout,
                           env=env or synsema_env())

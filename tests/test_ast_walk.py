@@ -1,4 +1,4 @@
-"""lang.ast's walkers read only the fields that can hold nodes (`_PLAIN_FIELDS` names the
+"""synsema.lang.ast's walkers read only the fields that can hold nodes (`_PLAIN_FIELDS` names the
 others). On every program in the repository and the parse benchmark's input: no plain field
 holds a node, and `walk`, `children` and `walk_in_tasks` give exactly what the generic reading
 of every field (`_fields`, looking through lists and tuples) gives, in the same order."""
@@ -10,9 +10,9 @@ from pathlib import Path
 
 import pytest
 
-from lang import ast
-from lang.errors import SynError
-from lang.parser import parse
+from synsema.lang import ast
+from synsema.lang.errors import SynError
+from synsema.lang.parser import parse
 
 ROOT = Path(__file__).resolve().parent.parent
 

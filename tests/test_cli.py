@@ -211,7 +211,7 @@ def test_a_closed_pipe_ends_the_run_quietly(tmp_path):
     (tmp_path / "many.syn").write_text("each i in range(100000)\n    print(i)\n", encoding="utf-8")
     import subprocess
     import sys
-    reader = subprocess.Popen([sys.executable, "-m", "runtime.cli", "run", "many.syn"], cwd=tmp_path,
+    reader = subprocess.Popen([sys.executable, "-m", "synsema", "run", "many.syn"], cwd=tmp_path,
                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=synsema_env())
     first = reader.stdout.readline()
     reader.stdout.close()

@@ -16,12 +16,12 @@ import sys
 import pytest
 
 from conftest import ROOT, run_synsema, synsema_env
-from runtime import cli
-from runtime.commands import COMMANDS, HELP_FLAG, TABLE
+from synsema.runtime import cli
+from synsema.runtime.commands import COMMANDS, HELP_FLAG, TABLE
 
 PROBE = """
 import contextlib, io, json, sys
-from runtime.cli import main
+from synsema.runtime.cli import main
 results = []
 for argv in json.loads(sys.argv[1]):
     out, err = io.StringIO(), io.StringIO()

@@ -8,7 +8,7 @@ block ends with. Expected outputs are computed here, independently of the interp
 from __future__ import annotations
 
 from conftest import run_synsema
-from runtime.fastpaths import SEQUENCE_WIDTH
+from synsema.runtime.fastpaths import SEQUENCE_WIDTH
 
 W = SEQUENCE_WIDTH
 LENGTHS = (3, W - 1, W, W + 1, 2 * W, 2 * W + 1, W * W, W * W + 1, W * W + W + 2)

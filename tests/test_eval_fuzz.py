@@ -7,8 +7,8 @@ import io
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from lang.errors import SynError
-from runtime.interp import Runtime
+from synsema.lang.errors import SynError
+from synsema.runtime.interp import Runtime
 
 NAMES = ["x", "y", "z"]
 BUILTINS = ["length", "text", "append", "sort", "keys", "values", "upper", "split", "join", "get",

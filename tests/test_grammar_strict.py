@@ -10,7 +10,7 @@ from pathlib import Path
 from lark import Lark
 from lark.lexer import Lexer
 
-from lang import lexer
+from synsema.lang import lexer
 
 ROOT = str(Path(__file__).resolve().parent.parent)
 
@@ -24,7 +24,7 @@ class _Unused(Lexer):
 
 
 def grammar_text():
-    return resources.files("grammar").joinpath("synsema.lark").read_text(encoding="utf-8")
+    return resources.files("synsema.grammar").joinpath("synsema.lark").read_text(encoding="utf-8")
 
 
 def test_grammar_builds_strict_lalr_without_conflicts():
@@ -50,7 +50,7 @@ def test_every_token_the_lexer_makes_is_declared():
 
 
 def test_parser_tables_are_cached_between_processes(tmp_path):
-    code = "from lang.parser import parse; parse('let x be 1', 'a.syn')"
+    code = "from synsema.lang.parser import parse; parse('let x be 1', 'a.syn')"
     env = {"XDG_CACHE_HOME": str(tmp_path), "PATH": "/usr/bin:/bin", "PYTHONPATH": ROOT}
     subprocess.run([sys.executable, "-c", code], check=True, env=env, cwd=ROOT)
     cached = list((tmp_path / "synsema").glob("grammar-*.lark-cache"))
@@ -61,7 +61,7 @@ def test_parser_tables_are_cached_between_processes(tmp_path):
 def test_unwritable_cache_falls_back_to_building(tmp_path):
     blocker = tmp_path / "file"
     blocker.write_text("not a directory")
-    code = "from lang.parser import parse; print(parse('let x be 1', 'a.syn').body[0].name)"
+    code = "from synsema.lang.parser import parse; print(parse('let x be 1', 'a.syn').body[0].name)"
     env = {"XDG_CACHE_HOME": str(blocker), "PATH": "/usr/bin:/bin", "PYTHONPATH": ROOT}
     out = subprocess.run([sys.executable, "-c", code], check=True, env=env, cwd=ROOT,
                          capture_output=True, text=True)

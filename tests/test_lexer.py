@@ -2,8 +2,8 @@
 
 import pytest
 
-from lang.errors import SynError
-from lang.lexer import tokenize
+from synsema.lang.errors import SynError
+from synsema.lang.lexer import tokenize
 
 
 def types(src, **kw):

@@ -17,8 +17,8 @@ import json
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from runtime.interp import Runtime
-from runtime.values import equal
+from synsema.runtime.interp import Runtime
+from synsema.runtime.values import equal
 
 KEYS = ["a", "b", "c"]
 

@@ -8,29 +8,50 @@ import sys
 import zipfile
 from pathlib import Path
 
+import pytest
+
 from conftest import ROOT, synsema_env
 
 
-def test_wheel_installs_and_runs_outside_the_checkout(tmp_path):
+@pytest.fixture(scope="module")
+def wheel(tmp_path_factory) -> Path:
     """One build (the slow part, ~25 s: pip sets up the isolated setuptools pyproject.toml asks
-    for, as every install on a fresh machine does) checks what an installer sees."""
-    wheels = tmp_path / "wheels"
+    for, as every install on a fresh machine does) serves every test of what an installer sees."""
+    wheels = tmp_path_factory.mktemp("wheels")
     built = subprocess.run([sys.executable, "-m", "pip", "wheel", "--no-deps", "-w", str(wheels), str(ROOT)],
                            capture_output=True, text=True, timeout=300)
     assert built.returncode == 0, built.stderr
     said = built.stdout + built.stderr
     # setuptools frames each deprecation of the project's metadata in a box of 80 stars
     assert "*" * 80 not in said and "Warning:" not in said, said
-    wheel = next(wheels.glob("synsema-*.whl"))
+    return next(wheels.glob("synsema-*.whl"))
+
+
+def test_the_wheel_has_one_import_root(wheel):
+    names = zipfile.ZipFile(wheel).namelist()
+    tops = {name.split("/")[0] for name in names if not name.split("/")[0].endswith(".dist-info")}
+    assert tops == {"synsema"}
+    assert "synsema/grammar/synsema.lark" in names
+    packages = {str(path.parent.relative_to(ROOT)) for path in ROOT.glob("*/**/__init__.py")
+                if path.parts[len(ROOT.parts)] in ("lang", "runtime", "stdlib", "grammar", "synsema")}
+    assert packages, "no package found in the checkout"
+    for package in packages:
+        inside = package if package.startswith("synsema") else f"synsema/{package}"
+        assert f"{inside}/__init__.py" in names, f"{package} is not in the wheel: list it in pyproject.toml"
+
+
+def test_the_wheel_declares_its_entry_points_inside_the_root(wheel):
     archive = zipfile.ZipFile(wheel)
-    names = archive.namelist()
-    assert "grammar/synsema.lark" in names
-    for package in ("lang", "runtime", "runtime/llm", "stdlib", "stdlib/math"):
-        assert f"{package}/__init__.py" in names
-    metadata = archive.read("synsema-0.1.0.dist-info/METADATA").decode()
+    info = next(n.split("/")[0] for n in archive.namelist() if n.endswith(".dist-info/METADATA"))
+    metadata = archive.read(f"{info}/METADATA").decode()
     assert "License-Expression: MIT\n" in metadata and "Classifier: License" not in metadata
-    entry_points = archive.read("synsema-0.1.0.dist-info/entry_points.txt").decode()
-    assert "[pygments.lexers]\nsynsema = lang.highlight:SynsemaLexer\n" in entry_points
+    entry_points = archive.read(f"{info}/entry_points.txt").decode()
+    assert "[pygments.lexers]\nsynsema = synsema.lang.highlight:SynsemaLexer\n" in entry_points
+    assert "[console_scripts]\nsynsema = synsema.runtime.cli:main\n" in entry_points
+    assert "[pytest11]\nsynsema = synsema.runtime.pytest_plugin\n" in entry_points
+
+
+def test_wheel_installs_and_runs_outside_the_checkout(wheel, tmp_path):
     target = tmp_path / "site"
     subprocess.run([sys.executable, "-m", "pip", "install", "--no-deps", "-q", "--target", str(target),
                     str(wheel)], check=True, capture_output=True, timeout=300)
@@ -39,13 +60,51 @@ def test_wheel_installs_and_runs_outside_the_checkout(tmp_path):
     env = synsema_env()
     env["PYTHONPATH"] = str(target)
     env["XDG_CACHE_HOME"] = str(tmp_path / "cache")  # a cold grammar cache
-    probe = "import runtime, sys; from runtime.cli import main; print(runtime.__file__); sys.exit(main())"
-    result = subprocess.run([sys.executable, "-c", probe, "run", str(program)], capture_output=True,
-                            text=True, env=env, cwd=tmp_path, timeout=120)
-    assert result.returncode == 0, result.stderr
-    location, output = result.stdout.splitlines()
-    assert location.startswith(str(target))
-    assert output == "from the wheel 42"
+    for command in (["-c", "import synsema.runtime.cli as c, sys; print(c.__file__); sys.exit(c.main())"],
+                    ["-c", "import synsema, runpy; print(synsema.__file__); runpy.run_module('synsema', run_name='__main__')"]):
+        result = subprocess.run([sys.executable, *command, "run", str(program)], capture_output=True,
+                                text=True, env=env, cwd=tmp_path, timeout=120)
+        assert result.returncode == 0, result.stderr
+        location, output = result.stdout.splitlines()
+        assert location.startswith(str(target))
+        assert output == "from the wheel 42"
+
+
+def test_another_projects_runtime_and_lang_packages_keep_working(wheel, tmp_path):
+    """The wheel in a clean venv (not editable) beside a project whose own top-level packages are
+    named `runtime` and `lang`: its pytest run passes, and its opted-in .syn tests are collected."""
+    venv = tmp_path / "venv"
+    subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True, timeout=300)
+    python = venv / "bin" / "python"
+    installed = subprocess.run([str(python), "-m", "pip", "install", "-q", str(wheel), "pytest"],
+                               capture_output=True, text=True, timeout=900)
+    assert installed.returncode == 0, installed.stderr
+    project = tmp_path / "project"
+    for package, module, body in (("runtime", "clock.py", "def now():\n    return 42\n"),
+                                  ("lang", "errors.py", "class Oops(Exception):\n    pass\n")):
+        (project / package).mkdir(parents=True)
+        (project / package / "__init__.py").write_text("")
+        (project / package / module).write_text(body)
+    (project / "test_own.py").write_text(
+        "from runtime.clock import now\nfrom lang.errors import Oops\n\n\n"
+        "def test_own_packages():\n    assert now() == 42 and issubclass(Oops, Exception)\n")
+    (project / "agent.syn").write_text('task double(x)\n    give x * 2\n\ntest "doubles"\n'
+                                       '    assert_eq(double(21), 42)\n')
+    env = {k: v for k, v in synsema_env().items() if k != "PYTHONPATH"}
+
+    def pytest_run() -> subprocess.CompletedProcess:
+        return subprocess.run([str(python), "-m", "pytest", "-q", "-p", "no:cacheprovider"], cwd=project,
+                              capture_output=True, text=True, env=env, timeout=300)
+    plain = pytest_run()
+    assert plain.returncode == 0, plain.stdout + plain.stderr
+    assert "1 passed" in plain.stdout
+    (project / "pytest.ini").write_text("[pytest]\nsynsema_files = *.syn\n")
+    opted_in = pytest_run()
+    assert opted_in.returncode == 0, opted_in.stdout + opted_in.stderr
+    assert "2 passed" in opted_in.stdout
+    listed = subprocess.run([str(python), "-c", "import runtime, lang; print(runtime.__file__, lang.__file__)"],
+                            cwd=project, capture_output=True, text=True, env=env, timeout=60)
+    assert listed.stdout.split() == [str(project / "runtime" / "__init__.py"), str(project / "lang" / "__init__.py")]
 
 
 PYGMENTIZE = Path(sys.executable).with_name("pygmentize")

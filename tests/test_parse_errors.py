@@ -2,8 +2,8 @@
 
 import pytest
 
-from lang.errors import SynError
-from lang.parser import parse, parse_expression
+from synsema.lang.errors import SynError
+from synsema.lang.parser import parse, parse_expression
 
 
 def error(src, file="e.syn"):

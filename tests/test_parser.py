@@ -4,8 +4,8 @@ from decimal import Decimal
 
 import pytest
 
-from lang import ast as A
-from lang.parser import parse, parse_expression
+from synsema.lang import ast as A
+from synsema.lang.parser import parse, parse_expression
 
 
 def expr(src):

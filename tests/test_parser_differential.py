@@ -1,4 +1,4 @@
-"""lang.parser's own LALR loop against Lark's stock LALR parser, on the same grammar and tokens.
+"""synsema.lang.parser's own LALR loop against Lark's stock LALR parser, on the same grammar and tokens.
 
 lang.parser drives Lark's table itself, shapes each rule's children once per rule instead of
 through Lark's tree builder, and bounds the nesting depth on the way instead of walking the
@@ -19,11 +19,11 @@ from lark import Lark, Token
 from lark.exceptions import UnexpectedInput
 from lark.lexer import Lexer
 
-from lang import ast, checks
-from lang.errors import Span, SynError, parse_error
-from lang.lexer import HARD_KEYWORDS, PUNCTUATION, tokenize
-from lang.parser import parse, parse_expression
-from lang.transform import Builder
+from synsema.lang import ast, checks
+from synsema.lang.errors import Span, SynError, parse_error
+from synsema.lang.lexer import HARD_KEYWORDS, PUNCTUATION, tokenize
+from synsema.lang.parser import parse, parse_expression
+from synsema.lang.transform import Builder
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -41,7 +41,7 @@ class StockLark:
 
     def __init__(self):
         self.builder = Builder(self.parse_expression)
-        grammar = resources.files("grammar").joinpath("synsema.lark").read_text(encoding="utf-8")
+        grammar = resources.files("synsema.grammar").joinpath("synsema.lark").read_text(encoding="utf-8")
         self.lark = Lark(grammar, parser="lalr", lexer=_Fed, strict=True, maybe_placeholders=True,
                          start=["module", "lone_expr"], transformer=self.builder)
 

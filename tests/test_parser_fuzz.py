@@ -11,10 +11,10 @@ import time
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from lang import ast
-from lang.errors import SynError
-from lang.lexer import HARD_KEYWORDS, PUNCTUATION
-from lang.parser import parse, parse_expression
+from synsema.lang import ast
+from synsema.lang.errors import SynError
+from synsema.lang.lexer import HARD_KEYWORDS, PUNCTUATION
+from synsema.lang.parser import parse, parse_expression
 
 VOCABULARY = (list(HARD_KEYWORDS) + list(PUNCTUATION) + [
     "x", "xs", "f", "_", "test", "use", "export", "enum", "raise", "about", "between", "under",

@@ -8,12 +8,12 @@ import sys
 
 from conftest import ROOT, synsema_env
 
-HEAVY = ("sympy", "z3", "pysat", "prompt_toolkit", "pydantic", "httpx", "stdlib.math.tool",
-         "mcp", "anyio", "runtime.mcp")
+HEAVY = ("sympy", "z3", "pysat", "prompt_toolkit", "pydantic", "httpx", "synsema.stdlib.math.tool",
+         "mcp", "anyio", "synsema.runtime.mcp")
 
 PROBE = """
 import json, sys
-from runtime.cli import main
+from synsema.runtime.cli import main
 code = main(["run", sys.argv[1]])
 print(json.dumps({"code": code, "modules": sorted(sys.modules)}))
 """
@@ -22,8 +22,8 @@ print(json.dumps({"code": code, "modules": sorted(sys.modules)}))
 # Modules a plain run without --labels never uses: the label compiler, what explains a failed
 # assertion, help rendering, the LLM layer, the test runner and REPL, and the standard modules
 # only some builtins need. Each costs start-up time (and more without a .pyc cache, issue 19).
-ON_FIRST_USE = ("runtime.label_compiler", "runtime.diffs", "difflib", "lang.unparse", "runtime.llm",
-                "runtime.testrunner", "runtime.testsession", "runtime.repl", "secrets", "csv", "datetime",
+ON_FIRST_USE = ("synsema.runtime.label_compiler", "synsema.runtime.diffs", "difflib", "synsema.lang.unparse", "synsema.runtime.llm",
+                "synsema.runtime.testrunner", "synsema.runtime.testsession", "synsema.runtime.repl", "secrets", "csv", "datetime",
                 "fractions")
 
 
@@ -44,7 +44,7 @@ def hello_world_modules(tmp_path) -> list[str]:
 
 def test_hello_world_imports_no_heavy_backend(tmp_path):
     loaded = [m for m in hello_world_modules(tmp_path)
-              if m.split(".")[0] in HEAVY or m in HEAVY or m.startswith("runtime.mcp.")]
+              if m.split(".")[0] in HEAVY or m in HEAVY or m.startswith("synsema.runtime.mcp.")]
     assert loaded == []
 
 

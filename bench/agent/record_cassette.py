@@ -29,7 +29,7 @@ class ScriptedModel:
     """
 
     def complete(self, ask):
-        from runtime.llm.exchange import Reply
+        from synsema.runtime.llm.exchange import Reply
         prompt, ctx = ask.prompt, ask.context
         tokens = 30 + len(prompt) // 4 + len(ctx) // 4
         weather = re.match(r"What is the weather in (\w+)\?", prompt)
@@ -62,8 +62,8 @@ def main() -> int:
     sys.path.insert(0, ROOT)
     os.environ["SYNSEMA_LLM_PROVIDER"] = "replay"
     os.environ["SYNSEMA_LLM_CASSETTE"] = CASSETTE
-    from runtime import cli
-    from runtime.llm import cassette, session
+    from synsema.runtime import cli
+    from synsema.runtime.llm import cassette, session
     if os.path.exists(CASSETTE):
         os.remove(CASSETTE)
     current = session.reset()

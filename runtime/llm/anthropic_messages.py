@@ -7,11 +7,11 @@ are the final answer.
 
 from __future__ import annotations
 
-from runtime.llm.api import ApiProvider, Streamed
-from runtime.llm.config import Config
-from runtime.llm.exchange import (Ask, Call, InvalidReply, Reply, cut_off, parse_arguments, refusal_text,
+from synsema.runtime.llm.api import ApiProvider, Streamed
+from synsema.runtime.llm.config import Config
+from synsema.runtime.llm.exchange import (Ask, Call, InvalidReply, Reply, cut_off, parse_arguments, refusal_text,
                                   split_reasoning, text_reply)
-from runtime.llm.names import ToolNames
+from synsema.runtime.llm.names import ToolNames
 
 API_VERSION = "2023-06-01"
 USAGE_FIELDS = ("input_tokens", "output_tokens", "cache_creation_input_tokens", "cache_read_input_tokens")

@@ -13,11 +13,11 @@ from __future__ import annotations
 import json
 from typing import Callable
 
-from lang.errors import SynError
-from runtime.llm.config import Config
-from runtime.llm.exchange import CUT_BEFORE_ANSWER, Ask, InvalidReply, Reply
-from runtime.llm.http import JsonClient
-from runtime.llm.names import ToolNames
+from synsema.lang.errors import SynError
+from synsema.runtime.llm.config import Config
+from synsema.runtime.llm.exchange import CUT_BEFORE_ANSWER, Ask, InvalidReply, Reply
+from synsema.runtime.llm.http import JsonClient
+from synsema.runtime.llm.names import ToolNames
 
 
 class ApiProvider:

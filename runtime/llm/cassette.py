@@ -20,8 +20,8 @@ import json
 import os
 import sys
 
-from lang.errors import SynError
-from runtime.llm.exchange import Ask, Reply
+from synsema.lang.errors import SynError
+from synsema.runtime.llm.exchange import Ask, Reply
 
 # A miss shows the cassette line to add; past this many characters (a long conversation, many
 # tool schemas) it is cut, and recording is the way to get it.

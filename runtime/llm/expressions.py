@@ -15,10 +15,10 @@ from __future__ import annotations
 
 import json
 
-from lang.errors import SynError
-from runtime.llm import session
-from runtime.llm.exchange import Ask, Reply, Tool
-from runtime.values import display, type_name
+from synsema.lang.errors import SynError
+from synsema.runtime.llm import session
+from synsema.runtime.llm.exchange import Ask, Reply, Tool
+from synsema.runtime.values import display, type_name
 
 DECISION_PENDING = "[decision pending]"
 PLACEHOLDERS = {"reason": "[reasoning about: {}]", "analyze": "[analysis of: {}]", "generate": "[generated: {}]"}

@@ -22,9 +22,9 @@ from typing import Iterator
 import httpx
 from httpx_sse import EventSource
 
-from lang.errors import SynError
-from runtime.llm.config import redact_url
-from runtime.llm.exchange import InvalidReply
+from synsema.lang.errors import SynError
+from synsema.runtime.llm.config import redact_url
+from synsema.runtime.llm.exchange import InvalidReply
 
 RETRY_STATUSES = frozenset({429}) | frozenset(range(500, 600))
 

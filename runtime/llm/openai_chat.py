@@ -11,11 +11,11 @@ from __future__ import annotations
 import json
 import re
 
-from runtime.llm.api import ApiProvider, Streamed
-from runtime.llm.config import Config, host_names
-from runtime.llm.exchange import (Ask, Call, InvalidReply, Reply, Tool, cut_off, parse_arguments, refusal_text,
+from synsema.runtime.llm.api import ApiProvider, Streamed
+from synsema.runtime.llm.config import Config, host_names
+from synsema.runtime.llm.exchange import (Ask, Call, InvalidReply, Reply, Tool, cut_off, parse_arguments, refusal_text,
                                   split_reasoning, text_reply)
-from runtime.llm.names import ToolNames
+from synsema.runtime.llm.names import ToolNames
 
 
 class OpenAIChat(ApiProvider):

@@ -14,9 +14,9 @@ budget, answering its placeholders.
 
 from __future__ import annotations
 
-from lang.errors import SynError
-from runtime.llm.config import Config, load_config
-from runtime.llm.exchange import Ask, Reply
+from synsema.lang.errors import SynError
+from synsema.runtime.llm.config import Config, load_config
+from synsema.runtime.llm.exchange import Ask, Reply
 
 
 class Session:
@@ -62,16 +62,16 @@ def build_provider(config: Config):
     """The provider object for a problem-free, non-offline configuration."""
     kind = config.provider.value
     if kind == "replay":
-        from runtime.llm.cassette import Replay
+        from synsema.runtime.llm.cassette import Replay
         return Replay(config.cassette.value)
     if config.backend == "anthropic":
-        from runtime.llm.anthropic_messages import AnthropicMessages
+        from synsema.runtime.llm.anthropic_messages import AnthropicMessages
         api = AnthropicMessages(config)
     else:
-        from runtime.llm.openai_chat import OpenAIChat
+        from synsema.runtime.llm.openai_chat import OpenAIChat
         api = OpenAIChat(config)
     if kind == "record":
-        from runtime.llm.cassette import Record
+        from synsema.runtime.llm.cassette import Record
         return Record(api, config.cassette.value)
     return api
 

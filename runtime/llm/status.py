@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import json
 
-from runtime.llm.config import Config, Setting, load_config, redact_url
+from synsema.runtime.llm.config import Config, Setting, load_config, redact_url
 
 ROWS = (("provider", "provider"), ("model", "model"), ("base URL", "base_url"),
         ("max tokens", "max_tokens"), ("timeout", "timeout"), ("budget", "budget"),

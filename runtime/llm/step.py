@@ -16,12 +16,12 @@ from __future__ import annotations
 import json
 import math
 
-from lang.errors import SynError
-from lang.toolschema import catalog_schema
-from runtime.llm import session
-from runtime.llm.convert import convert_args
-from runtime.llm.exchange import Ask, Reply, Tool, assistant_turn, tool_turn, user_turn
-from runtime.values import display, type_name
+from synsema.lang.errors import SynError
+from synsema.lang.toolschema import catalog_schema
+from synsema.runtime.llm import session
+from synsema.runtime.llm.convert import convert_args
+from synsema.runtime.llm.exchange import Ask, Reply, Tool, assistant_turn, tool_turn, user_turn
+from synsema.runtime.values import display, type_name
 
 NO_PROVIDER = "[no llm provider]"
 

@@ -11,10 +11,10 @@ from __future__ import annotations
 
 from typing import Callable
 
-from runtime.llm import session
-from runtime.llm.exchange import Ask
-from runtime.llm.step import NO_PROVIDER, conversation
-from runtime.values import display
+from synsema.runtime.llm import session
+from synsema.runtime.llm.exchange import Ask
+from synsema.runtime.llm.step import NO_PROVIDER, conversation
+from synsema.runtime.values import display
 
 
 def llm_stream(prompt, context, on_chunk: Callable[[str], None]) -> str:

@@ -24,9 +24,9 @@ import atexit
 import sys
 from dataclasses import dataclass
 
-from lang.errors import SynError
-from runtime.mcp.config import ServerSpec
-from runtime.mcp.threads import LoopThread
+from synsema.lang.errors import SynError
+from synsema.runtime.mcp.config import ServerSpec
+from synsema.runtime.mcp.threads import LoopThread
 
 MAX_TOOLS = 1000
 START_TIMEOUT = 60.0     # starting a server and initializing the session
@@ -157,7 +157,7 @@ class Hub:
     """The MCP servers one process may reach, and its open connections to them."""
 
     def __init__(self, servers: dict[str, ServerSpec]):
-        from runtime.mcp.logs import one_line_sdk_logs
+        from synsema.runtime.mcp.logs import one_line_sdk_logs
         one_line_sdk_logs()
         self.servers = servers
         self._loop = LoopThread()

@@ -11,8 +11,8 @@ from __future__ import annotations
 import math
 from decimal import Decimal
 
-from lang.errors import SynError
-from runtime.values import type_name
+from synsema.lang.errors import SynError
+from synsema.runtime.values import type_name
 
 
 def to_json(value, what: str):

@@ -28,8 +28,8 @@ import os
 import sys
 from dataclasses import dataclass
 
-from lang.errors import SynError
-from runtime.mcp.threads import InterpreterThread
+from synsema.lang.errors import SynError
+from synsema.runtime.mcp.threads import InterpreterThread
 
 SERVER_NAME = "synsema"
 # A task's result is any JSON value; structured content must be an object, so it is wrapped.
@@ -67,17 +67,17 @@ def _stderr(text: str) -> None:
 
 def load_script(path: str, source: str, options: dict) -> list[ScriptTool]:
     """Run a script's top level in its own runtime and collect the tasks it publishes."""
-    from lang import ast
-    from lang.outline import outline
-    from lang.parser import parse
-    from runtime.interp import Runtime
+    from synsema.lang import ast
+    from synsema.lang.outline import outline
+    from synsema.lang.parser import parse
+    from synsema.runtime.interp import Runtime
     module = parse(source, path)
     tops = [node for node in module.body if type(node) is ast.TaskDef]
     if any(node.exported for node in tops):
         tops = [node for node in tops if node.exported]
     entries = {(entry["name"], entry["line"]): entry for entry in outline(module, source)}
     rt = Runtime(mode="run", out=_stderr, err=_stderr, stdin=io.StringIO(""), **options)
-    from runtime.cli import execute
+    from synsema.runtime.cli import execute
     problems: list[str] = []
     if execute(rt, source, path, problems) != 0:
         raise LoadError("\n".join(problems) or f"{path}: the program exited while loading")
@@ -93,11 +93,11 @@ def load_script(path: str, source: str, options: dict) -> list[ScriptTool]:
 
 def call_script_tool(tool: ScriptTool, arguments: dict) -> Outcome:
     """Run one task the way `call_tool` does; never raises."""
-    from runtime.calls import REG
-    from runtime.control import ExitProgram, StopLoop
-    from runtime.labels import EMPTY, deep_labels
-    from runtime.mcp.jsonvalues import to_json
-    from stdlib.tools import call_tool
+    from synsema.runtime.calls import REG
+    from synsema.runtime.control import ExitProgram, StopLoop
+    from synsema.runtime.labels import EMPTY, deep_labels
+    from synsema.runtime.mcp.jsonvalues import to_json
+    from synsema.stdlib.tools import call_tool
     rt = tool.rt
     REG.depth = 0
     if rt.labels is not None:
@@ -141,7 +141,7 @@ def math_tool_name(identifier: str) -> str:
 
 def math_tools() -> list[tuple[str, str, str, dict, dict]]:
     """(tool name, identifier, description, input schema, output schema) per math operation."""
-    from stdlib.math import catalog
+    from synsema.stdlib.math import catalog
     out = []
     for identifier, op in catalog.TOOLS.items():
         entry = catalog.entry(op)
@@ -158,8 +158,8 @@ def math_tools() -> list[tuple[str, str, str, dict, dict]]:
 
 def call_math_tool(identifier: str, arguments: dict) -> Outcome:
     """Validate and run one operation through the library's own `run`; never raises."""
-    from stdlib.math import api
-    from stdlib.math.errors import MathError
+    from synsema.stdlib.math import api
+    from synsema.stdlib.math.errors import MathError
     try:
         data = api.run(identifier, arguments).model_dump(mode="json")
     except MathError as problem:
@@ -174,7 +174,7 @@ def build_server(scripts: list[ScriptTool], math: list, worker: InterpreterThrea
     import anyio
     import mcp.types as types
     from mcp.server.lowlevel import Server
-    from runtime.cli import VERSION
+    from synsema.runtime.cli import VERSION
 
     listed = [types.Tool(name=t.name, description=t.description, inputSchema=t.schema,
                          outputSchema=RESULT_SCHEMA)
@@ -248,7 +248,7 @@ async def _serve_http(server, port: int) -> None:
 def serve(files: list[tuple[str, str]], options: dict, with_math: bool, port: int | None) -> int:
     """Load every (path, source), then serve until the client goes away; the exit code."""
     import anyio
-    from runtime.mcp.logs import one_line_sdk_logs
+    from synsema.runtime.mcp.logs import one_line_sdk_logs
     one_line_sdk_logs()
     worker = InterpreterThread()
     scripts: list[ScriptTool] = []

@@ -47,7 +47,7 @@ import sys
 MEMORY_LIMIT = 2 * 1024**3
 # The libraries behind the adapters, as `math.prewarm` reports them.
 BACKENDS = ("mpmath", "pysat", "sympy", "z3")
-_ADAPTERS = "stdlib.math.adapters."
+_ADAPTERS = "synsema.stdlib.math.adapters."
 
 
 def serve(fd: int, expected: str = "") -> None:

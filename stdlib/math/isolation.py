@@ -25,6 +25,8 @@ import time
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable
 
+import synsema
+
 from .errors import MathError
 
 if TYPE_CHECKING:  # importing this module stays cheap: `start_soon` runs before pydantic loads
@@ -104,11 +106,11 @@ class _Helper:
         return data
 
     def _spawn(self, expected: str = "") -> None:
-        root = str(Path(__file__).resolve().parents[2])
+        root = str(Path(synsema.__file__).resolve().parents[1])  # the folder `import synsema` finds
         env = dict(os.environ)
         env["PYTHONPATH"] = os.pathsep.join(p for p in (root, env.get("PYTHONPATH")) if p)
         ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_STREAM)
-        code = ("import sys; from stdlib.math.forkserver import serve; "
+        code = ("import sys; from synsema.stdlib.math.forkserver import serve; "
                 "serve(int(sys.argv[1]), sys.argv[2])")
         try:
             process = subprocess.Popen(

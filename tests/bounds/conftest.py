@@ -19,7 +19,7 @@ def run_bounded(*args, stdin: str = "", cwd=None, env=None, timeout: float = DEA
                 pass_fds=()) -> subprocess.CompletedProcess:
     """Run `synsema ARGS` under `prlimit` (address space) and a wall-clock `timeout`."""
     command = ["prlimit", f"--as={HOST_MEMORY + 1024 ** 3}", "--",
-               sys.executable, "-m", "runtime.cli", *map(str, args)]
+               sys.executable, "-m", "synsema", *map(str, args)]
     return subprocess.run(command, input=stdin, capture_output=True, text=True, cwd=cwd,
                           env=env or synsema_env(), timeout=timeout, pass_fds=pass_fds)
 

@@ -108,7 +108,7 @@ def test_audit_to_a_descriptor(program, tmp_path):
     target = tmp_path / "audit.jsonl"
     with open(target, "w") as sink:
         fd = sink.fileno()
-        result = subprocess.run([sys.executable, "-m", "runtime.cli", "run", "--audit", f"fd:{fd}",
+        result = subprocess.run([sys.executable, "-m", "synsema", "run", "--audit", f"fd:{fd}",
                                  str(path)], capture_output=True, text=True, env=synsema_env(),
                                 cwd=tmp_path, pass_fds=(fd,), timeout=30)
     assert result.returncode == 0, result.stderr
@@ -150,7 +150,7 @@ def _piped_into_closed_reader(args, stdin_text="", env=None):
     """Run synsema with stdout a pipe whose reader is already gone; (exit code, stderr)."""
     reader, writer = os.pipe()
     os.close(reader)
-    process = subprocess.Popen([sys.executable, "-m", "runtime.cli", *map(str, args)], stdin=subprocess.PIPE,
+    process = subprocess.Popen([sys.executable, "-m", "synsema", *map(str, args)], stdin=subprocess.PIPE,
                                stdout=writer, stderr=subprocess.PIPE, env=env or synsema_env(), text=True)
     os.close(writer)
     _, err = process.communicate(stdin_text, timeout=60)
@@ -174,13 +174,13 @@ def test_closed_standard_streams_are_not_a_crash(program):
     path = program('print("x")\neprint("y")\ntest "a"\n    assert_eq(1, 1)\n', "t.syn")
     for args in (["run", path], ["test", path], ["check", path], ["repl"], ["run", "-"]):
         process = subprocess.run(
-            [sys.executable, "-m", "runtime.cli", *map(str, args)], env=synsema_env(), timeout=60,
+            [sys.executable, "-m", "synsema", *map(str, args)], env=synsema_env(), timeout=60,
             stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
             preexec_fn=lambda: os.close(1))
         assert process.returncode == 0, (args, process.stderr)
         assert process.stderr in (b"", b"y\n"), (args, process.stderr)
         closed_all = subprocess.run(
-            [sys.executable, "-m", "runtime.cli", *map(str, args)], env=synsema_env(), timeout=60,
+            [sys.executable, "-m", "synsema", *map(str, args)], env=synsema_env(), timeout=60,
             preexec_fn=lambda: [os.close(fd) for fd in (0, 1, 2)])
         assert closed_all.returncode == 0, args
 
@@ -189,7 +189,7 @@ def test_closed_standard_streams_are_not_a_crash(program):
 def test_ctrl_c_interrupts_a_running_program(program):
     import signal
     import time
-    process = subprocess.Popen([sys.executable, "-m", "runtime.cli", "run",
+    process = subprocess.Popen([sys.executable, "-m", "synsema", "run",
                                 program("let n be 0\nwhile true\n    set n to (n * 3 + 1) % 1000003\n")],
                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=synsema_env())
     time.sleep(2)
@@ -209,7 +209,7 @@ def test_a_killed_write_file_leaves_no_temporary_file(program, tmp_path):
               'let big be join(apply(range(30), (i) => chunk), "")\n'
               'while true\n'
               f'    write_file("{target}/data.txt", big)\n')
-    process = subprocess.Popen([sys.executable, "-m", "runtime.cli", "run", program(source)],
+    process = subprocess.Popen([sys.executable, "-m", "synsema", "run", program(source)],
                                stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env=synsema_env())
     deadline = time.monotonic() + 60
     while not (target / "data.txt").exists() and time.monotonic() < deadline:

@@ -16,12 +16,12 @@ from decimal import Decimal
 
 import pytest
 
-from lang.errors import SynError
-from runtime.calls import call_builtin
-from runtime.capabilities import Ceiling
-from runtime.control import ExitProgram, SkipTest, StopLoop
-from runtime.interp import Runtime
-from stdlib.registry import load_all
+from synsema.lang.errors import SynError
+from synsema.runtime.calls import call_builtin
+from synsema.runtime.capabilities import Ceiling
+from synsema.runtime.control import ExitProgram, SkipTest, StopLoop
+from synsema.runtime.interp import Runtime
+from synsema.stdlib.registry import load_all
 
 CASES = int(os.environ.get("SYNSEMA_FUZZ_CASES", "2000"))
 # What a builtin may end in: anything else is a Python exception reaching the user.

@@ -21,7 +21,7 @@ PROGRAMS = sorted(HERE.glob("*.syn"))
 
 
 def synsema(*args: str, stdin: str = "", cwd=ROOT) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "runtime.cli", *args], cwd=cwd, input=stdin,
+    return subprocess.run([sys.executable, "-m", "synsema", *args], cwd=cwd, input=stdin,
                           capture_output=True, text=True, timeout=300)
 
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from stdlib.registry import load_all
-from stdlib.unsupported import FAMILIES, PREFIXES
+from synsema.stdlib.registry import load_all
+from synsema.stdlib.unsupported import FAMILIES, PREFIXES
 
 README = Path(__file__).resolve().parents[2] / "README.md"
 
@@ -29,5 +29,5 @@ def test_readme_lists_every_prefix():
 
 def test_no_tier_c_name_is_also_implemented():
     builtins = load_all()
-    refused = {name for name, spec in builtins.items() if spec.module == "stdlib.unsupported"}
+    refused = {name for name, spec in builtins.items() if spec.module == "synsema.stdlib.unsupported"}
     assert refused == {name for names in FAMILIES.values() for name in names}

@@ -21,10 +21,10 @@ class Result:
 
 
 def synsema(*args: str, cwd, env: dict | None = None, timeout: float = 60, stdin: str = "") -> Result:
-    """`python -m runtime.cli ARGS…` in `cwd`, with the repository importable and the LLM offline."""
+    """`python -m synsema ARGS…` in `cwd`, with the repository importable and the LLM offline."""
     environment = {key: value for key, value in os.environ.items() if not key.endswith("_API_KEY")}
     environment.update({"PYTHONPATH": str(REPO), "SYNSEMA_LLM_PROVIDER": "offline", **(env or {})})
-    proc = subprocess.run([sys.executable, "-m", "runtime.cli", *args], cwd=cwd, env=environment,
+    proc = subprocess.run([sys.executable, "-m", "synsema", *args], cwd=cwd, env=environment,
                           input=stdin, capture_output=True, text=True, timeout=timeout)
     return Result(proc)
 

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import json
 
-from lang.caps_outline import caps_outline
-from lang.parser import parse
+from synsema.lang.caps_outline import caps_outline
+from synsema.lang.parser import parse
 
 from .cli import run_program, synsema
 
@@ -112,7 +112,7 @@ def test_cli_failures(tmp_path):
 
 
 def test_run_code_caps_on_an_unreadable_path(tmp_path, capsys):
-    from lang.caps_outline import run_code_caps
+    from synsema.lang.caps_outline import run_code_caps
     assert run_code_caps(str(tmp_path), False) == 2
     assert capsys.readouterr().err.startswith(f"synsema: cannot read {tmp_path}: ")
 

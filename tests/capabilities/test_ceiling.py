@@ -4,8 +4,8 @@ import json
 
 import pytest
 
-from lang.errors import Span, SynError
-from runtime.capabilities import Audit, Capabilities, Ceiling
+from synsema.lang.errors import Span, SynError
+from synsema.runtime.capabilities import Audit, Capabilities, Ceiling
 
 HERE = Span("prog.syn", 3, 5)
 

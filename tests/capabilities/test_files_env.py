@@ -155,7 +155,7 @@ while true
     write_file("out.txt", b)
     write_file("out.txt", a)
 """)
-    proc = subprocess.Popen([sys.executable, "-m", "runtime.cli", "run", "prog.syn"], cwd=tmp_path,
+    proc = subprocess.Popen([sys.executable, "-m", "synsema", "run", "prog.syn"], cwd=tmp_path,
                             env={**os.environ, "PYTHONPATH": str(REPO)},
                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     try:

@@ -9,8 +9,8 @@ import os
 
 import pytest
 
-from lang.errors import SynError
-from runtime.capabilities import Capabilities
+from synsema.lang.errors import SynError
+from synsema.runtime.capabilities import Capabilities
 
 ROOT = "/nx-synsema"
 
@@ -181,8 +181,8 @@ def test_malformed_scopes_are_errors(name, scope, fragment):
 
 
 def test_unknown_name_suggests_and_lists():
-    from runtime.capabilities import validate_cap_name
-    from lang.errors import Span
+    from synsema.runtime.capabilities import validate_cap_name
+    from synsema.lang.errors import Span
     with pytest.raises(SynError) as err:
         validate_cap_name("nett", Span("p.syn", 2, 9))
     assert err.value.phase == "Runtime" and str(err.value.span) == "p.syn:2:9"

@@ -288,8 +288,8 @@ def test_hostile_values_give_a_bounded_explanation(tmp_path, case):
 from hypothesis import given, settings  # noqa: E402
 from hypothesis import strategies as st  # noqa: E402
 
-from runtime.diffs import LINES, differences, preview  # noqa: E402
-from runtime.values import equal  # noqa: E402
+from synsema.runtime.diffs import LINES, differences, preview  # noqa: E402
+from synsema.runtime.values import equal  # noqa: E402
 
 VALUES = st.recursive(
     st.integers() | st.booleans() | st.none() | st.text(max_size=300) | st.text("ab\n", max_size=60),

@@ -81,6 +81,6 @@ def test_code_caps_reports_needed_and_missing_per_task(tmp_path):
 def test_check_is_given_exactly_the_names_a_run_starts_with():
     # `synsema check` takes the predeclared names from stdlib.registry.global_names, without
     # importing the evaluator; they must be the keys of the globals a run starts with.
-    from runtime.interp import builtin_globals
-    from stdlib.registry import global_names
+    from synsema.runtime.interp import builtin_globals
+    from synsema.stdlib.registry import global_names
     assert global_names() == list(builtin_globals())

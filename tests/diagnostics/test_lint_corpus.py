@@ -29,9 +29,9 @@ ROOT = HERE.parent.parent
 
 
 def _environment():
-    from runtime.capabilities import RUN_MODE_AUTO_GRANTS
-    from runtime.interp import builtin_globals
-    from stdlib.registry import load_all
+    from synsema.runtime.capabilities import RUN_MODE_AUTO_GRANTS
+    from synsema.runtime.interp import builtin_globals
+    from synsema.stdlib.registry import load_all
     return load_all(), list(builtin_globals().keys()), RUN_MODE_AUTO_GRANTS
 
 
@@ -56,10 +56,10 @@ def _scope(scope, names: dict) -> list:
 
 def results(source: str, file: str, environment) -> dict:
     """What lint and resolve say about one program, as plain data (or its parse error)."""
-    from lang.errors import SynError
-    from lang.lint import lint
-    from lang.parser import parse
-    from lang.resolve import resolve_module
+    from synsema.lang.errors import SynError
+    from synsema.lang.lint import lint
+    from synsema.lang.parser import parse
+    from synsema.lang.resolve import resolve_module
     builtins, predeclared, auto = environment
     try:
         module = parse(source, file)
@@ -127,8 +127,8 @@ def _sources() -> list[tuple[str, str]]:
 
 def _mutants(file: str, source: str, rng: random.Random) -> list[tuple[str, str]]:
     """Copies of `source` each made to trip one rule (some do not parse; they are dropped)."""
-    from lang.errors import SynError
-    from lang.lexer import tokenize
+    from synsema.lang.errors import SynError
+    from synsema.lang.lexer import tokenize
     try:
         tokens = tokenize(source, file)
     except SynError:

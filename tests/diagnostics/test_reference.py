@@ -9,7 +9,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from conftest import ROOT, run_synsema
-from stdlib.reference import reference, render_markdown
+from synsema.stdlib.reference import reference, render_markdown
 
 GRANTS = "require file.read, file.write, env, time, random, llm, stdin, secret, reveal"
 MARK = "=== "
@@ -69,8 +69,8 @@ def test_every_example_shows_what_it_says(tmp_path: Path):
     """The label builtins' examples run under --labels, where they mean something."""
     docs = reference()
     wrong = {}
-    for flags, group in (([], [d for d in docs if d.module != "stdlib.labels"]),
-                         (["--labels"], [d for d in docs if d.module == "stdlib.labels"])):
+    for flags, group in (([], [d for d in docs if d.module != "synsema.stdlib.labels"]),
+                         (["--labels"], [d for d in docs if d.module == "synsema.stdlib.labels"])):
         where = tmp_path / ("labels" if flags else "plain")
         where.mkdir()
         expected, got, stderr = _run_examples(group, flags, where)

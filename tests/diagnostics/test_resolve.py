@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from lang import ast
-from lang.parser import parse
-from lang.resolve import resolve_module
+from synsema.lang import ast
+from synsema.lang.parser import parse
+from synsema.lang.resolve import resolve_module
 
 SOURCE = """\
 let total be 0

@@ -1,4 +1,4 @@
-"""lang.suggest.did_you_mean works out edit distances only up to the bound a guess must pass;
+"""synsema.lang.suggest.did_you_mean works out edit distances only up to the bound a guess must pass;
 its answer must be the one the definition gives: `nearest`'s guess (full distances, ties to the
 earliest candidate) if it is within a third of the name's letters, or a transposition."""
 
@@ -7,7 +7,7 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from lang.suggest import _transposed, did_you_mean, edit_distance, nearest
+from synsema.lang.suggest import _transposed, did_you_mean, edit_distance, nearest
 
 WORDS = st.text(alphabet="abcde_", max_size=9)
 

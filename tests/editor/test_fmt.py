@@ -11,9 +11,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from lang.errors import SynError
-from lang.format import LINE_LENGTH, format_source
-from lang.parser import parse
+from synsema.lang.errors import SynError
+from synsema.lang.format import LINE_LENGTH, format_source
+from synsema.lang.parser import parse
 from tests.conftest import ROOT, run_synsema
 
 _PROGRAMS = sorted(glob.glob(str(ROOT / "examples" / "**" / "*.syn"), recursive=True)
@@ -33,7 +33,7 @@ _VALID = [p for p in _PROGRAMS if _parses(p)]
 
 def _comments(source: str) -> list[str]:
     """The comment texts of a program, in order: the `--` runs in the gaps between tokens."""
-    from lang.lexer import _token_end, tokenize
+    from synsema.lang.lexer import _token_end, tokenize
     source = source.lstrip("\ufeff").replace("\r\n", "\n")
     found, end = [], 0
     for tok in tokenize(source, "x.syn"):

@@ -1,4 +1,4 @@
-"""`synsema lsp` end to end: pytest-lsp starts the real server (`python -m runtime.cli lsp`) over
+"""`synsema lsp` end to end: pytest-lsp starts the real server (`python -m synsema lsp`) over
 stdio and speaks LSP to it as an editor would — diagnostics while typing, hover, completion,
 definitions and references across `use`, document symbols and formatting."""
 
@@ -52,7 +52,7 @@ SHAPES = textwrap.dedent('''\
 ''')
 
 
-@pytest_lsp.fixture(config=ClientServerConfig(server_command=[sys.executable, "-m", "runtime.cli", "lsp"],
+@pytest_lsp.fixture(config=ClientServerConfig(server_command=[sys.executable, "-m", "synsema", "lsp"],
                                               server_env=synsema_env()))
 async def client(lsp_client: LanguageClient, tmp_path_factory):
     folder = tmp_path_factory.mktemp("project")

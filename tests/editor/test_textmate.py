@@ -14,9 +14,9 @@ import subprocess
 
 import pytest
 
-from lang.errors import SynError
-from lang.lexer import HARD_KEYWORDS
-from lang.parser import parse
+from synsema.lang.errors import SynError
+from synsema.lang.lexer import HARD_KEYWORDS
+from synsema.lang.parser import parse
 from tests.conftest import ROOT
 
 HARNESS = ROOT / "tests" / "editor" / "textmate"

@@ -219,7 +219,7 @@ def _run(tmp_path, source: str, *flags: str, stdin: str = ""):
 
 def _run_with(tmp_path, *flags: str, **streams):
     """`synsema run FLAGS prog.syn` where the test chooses the streams and descriptors."""
-    return subprocess.run([sys.executable, "-m", "runtime.cli", "run", *flags, "prog.syn"], cwd=tmp_path,
+    return subprocess.run([sys.executable, "-m", "synsema", "run", *flags, "prog.syn"], cwd=tmp_path,
                           env=synsema_env(), text=True, timeout=120, **streams)
 
 
@@ -403,7 +403,7 @@ def test_route_an_audit_descriptor_on_a_file_is_refused_by_its_fd_path(name, tmp
 # ---------------------------------------------------------------- ended by a signal
 def _signalled(tmp_path: Path, source: str, signum: int) -> tuple[int, str, str]:
     (tmp_path / "prog.syn").write_text(source, encoding="utf-8")
-    proc = subprocess.Popen([sys.executable, "-m", "runtime.cli", "run", "--audit", "json", "prog.syn"],
+    proc = subprocess.Popen([sys.executable, "-m", "synsema", "run", "--audit", "json", "prog.syn"],
                             cwd=tmp_path, env=synsema_env(), stdout=subprocess.PIPE,
                             stderr=subprocess.PIPE, text=True)
     try:

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from runtime.llm import session
-from runtime.llm.config import load_config
+from synsema.runtime.llm import session
+from synsema.runtime.llm.config import load_config
 
 from .fakes import FakeServer
 

@@ -2,8 +2,8 @@
 
 import pytest
 
-from lang.errors import SynError
-from runtime.llm.step import llm_step
+from synsema.lang.errors import SynError
+from synsema.runtime.llm.step import llm_step
 
 from .conftest import ANTHROPIC_KEY
 from .fakes import anthropic_error, anthropic_text, anthropic_tool_use

@@ -2,11 +2,11 @@
 
 import pytest
 
-from lang.errors import SynError
-from runtime.llm import session
-from runtime.llm.expressions import evaluate
-from runtime.llm.step import llm_step
-from stdlib import llm as llm_builtins
+from synsema.lang.errors import SynError
+from synsema.runtime.llm import session
+from synsema.runtime.llm.expressions import evaluate
+from synsema.runtime.llm.step import llm_step
+from synsema.stdlib import llm as llm_builtins
 
 from .fakes import FakeServer, openai_text
 

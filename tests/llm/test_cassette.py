@@ -4,10 +4,10 @@ import json
 
 import pytest
 
-from lang.errors import SynError
-from runtime.llm import session
-from runtime.llm.expressions import evaluate
-from runtime.llm.step import llm_step
+from synsema.lang.errors import SynError
+from synsema.runtime.llm import session
+from synsema.runtime.llm.expressions import evaluate
+from synsema.runtime.llm.step import llm_step
 
 from .fakes import FakeServer, openai_text, openai_tool_call
 
@@ -114,7 +114,7 @@ def test_a_hand_written_line_needs_no_key(llm_env, tmp_path):
 def test_a_key_that_is_not_its_request_s_hash_is_refused_with_the_right_one(llm_env, tmp_path):
     """Decision: `key` is optional, but one that is written must be true — a request edited after
     recording (or a key typed by hand) is reported, not silently ignored."""
-    from runtime.llm.exchange import Ask
+    from synsema.runtime.llm.exchange import Ask
     right = Ask.from_json(HELLO).key()
     cassette = tmp_path / "c.jsonl"
     line = {"key": "stale", "request": HELLO, "reply": {"kind": "text", "text": "hi!", "tokens": 3}}
@@ -141,7 +141,7 @@ def test_a_miss_shows_the_line_that_would_answer_it(llm_env, tmp_path):
 
 
 def test_a_miss_on_a_long_request_shows_a_bounded_line(llm_env, tmp_path):
-    from runtime.llm.cassette import MAX_SHOWN_LINE
+    from synsema.runtime.llm.cassette import MAX_SHOWN_LINE
     message = replay_miss(llm_env, tmp_path / "c.jsonl", "word " * 5000, [], "")
     assert len(message) < MAX_SHOWN_LINE + 500
     assert message.endswith(" characters; record it instead)") and "(cut: the line is " in message

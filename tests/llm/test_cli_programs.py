@@ -1,4 +1,4 @@
-"""Synsema programs through the real CLI (`python -m runtime.cli`), with a fake model server.
+"""Synsema programs through the real CLI (`python -m synsema`), with a fake model server.
 
 The server runs in this process on 127.0.0.1; the interpreter runs as a child process
 configured only by environment variables, exactly as a user would configure it.
@@ -64,7 +64,7 @@ def synsema(args, env=None, cwd=None) -> subprocess.CompletedProcess:
     clean = {k: v for k, v in os.environ.items() if k not in LLM_VARIABLES}
     clean["PYTHONPATH"] = str(ROOT)
     clean.update(env or {})
-    return subprocess.run([sys.executable, "-m", "runtime.cli", *args], capture_output=True, text=True,
+    return subprocess.run([sys.executable, "-m", "synsema", *args], capture_output=True, text=True,
                           env=clean, cwd=cwd or ROOT, timeout=60)
 
 
@@ -185,12 +185,12 @@ def test_a_program_that_never_asks_a_model_never_imports_httpx(tmp_path):
     program.write_text('print("hello")\n')
     env = {"SYNSEMA_LLM_PROVIDER": "openai", "OPENAI_API_KEY": "test"}
     clean = {k: v for k, v in os.environ.items() if k not in LLM_VARIABLES}
-    done = subprocess.run([sys.executable, "-X", "importtime", "-m", "runtime.cli", "run", str(program)],
+    done = subprocess.run([sys.executable, "-X", "importtime", "-m", "synsema", "run", str(program)],
                           capture_output=True, text=True, cwd=ROOT, env={**clean, **env})
     assert done.stdout == "hello\n"
     imported = {line.split("|")[-1].strip() for line in done.stderr.splitlines() if "|" in line}
     assert not {name for name in imported if name.split(".")[0] in ("httpx", "httpcore")}
-    assert "runtime.llm.http" not in imported
+    assert "synsema.runtime.llm.http" not in imported
 
 
 def test_the_json_report_counts_llm_tokens(tmp_path):

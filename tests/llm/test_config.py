@@ -2,7 +2,7 @@
 
 import pytest
 
-from runtime.llm.config import load_config, read_dotenv
+from synsema.runtime.llm.config import load_config, read_dotenv
 
 
 def config(env=None, dotenv=None, tmp_path=None):
@@ -142,7 +142,7 @@ def test_a_password_in_a_malformed_base_url_is_not_in_the_problem(tmp_path):
     ("https://host/v1?api-version=2024-06-01", "https://host/v1?api-version=2024-06-01"),
 ])
 def test_redact_url(url, shown):
-    from runtime.llm.config import redact_url
+    from synsema.runtime.llm.config import redact_url
     assert redact_url(url) == shown
 
 

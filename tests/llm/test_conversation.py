@@ -5,9 +5,9 @@ import json
 
 import pytest
 
-from lang.errors import SynError
-from runtime.llm.step import llm_step
-from stdlib import llm as llm_builtins
+from synsema.lang.errors import SynError
+from synsema.runtime.llm.step import llm_step
+from synsema.stdlib import llm as llm_builtins
 
 from .fakes import (FakeServer, anthropic_text, anthropic_tool_uses, openai_text, openai_tool_calls)
 

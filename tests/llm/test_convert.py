@@ -9,9 +9,9 @@ import json
 
 import pytest
 
-from lang.toolschema import catalog_schema
-from runtime.llm.convert import convert_args
-from runtime.llm.step import llm_step
+from synsema.lang.toolschema import catalog_schema
+from synsema.runtime.llm.convert import convert_args
+from synsema.runtime.llm.step import llm_step
 
 from .fakes import openai_tool_call
 

@@ -4,8 +4,8 @@ import json
 
 import pytest
 
-from lang.errors import SynError
-from runtime.llm.expressions import evaluate
+from synsema.lang.errors import SynError
+from synsema.runtime.llm.expressions import evaluate
 
 from .fakes import openai_text, openai_tool_call
 

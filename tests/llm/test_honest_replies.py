@@ -3,8 +3,8 @@ HTTP 200, and reasoning kept out of the answer — on both APIs, against the fak
 
 import pytest
 
-from lang.errors import SynError
-from runtime.llm.step import llm_step
+from synsema.lang.errors import SynError
+from synsema.runtime.llm.step import llm_step
 
 from .fakes import (anthropic_text, anthropic_tool_uses, anthropic_usage, openai_error, openai_text,
                     openai_tool_calls, request_problem)
@@ -150,7 +150,7 @@ def test_anthropic_thinking_blocks_are_reasoning(anthropic_server):
 
 # ---------------------------------------------------------------- usage with the prompt cache
 def test_anthropic_cache_tokens_count_in_usage_and_the_budget(anthropic_server, llm_env):
-    from runtime.llm import session
+    from synsema.runtime.llm import session
     anthropic_server.reply(anthropic_text("ok", usage=anthropic_usage(10, 5, cache_write=2000, cache_read=300)))
     assert llm_step("go", ADD, "")["tokens"] == 2315
     assert session.used_tokens() == 2315

@@ -1,6 +1,6 @@
 """Tool-name translation: names an API cannot carry go out as wire names and come back."""
 
-from runtime.llm.names import MAX_LENGTH, ToolNames
+from synsema.runtime.llm.names import MAX_LENGTH, ToolNames
 
 
 def test_names_the_api_accepts_are_sent_unchanged():

@@ -5,10 +5,10 @@ import time
 
 import pytest
 
-from lang.errors import SynError
-from runtime.llm import session
-from runtime.llm.step import llm_step
-from stdlib import llm as llm_builtins
+from synsema.lang.errors import SynError
+from synsema.runtime.llm import session
+from synsema.runtime.llm.step import llm_step
+from synsema.stdlib import llm as llm_builtins
 
 from .conftest import OPENAI_KEY
 from .fakes import FakeServer, openai_error, openai_text, openai_tool_call, openai_tool_calls

@@ -12,18 +12,18 @@ def run_python(code: str, env_extra: dict | None = None) -> subprocess.Completed
 
 
 def test_loading_the_llm_builtins_and_asking_offline_imports_no_http_client():
-    code = ("import sys, stdlib.llm as b\n"
+    code = ("import sys, synsema.stdlib.llm as b\n"
             "class Rt:\n"
             "    def check_cap(self, name, scope): pass\n"
             "assert b.llm_available(Rt()) is False\n"
             "assert b.llm_step(Rt(), 'hi', [], '')['text'] == '[no llm provider]'\n"
             "assert b.llm_usage(Rt()) == 0\n"
-            "print([m for m in sys.modules if m.startswith(('httpx', 'httpcore', 'runtime.llm.http'))])\n")
+            "print([m for m in sys.modules if m.startswith(('httpx', 'httpcore', 'synsema.runtime.llm.http'))])\n")
     done = run_python(code)
     assert done.returncode == 0, done.stderr
     assert done.stdout.strip() == "[]"
 
 
 def test_importing_the_builtin_module_imports_nothing_from_runtime_llm():
-    done = run_python("import sys, stdlib.llm; print([m for m in sys.modules if m.startswith('runtime.llm.')])")
+    done = run_python("import sys, synsema.stdlib.llm; print([m for m in sys.modules if m.startswith('synsema.runtime.llm.')])")
     assert done.stdout.strip() == "[]", done.stderr

@@ -5,7 +5,7 @@ import json
 
 import pytest
 
-from runtime.llm.status import status_main
+from synsema.runtime.llm.status import status_main
 
 from .conftest import ANTHROPIC_KEY, OPENAI_KEY
 

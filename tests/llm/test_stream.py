@@ -5,9 +5,9 @@ import json
 
 import pytest
 
-from lang.errors import SynError
-from runtime.llm.stream import llm_stream
-from stdlib import llm as llm_builtins
+from synsema.lang.errors import SynError
+from synsema.runtime.llm.stream import llm_stream
+from synsema.stdlib import llm as llm_builtins
 
 from .fakes import FakeServer, anthropic_stream, openai_error, openai_stream, openai_text
 from .test_cli_programs import synsema
@@ -24,7 +24,7 @@ def test_offline_one_piece_the_placeholder(llm_env):
 
 
 def test_openai_streams_each_delta_and_counts_the_usage(openai_server):
-    from runtime.llm import session
+    from synsema.runtime.llm import session
     openai_server.stream(openai_stream(["Once", " upon", " a time."], prompt=11, completion=4))
     assert collect() == ("Once upon a time.", ["Once", " upon", " a time."])
     body = openai_server.bodies()[0]
@@ -34,7 +34,7 @@ def test_openai_streams_each_delta_and_counts_the_usage(openai_server):
 
 
 def test_anthropic_streams_text_deltas_and_counts_the_usage(anthropic_server):
-    from runtime.llm import session
+    from synsema.runtime.llm import session
     anthropic_server.stream(anthropic_stream(["Hel", "lo", "!"], input_tokens=12, output_tokens=3))
     assert collect() == ("Hello!", ["Hel", "lo", "!"])
     assert anthropic_server.bodies()[0]["stream"] is True

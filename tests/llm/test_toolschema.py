@@ -1,9 +1,9 @@
-"""lang.toolschema: the one input_schema derivation (SPEC §4), from signatures and from catalogs."""
+"""synsema.lang.toolschema: the one input_schema derivation (SPEC §4), from signatures and from catalogs."""
 
 import pytest
 
-from lang.errors import SynError
-from lang.toolschema import catalog_schema, input_schema, parse_param
+from synsema.lang.errors import SynError
+from synsema.lang.toolschema import catalog_schema, input_schema, parse_param
 
 
 def test_every_type_maps_as_spec_section_4_says():
@@ -54,8 +54,8 @@ def test_an_unknown_type_is_an_error_naming_the_known_ones():
 def test_lang_toolschema_imports_nothing_from_runtime_or_stdlib():
     import subprocess
     import sys
-    code = ("import sys, lang.toolschema; "
-            "bad = [m for m in sys.modules if m.split('.')[0] in ('runtime', 'stdlib')]; "
+    code = ("import sys, synsema.lang.toolschema; "
+            "bad = [m for m in sys.modules if m.startswith(('synsema.runtime', 'synsema.stdlib'))]; "
             "print(bad); sys.exit(1 if bad else 0)")
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
     assert done.returncode == 0, done.stdout + done.stderr

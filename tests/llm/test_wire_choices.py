@@ -7,9 +7,9 @@ import anthropic.types
 import openai.types
 import pytest
 
-from runtime.llm.config import DEFAULT_MODELS, load_config
-from runtime.llm.openai_chat import strict_schema, token_field
-from runtime.llm.step import llm_step
+from synsema.runtime.llm.config import DEFAULT_MODELS, load_config
+from synsema.runtime.llm.openai_chat import strict_schema, token_field
+from synsema.runtime.llm.step import llm_step
 
 from .fakes import FakeServer, anthropic_text, openai_text, openai_tool_call
 
@@ -125,7 +125,7 @@ def test_a_strict_null_for_an_optional_parameter_drops_the_key(openai_server):
 
 
 def test_decide_s_forced_choice_is_strict(openai_server):
-    from runtime.llm.expressions import evaluate
+    from synsema.runtime.llm.expressions import evaluate
     openai_server.reply(openai_tool_call("choose", '{"choice": "no"}'))
     assert evaluate(None, "decide", ["yes", "no"], None, None, {}) == "no"
     assert openai_server.bodies()[0]["tools"][0]["function"]["strict"] is True

@@ -13,8 +13,8 @@ from fractions import Fraction
 
 import pytest
 
-from stdlib.math import script
-from stdlib.math.errors import MathError
+from synsema.stdlib.math import script
+from synsema.stdlib.math.errors import MathError
 
 PSI13 = 3317044064679887385961981
 MR_BASES = (2, 3, 5, 7, 11, 13, 17, 19, 23, 29, 31, 37, 41)

@@ -14,7 +14,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from math_support import largest_inputs  # noqa: E402
 
-from stdlib.math import catalog, script  # noqa: E402
+from synsema.stdlib.math import catalog, script  # noqa: E402
 
 
 def timed(identifier: str, payload: dict) -> tuple[float, str]:

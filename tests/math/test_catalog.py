@@ -14,9 +14,9 @@ import re
 import jsonschema
 import pytest
 
-import stdlib.math as math_api
-from stdlib.math import catalog
-from stdlib.math.errors import MathError
+import synsema.stdlib.math as math_api
+from synsema.stdlib.math import catalog
+from synsema.stdlib.math.errors import MathError
 
 TOOLS = list(catalog.TOOLS.values())
 EXAMPLES = [(tool, i) for tool in TOOLS for i in range(len(tool.examples))]
@@ -54,7 +54,7 @@ def test_identifiers_and_tool_names_are_unique_and_well_formed():
 
 
 def test_domain_modules_export_immutable_tuples():
-    from stdlib.math.domains import calculus, linalg, nt, poly, sat, smt
+    from synsema.stdlib.math.domains import calculus, linalg, nt, poly, sat, smt
     for module in (nt, poly, linalg, calculus, sat, smt):
         assert isinstance(module.TOOLS, tuple) and module.TOOLS
     with pytest.raises(AttributeError):

@@ -10,8 +10,8 @@ from __future__ import annotations
 
 import pytest
 
-import stdlib.math as math_api
-from stdlib.math import catalog
+import synsema.stdlib.math as math_api
+from synsema.stdlib.math import catalog
 
 QUERIES = [
     ("primality", "nt.prime.test"),

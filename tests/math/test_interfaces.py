@@ -13,9 +13,9 @@ from fractions import Fraction
 
 import pytest
 
-import stdlib.math as math_api
-from stdlib.math import cli, script
-from stdlib.math.errors import MathError
+import synsema.stdlib.math as math_api
+from synsema.stdlib.math import cli, script
+from synsema.stdlib.math.errors import MathError
 
 HEAVY = ("sympy", "z3", "pysat", "pydantic", "mpmath")
 
@@ -31,13 +31,13 @@ def _modules_after(code: str) -> list[str]:
 
 
 def test_importing_the_library_loads_no_backend_and_no_pydantic():
-    loaded = _modules_after("import stdlib.math, stdlib.math.script, stdlib.math.cli, "
-                            "stdlib.math.errors")
+    loaded = _modules_after("import synsema.stdlib.math, synsema.stdlib.math.script, synsema.stdlib.math.cli, "
+                            "synsema.stdlib.math.errors")
     assert [m for m in loaded if m.split(".")[0] in HEAVY] == []
 
 
 def test_backends_load_only_in_the_worker_even_after_a_run():
-    loaded = _modules_after("import stdlib.math as m\n"
+    loaded = _modules_after("import synsema.stdlib.math as m\n"
                             "assert m.run('poly.factor', {'polynomial': {'variable': 'x', "
                             "'coefficients': [1, 0, -1]}}).factors")
     assert [m for m in loaded if m.split(".")[0] in ("sympy", "z3", "pysat", "mpmath")] == []
@@ -72,7 +72,7 @@ def test_unknown_field_suggests_the_nearest_and_check_never_raises():
     codes = {i["code"]: i["message"] for i in report["issues"]}
     assert "did you mean 'k'?" in codes["extra_forbidden"]
     assert "missing" in codes
-    from stdlib.math.catalog import DOMAINS
+    from synsema.stdlib.math.catalog import DOMAINS
     assert script.check("no.such", {}) == {"valid": False, "issues": [
         {"path": "", "code": "unknown_operation", "message": "no such operation; math.find "
          f"lists them (domains: {', '.join(DOMAINS)})"}]}

@@ -13,8 +13,8 @@ import time
 import pytest
 
 from math_support import pigeonhole, run
-from stdlib.math import catalog, isolation
-from stdlib.math.errors import MathError
+from synsema.stdlib.math import catalog, isolation
+from synsema.stdlib.math.errors import MathError
 
 
 def _with_deadline(identifier: str, seconds: float):

@@ -17,7 +17,7 @@ import sys
 import pytest
 
 from conftest import ROOT, run_synsema, synsema_env
-from stdlib.math import catalog
+from synsema.stdlib.math import catalog
 
 # Runs in a fresh interpreter: forks one child per operation, runs the operation's examples
 # there and reports what the child had to import. Operations that declare no adapter run from
@@ -26,11 +26,11 @@ from stdlib.math import catalog
 # the child, so the adapters an example imports show without paying sympy's import each time.
 PROBE = r"""
 import importlib, json, sys
-from stdlib.math import catalog
-from stdlib.math import adapters as package
+from synsema.stdlib.math import catalog
+from synsema.stdlib.math import adapters as package
 from tests.math.forked import in_fork
 
-PREFIX = "stdlib.math.adapters."
+PREFIX = "synsema.stdlib.math.adapters."
 BACKENDS = ("mpmath", "pysat", "sympy", "z3")
 
 

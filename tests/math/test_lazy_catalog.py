@@ -18,14 +18,14 @@ import sys
 import pytest
 
 from conftest import ROOT, run_synsema, synsema_env
-from stdlib.math import catalog, index
-from stdlib.math import domains as domains_package
+from synsema.stdlib.math import catalog, index
+from synsema.stdlib.math import domains as domains_package
 
 
 def test_the_index_lists_every_domain_module_and_exactly_what_each_declares():
     declaring = {}
     for info in pkgutil.iter_modules(domains_package.__path__):
-        module = importlib.import_module(f"stdlib.math.domains.{info.name}")
+        module = importlib.import_module(f"synsema.stdlib.math.domains.{info.name}")
         if hasattr(module, "TOOLS"):
             declaring[info.name] = sorted(tool.identifier for tool in module.TOOLS)
     assert declaring == {module: sorted(ids) for module, ids in index.MODULES.items()}
@@ -50,13 +50,13 @@ def test_a_module_that_disagrees_with_the_index_is_refused(monkeypatch):
 PROBE = r"""
 import importlib, json, pkgutil, sys
 from pydantic import BaseModel
-from stdlib.math import catalog, index
-from stdlib.math import adapters as package
+from synsema.stdlib.math import catalog, index
+from synsema.stdlib.math import adapters as package
 from tests.math.forked import in_fork
 
 for info in pkgutil.iter_modules(package.__path__):
-    importlib.import_module("stdlib.math.adapters." + info.name)
-assert not [m for m in sys.modules if m.startswith("stdlib.math.domains.") and m != "stdlib.math.domains.smtlib"]
+    importlib.import_module("synsema.stdlib.math.adapters." + info.name)
+assert not [m for m in sys.modules if m.startswith("synsema.stdlib.math.domains.") and m != "synsema.stdlib.math.domains.smtlib"]
 
 
 def models():
@@ -100,20 +100,20 @@ def test_a_worker_child_inherits_every_validator_its_operation_uses(identifier, 
 
 
 def test_a_call_imports_only_the_domain_module_of_its_operation():
-    code = ("import sys, stdlib.math as m\n"
+    code = ("import sys, synsema.stdlib.math as m\n"
             "print(m.run('nt.integer.gcd', {'values': [12, 18]}).gcd)\n"
-            "print(sorted(n for n in sys.modules if n.startswith('stdlib.math.domains.')))\n"
+            "print(sorted(n for n in sys.modules if n.startswith('synsema.stdlib.math.domains.')))\n"
             "try:\n    m.run('nt.integer.gdc', {})\nexcept m.errors.MathError as e:\n"
             "    print(e.one_line())\n"
-            "print(sorted(n for n in sys.modules if n.startswith('stdlib.math.domains.')))\n")
+            "print(sorted(n for n in sys.modules if n.startswith('synsema.stdlib.math.domains.')))\n")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                          timeout=120, env=synsema_env(), cwd=ROOT)
     assert out.returncode == 0, out.stderr
     assert out.stdout.splitlines() == [
-        "6", "['stdlib.math.domains.nt']",
+        "6", "['synsema.stdlib.math.domains.nt']",
         "math.run nt.integer.gdc: unknown_operation; did you mean: nt.integer.gcd, "
         "nt.integer.lcm, nt.integer.factor",
-        "['stdlib.math.domains.nt']"]
+        "['synsema.stdlib.math.domains.nt']"]
 
 
 def test_an_identifier_that_is_not_declared_never_reaches_the_worker(tmp_path):

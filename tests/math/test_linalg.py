@@ -355,7 +355,7 @@ def test_math_md_adversarial_matrix_with_entries_past_10_9_is_accepted():
 
 
 def test_det_and_rank_near_the_size_bound_and_past_it():
-    from stdlib.math.domains.linalg import SIZE_DIGITS, size_digits
+    from synsema.stdlib.math.domains.linalg import SIZE_DIGITS, size_digits
     rng = random.Random(5)
     rows = _integers(rng, 10, 10, 290)  # 10 x 10 of 290-digit integers: size about 2905
     assert 2850 < size_digits([[Fraction(v) for v in r] for r in rows]) <= SIZE_DIGITS

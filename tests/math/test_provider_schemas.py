@@ -18,7 +18,7 @@ from pydantic import TypeAdapter
 
 from conftest import run_synsema, synsema_env
 from llm.fakes import FakeServer, anthropic_text, openai_text
-from stdlib.math import catalog
+from synsema.stdlib.math import catalog
 
 PROGRAM = '''require llm
 let everything be math.find("", limit = 100)

@@ -18,9 +18,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from hypothesis_jsonschema import from_schema
 
-import stdlib.math as math_api
-from stdlib.math import catalog
-from stdlib.math.errors import MathError
+import synsema.stdlib.math as math_api
+from synsema.stdlib.math import catalog
+from synsema.stdlib.math.errors import MathError
 
 TOOLS = list(catalog.TOOLS.values())
 

@@ -202,7 +202,7 @@ def test_adversarial_resource_limit_gives_unknown_never_unsat():
 def test_reader_rejections_name_their_position(script, code, where):
     report = rejected("smt.solve", {"logic": "QF_LIA", "script": script})
     assert report == [code]
-    from stdlib.math import script as bridge
+    from synsema.stdlib.math import script as bridge
     message = bridge.check("smt.solve", {"logic": "QF_LIA", "script": script})["issues"][0]
     assert message["path"] == "script" and message["message"].startswith(where)
 
@@ -267,8 +267,8 @@ def test_random_queries_are_rejected_by_the_reader_or_decided():
     from hypothesis import HealthCheck, given, settings
     from hypothesis import strategies as st
 
-    from stdlib.math import script as bridge
-    from stdlib.math.errors import MathError
+    from synsema.stdlib.math import script as bridge
+    from synsema.stdlib.math.errors import MathError
 
     @settings(max_examples=40, deadline=None, database=None,
               suppress_health_check=[HealthCheck.too_slow])

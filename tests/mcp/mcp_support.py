@@ -17,7 +17,7 @@ from conftest import ROOT, synsema_env
 async def served(*args, cwd: Path | None = None, errlog=None):
     """An initialized ClientSession talking to `synsema mcp serve ARGS…`."""
     params = StdioServerParameters(command=sys.executable,
-                                   args=["-m", "runtime.cli", "mcp", "serve", *map(str, args)],
+                                   args=["-m", "synsema", "mcp", "serve", *map(str, args)],
                                    env=synsema_env(), cwd=str(cwd or ROOT))
     with open(errlog or "/dev/null", "w") as log:
         async with stdio_client(params, errlog=log) as (read, write):

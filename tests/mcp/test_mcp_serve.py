@@ -186,7 +186,7 @@ def test_streamable_http_on_localhost(tmp_path):
     script = tmp_path / "tools.syn"
     script.write_text(TOOLS, encoding="utf-8")
     port = _free_port()
-    server = subprocess.Popen([sys.executable, "-m", "runtime.cli", "mcp", "serve", "--http",
+    server = subprocess.Popen([sys.executable, "-m", "synsema", "mcp", "serve", "--http",
                                str(port), script], env=synsema_env(), cwd=ROOT,
                               stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
     try:

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from runtime.repl import Session
+from synsema.runtime.repl import Session
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -66,9 +66,9 @@ def repl_env(data_home: Path) -> dict:
 
 @pytest.fixture
 def piped_repl(tmp_path):
-    """Run `python -m runtime.cli repl FLAGS…` with `text` on a pipe as stdin."""
+    """Run `python -m synsema repl FLAGS…` with `text` on a pipe as stdin."""
     def run(text: str, *flags: str, cwd: Path | None = None) -> Completed:
-        proc = subprocess.run([sys.executable, "-m", "runtime.cli", "repl", *flags], input=text,
+        proc = subprocess.run([sys.executable, "-m", "synsema", "repl", *flags], input=text,
                               capture_output=True, text=True, timeout=60, cwd=cwd or tmp_path,
                               env=repl_env(tmp_path / "data"))
         return Completed(proc)

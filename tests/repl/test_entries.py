@@ -6,7 +6,7 @@ from decimal import Decimal
 
 import pytest
 
-from runtime.repl import echo_text, needs_more, next_indent
+from synsema.runtime.repl import echo_text, needs_more, next_indent
 
 
 @pytest.mark.parametrize("text", [

@@ -6,9 +6,9 @@ import pytest
 from hypothesis import given, settings, strategies as st
 from pygments.token import (Comment, Error, Keyword, Name, Number, Operator, String, Token)
 
-from lang.errors import SynError
-from lang.highlight import SynsemaLexer
-from lang.parser import parse
+from synsema.lang.errors import SynError
+from synsema.lang.highlight import SynsemaLexer
+from synsema.lang.parser import parse
 
 from .conftest import REPO
 

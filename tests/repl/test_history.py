@@ -8,13 +8,13 @@ import stat
 import subprocess
 import sys
 
-from runtime.repl import HistoryFile, history_path
+from synsema.runtime.repl import HistoryFile, history_path
 
 from .conftest import REPO
 
 APPENDER = """
 import sys
-from runtime.repl import HistoryFile
+from synsema.runtime.repl import HistoryFile
 store = HistoryFile(sys.argv[1], limit=int(sys.argv[4]))
 tag, count = sys.argv[2], int(sys.argv[3])
 for i in range(count):

@@ -12,10 +12,10 @@ from .conftest import repl_env
 
 PROBE = """
 import json, sys
-from runtime.cli import main
+from synsema.runtime.cli import main
 code = main(["repl"])
-heavy = sorted(m for m in sys.modules if m.split(".")[0] in ("prompt_toolkit", "pygments", "lang.highlight"))
-print(json.dumps({"code": code, "heavy": heavy, "highlight": "lang.highlight" in sys.modules}))
+heavy = sorted(m for m in sys.modules if m.split(".")[0] in ("prompt_toolkit", "pygments") or m == "synsema.lang.highlight")
+print(json.dumps({"code": code, "heavy": heavy, "highlight": "synsema.lang.highlight" in sys.modules}))
 """
 
 
@@ -57,7 +57,7 @@ def test_windows_line_ends_are_accepted(piped_repl):
 
 def test_bytes_that_are_not_utf8_are_replaced_not_a_crash(tmp_path):
     env = {**repl_env(tmp_path / "data"), "PYTHONIOENCODING": "utf-8:strict"}
-    proc = subprocess.run([sys.executable, "-m", "runtime.cli", "repl"], input=b'let x be 1 \xff\nprint(2)\n',
+    proc = subprocess.run([sys.executable, "-m", "synsema", "repl"], input=b'let x be 1 \xff\nprint(2)\n',
                           capture_output=True, timeout=60, cwd=tmp_path, env=env)
     assert (proc.returncode, proc.stdout) == (1, b"2\n")
     assert proc.stderr.decode() == ("Lexer error: <repl>:1:12: Unexpected character: '\ufffd'\n"
@@ -116,7 +116,7 @@ def test_bad_flags_are_usage_errors(piped_repl):
 
 
 def test_ctrl_c_interrupts_the_running_entry_not_the_session(tmp_path):
-    proc = subprocess.Popen([sys.executable, "-m", "runtime.cli", "repl"], stdin=subprocess.PIPE,
+    proc = subprocess.Popen([sys.executable, "-m", "synsema", "repl"], stdin=subprocess.PIPE,
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=tmp_path,
                             env=repl_env(tmp_path / "data"))
     proc.stdin.write("let n be 0\nwhile true\n    set n to n + 1\n\n")

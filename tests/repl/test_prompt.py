@@ -16,8 +16,8 @@ from prompt_toolkit.document import Document
 from prompt_toolkit.input import create_pipe_input
 from prompt_toolkit.output import DummyOutput
 
-from lang.highlight import SynsemaLexer
-from runtime.repl import HistoryFile, build_prompt, run_interactive
+from synsema.lang.highlight import SynsemaLexer
+from synsema.runtime.repl import HistoryFile, build_prompt, run_interactive
 
 from .conftest import CapturedRepl
 

@@ -6,9 +6,9 @@ import io
 
 import pytest
 
-from runtime.capabilities import Ceiling
-from runtime.repl import QUIT, run_piped
-from stdlib.registry import BUILTINS
+from synsema.runtime.capabilities import Ceiling
+from synsema.runtime.repl import QUIT, run_piped
+from synsema.stdlib.registry import BUILTINS
 
 from .conftest import CapturedRepl
 

@@ -64,7 +64,7 @@ def screen(tmp_path):
     settings = " ".join(f"{name}={shlex.quote(env[name])}"
                         for name in ("PYTHONPATH", "XDG_DATA_HOME", "SYNSEMA_LLM_PROVIDER"))
     command = (f"cd {shlex.quote(str(tmp_path))} && env {settings} TERM=xterm-256color "
-               f"{shlex.quote(sys.executable)} -m runtime.cli repl; echo EXITED $?; sleep 60")
+               f"{shlex.quote(sys.executable)} -m synsema repl; echo EXITED $?; sleep 60")
     opened = Screen(tmux, str(tmp_path / "tmux.sock"), command)
     yield opened
     opened.close()

@@ -380,7 +380,7 @@ def test_parallel_label_violation_ends_the_run(project):
 def run_on_pty(args: list[str], cwd) -> tuple[int, str]:
     """The command with its stdout on a real pseudo-terminal; (exit status, what it showed)."""
     leader, follower = pty.openpty()
-    proc = subprocess.Popen([sys.executable, "-m", "runtime.cli", *args], cwd=cwd, stdout=follower,
+    proc = subprocess.Popen([sys.executable, "-m", "synsema", *args], cwd=cwd, stdout=follower,
                             stderr=subprocess.PIPE, stdin=subprocess.DEVNULL, env=synsema_env(COLUMNS="200"))
     os.close(follower)
     shown = b""
