@@ -69,9 +69,18 @@ def gcdex(f: list[Fraction], h: list[Fraction]) -> tuple[list[Fraction], list[Fr
 
 
 def resultant(f: list[Fraction], g: list[Fraction]) -> Fraction:
-    """Res(f, g) over QQ for nonzero f and g (sympy's subresultant PRS)."""
-    value = to_poly(f).resultant(to_poly(g))
-    return Fraction(int(value.p), int(value.q))
+    """Res(f, g) over QQ for nonzero f and g (sympy's subresultant PRS).
+
+    sympy 1.14's PRS swaps its arguments when deg f < deg g without the sign that swap costs
+    (Res(f, g) = (-1)^(mn) Res(g, f)): with both degrees odd it returns -Res(f, g). So it is
+    only ever called with the higher degree first, and the sign of the swap is applied here.
+    """
+    m, n = len(f) - 1, len(g) - 1
+    if m >= n:
+        value = to_poly(f).resultant(to_poly(g))
+        return Fraction(int(value.p), int(value.q))
+    value = to_poly(g).resultant(to_poly(f))
+    return (-1) ** (m * n) * Fraction(int(value.p), int(value.q))
 
 
 def discriminant(f: list[Fraction]) -> Fraction:
