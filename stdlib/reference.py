@@ -25,6 +25,8 @@ SECTIONS = {
     "synsema.stdlib.collections": "Lists and maps",
     "synsema.stdlib.numbers": "Numbers and statistics",
     "synsema.stdlib.formats": "Data formats",
+    "synsema.stdlib.bytes": "Bytes, hashes and HMAC",
+    "synsema.stdlib.secrets": "Secrets",
     "synsema.stdlib.time_random": "Time and randomness",
     "synsema.stdlib.files_env": "Files and the environment",
     "synsema.stdlib.net": "Network",
