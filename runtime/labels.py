@@ -60,18 +60,24 @@ def unwrap(value):
     return value, EMPTY
 
 
-def strip(value):
-    """(a copy of `value` with no labels at any depth, the union of every label removed)."""
+def strip(value, seen: dict | None = None):
+    """(a copy of `value` with no labels at any depth, the union of every label removed).
+
+    `seen` maps each container already stripped (by identity) to its answer, so a value that
+    shares its lists is stripped in time linear in its distinct containers (runtime.limits),
+    and a shared list stays shared in the copy."""
     t = type(value)
     if t is Labeled:
-        inner, labels = strip(value.value)
+        inner, labels = strip(value.value, seen)
         return inner, labels | value.labels
     if t is list:
         found = EMPTY
         out = None
         for i, item in enumerate(value):
             if type(item) in _NESTING:
-                clean, labels = strip(item)
+                if seen is None:
+                    seen = {}
+                clean, labels = _strip_known(item, seen)
                 if labels:
                     found = found | labels
                     if out is None:
@@ -86,7 +92,9 @@ def strip(value):
         out = None
         for key, item in value.items():
             if type(item) in _NESTING:
-                clean, labels = strip(item)
+                if seen is None:
+                    seen = {}
+                clean, labels = _strip_known(item, seen)
                 if labels:
                     found = found | labels
                     if out is None:
@@ -101,6 +109,13 @@ def strip(value):
                 out[key] = item
         return (value if out is None else out), found
     return value, EMPTY
+
+
+def _strip_known(value, seen: dict):
+    answer = seen.get(id(value))
+    if answer is None:
+        answer = seen[id(value)] = strip(value, seen)
+    return answer
 
 
 _NESTING = (Labeled, list, dict)

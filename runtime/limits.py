@@ -16,6 +16,7 @@ import decimal
 import sys
 
 from synsema.lang.errors import SynError
+from synsema.runtime.labels import Labeled
 
 MAX_TEXT_LENGTH = 50_000_000     # characters in one text
 MAX_LIST_LENGTH = 10_000_000     # items in one list
@@ -23,7 +24,8 @@ MAX_MAP_SIZE = 10_000_000        # entries in one map
 MAX_INT_DIGITS = 50_000          # decimal digits of one integer
 MAX_INT_BITS = 166_096           # the bits of a MAX_INT_DIGITS-digit integer (50,000 · log2 10)
 MAX_DECIMAL_EXPONENT = 20_000    # |exponent| of a decimal: 1e20000d is the largest power of ten
-REGEX_SECONDS = 1.0              # matching time one regex call may use
+REGEX_SECONDS = 1.0              # compiling, then matching: the time one regex call may use
+MAX_TREE_NODES = 10_000_000      # parts of a value sent out as a tree (JSON to a client, a copy)
 
 
 def too_large(operation: str, what: str, limit: int, unit: str) -> SynError:
@@ -52,6 +54,58 @@ def joined(operation: str, parts: list[str], separator: str = "") -> str:
     if total > MAX_TEXT_LENGTH:
         check_length(operation, "text", total)
     return separator.join(parts)
+
+
+# ------------------------------------------------------------------ walks over shared values
+# Lists and maps are values, but the interpreter shares unchanged ones: thirty steps of
+# `set a to [a, a]` build 2^30 leaves out of 31 small lists. Every walk over values therefore
+# obeys one of two rules, both stated here:
+#
+# * A walk that answers a question (`==`, `in`, label strip, secret scan, argument checks)
+#   visits each distinct list or map once — it keeps what it learnt per container, by
+#   identity — so it costs time linear in the containers that exist, not in the tree they show.
+# * A walk whose *output* is a tree (JSON handed to an MCP client, a model, a math worker) first
+#   counts the tree with `tree_size`, which is itself linear in distinct containers, and refuses
+#   the value past MAX_TREE_NODES before building anything.
+#
+# Displaying and `json_encode` follow the first rule and are then bounded by MAX_TEXT_LENGTH.
+
+
+def _children(value):
+    """The values a list, map, enum value or labelled value holds (None for anything else)."""
+    t = type(value)
+    if t is list:
+        return value
+    if t is dict:
+        return value.values()
+    if t is Labeled:
+        return (value.value,)
+    fields = getattr(value, "fields", None)     # an enum value's payload (values imports this module)
+    return fields if type(fields) is tuple else None
+
+
+def tree_size(operation: str, value) -> int:
+    """How many parts `value` has counted as a tree (a list held twice counts twice), found in
+    time linear in its distinct containers; past MAX_TREE_NODES it is `value too large`."""
+    sizes: dict[int, int] = {}
+    stack = [(value, False)]
+    while stack:
+        node, expanded = stack.pop()
+        children = _children(node)
+        if children is None or id(node) in sizes:
+            continue
+        if not expanded:
+            stack.append((node, True))
+            stack.extend((child, False) for child in children if id(child) not in sizes)
+            continue
+        total = 1
+        for child in children:
+            total += sizes.get(id(child), 1)
+        if total > MAX_TREE_NODES:
+            raise too_large(operation, f"a value of {total:,} parts counted as a tree (shared lists "
+                            "count once per place they appear)", MAX_TREE_NODES, "parts")
+        sizes[id(node)] = total
+    return sizes.get(id(value), 1)
 
 
 def int_too_large(operation: str, bits: int) -> SynError:

@@ -242,23 +242,49 @@ def _shown(value, seen: dict | None = None) -> str:
 _MIX = "cannot mix decimal and float; convert with float(x) or decimal(...)"
 
 
-def equal(a, b) -> bool:
-    """Structural `==`: exact numbers, order-free maps; only decimal-vs-float raises."""
+def equal(a, b, known: dict | None = None) -> bool:
+    """Structural `==`: exact numbers, order-free maps; only decimal-vs-float raises.
+
+    `known` holds the pairs of containers already compared (by identity), so a value that
+    shares its lists (`set a to [a, a]` in a loop) is compared in time linear in its distinct
+    lists (see runtime.limits). It is made on the first nested container, so comparing flat
+    values costs nothing extra; a caller comparing many values may pass one to share it."""
     ta = type(a)
     tb = type(b)
     if ta is tb:
         if ta is list:
-            return len(a) == len(b) and all(equal(x, y) for x, y in zip(a, b))
+            if len(a) != len(b):
+                return False
+            for x, y in zip(a, b):
+                tx = type(x)
+                if tx is list or tx is dict or tx is EnumValue:
+                    if known is None:
+                        known = {}
+                    if not _equal_known(x, y, known):
+                        return False
+                elif not equal(x, y):
+                    return False
+            return True
         if ta is dict:
             if len(a) != len(b):
                 return False
             for k, v in a.items():
-                if k not in b or not equal(v, b[k]):
+                if k not in b:
+                    return False
+                tv = type(v)
+                if tv is list or tv is dict or tv is EnumValue:
+                    if known is None:
+                        known = {}
+                    if not _equal_known(v, b[k], known):
+                        return False
+                elif not equal(v, b[k]):
                     return False
             return True
         if ta is EnumValue:
+            if known is None:
+                known = {}
             return (a.enum == b.enum and a.variant == b.variant and len(a.fields) == len(b.fields)
-                    and all(equal(x, y) for x, y in zip(a.fields, b.fields)))
+                    and all(_equal_known(x, y, known) for x, y in zip(a.fields, b.fields)))
         if ta is float:
             return a == b
         if ta in _IDENTITY_TYPES:
@@ -269,6 +295,15 @@ def equal(a, b) -> bool:
             raise SynError(_MIX)
         return a == b
     return False
+
+
+def _equal_known(a, b, known: dict) -> bool:
+    """`equal(a, b)` for two containers, answered from `known` when this pair was compared before."""
+    pair = (id(a), id(b))
+    answer = known.get(pair)
+    if answer is None:
+        answer = known[pair] = equal(a, b, known)
+    return answer
 
 
 _NUMERIC = (int, float, bool, Decimal)

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from synsema.lang.errors import SynError
 from synsema.runtime.calls import TaskCode
+from synsema.runtime.limits import tree_size
 from synsema.runtime.values import Builtin, ModuleValue, Param, Task, type_name
 from synsema.stdlib.registry import BUILTINS, builtin
 
@@ -21,9 +22,14 @@ def _library():
     return script
 
 
-def _guarded(action):
-    """Run a library call, turning its failures into language errors with the library's message."""
+def _guarded(action, payload=None):
+    """Run a library call, turning its failures into language errors with the library's message.
+
+    A payload is validated as a tree, so one that shares its lists is counted first
+    (runtime.limits.tree_size) and refused before validation when that tree is too large."""
     from synsema.stdlib.math.errors import MathError
+    if payload is not None:
+        tree_size("a math payload", payload)
     try:
         return action()
     except MathError as problem:
@@ -63,7 +69,7 @@ def run(rt, op_id, payload):
     """
     if type(payload) is not dict:
         raise SynError(f"math.run expects a map payload, got {type_name(payload)}")
-    return _guarded(lambda: _library().run(_text(op_id, "the operation id"), payload))
+    return _guarded(lambda: _library().run(_text(op_id, "the operation id"), payload), payload)
 
 
 @builtin("math.check", 2)
@@ -74,7 +80,7 @@ def check(rt, op_id, payload):
     """
     if type(payload) is not dict:
         raise SynError(f"math.check expects a map payload, got {type_name(payload)}")
-    return _guarded(lambda: _library().check(_text(op_id, "the operation id"), payload))
+    return _guarded(lambda: _library().check(_text(op_id, "the operation id"), payload), payload)
 
 
 @builtin("math.prewarm", 0, 1)
@@ -106,7 +112,7 @@ def tool(rt, op_id):
 
     def body(frame):
         payload = {name: frame[i + 1] for i, name in enumerate(names) if frame[i + 1] is not None}
-        return _guarded(lambda: _library().run(op_id, payload))
+        return _guarded(lambda: _library().run(op_id, payload), payload)
 
     defaults = [None if required else (lambda frame: None) for _, _, required in fields]
     code = TaskCode(op_id, False, names, defaults, body, [])

@@ -75,8 +75,13 @@ def _refuse_secrets(task, named) -> None:
     """A tool's arguments are data a model could have written; a secret is never one of them:
     the tool reads its own key with secret("NAME") under its own require."""
     stack = [value for _, value in named]
+    seen = set()    # each list or map scanned once, however often it is shared (runtime.limits)
     while stack:
         value = stack.pop()
+        if type(value) is list or type(value) is dict:
+            if id(value) in seen:
+                continue
+            seen.add(id(value))
         if type(value) is Secret:
             raise SynError(f"call_tool({task.name}): {value.display()} is a secret and cannot be a "
                            f"tool argument — let the tool read it with secret(\"{value.name}\") "

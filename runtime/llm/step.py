@@ -21,6 +21,7 @@ from synsema.lang.toolschema import catalog_schema
 from synsema.runtime.llm import session
 from synsema.runtime.llm.convert import convert_args
 from synsema.runtime.llm.exchange import Ask, Reply, Tool, assistant_turn, tool_turn, user_turn
+from synsema.runtime.limits import tree_size
 from synsema.runtime.values import display, type_name
 
 NO_PROVIDER = "[no llm provider]"
@@ -100,13 +101,19 @@ def tool_result(call, value) -> dict:
 
 def json_data(value):
     """`value` as JSON data: data values as they are, anything else (a task, a secret, a
-    decimal) as the text `text()` shows for it."""
+    decimal) as the text `text()` shows for it. The data is a tree, so a value sharing its
+    lists is counted first and refused when that tree is too large (runtime.limits)."""
+    tree_size("sending a value to a model", value)
+    return _json_data(value)
+
+
+def _json_data(value):
     if value is None or type(value) in (str, bool, int, float):
         return value if type(value) is not float or math.isfinite(value) else display(value)
     if type(value) is list:
-        return [json_data(item) for item in value]
+        return [_json_data(item) for item in value]
     if type(value) is dict:
-        return {key if type(key) is str else display(key): json_data(item) for key, item in value.items()}
+        return {key if type(key) is str else display(key): _json_data(item) for key, item in value.items()}
     return display(value)
 
 
