@@ -20,7 +20,7 @@ from synsema.runtime.capabilities import Capabilities, validate_cap_name
 from synsema.runtime.compiler import INTENT_FROZEN, Compiler
 from synsema.runtime import limits
 from synsema.runtime.control import ExitProgram, quiet_broken_pipe
-from synsema.runtime.labels import EMPTY, LabelState, strip, unwrap, wrap
+from synsema.runtime.labels import EMPTY, LabelState, make_secret, strip, unwrap, wrap
 from synsema.runtime.values import Builtin, ModuleValue, Task, display
 from synsema.stdlib.registry import load_all
 
@@ -170,6 +170,9 @@ class Runtime:
                 result, found = strip(call_labelled_builtin(self, fn.spec, list(args), [], None))
             else:
                 result, found = strip(call_value(self, fn, list(args), None, strict=False))
+            found = found | st.pc   # what leaves the callback carries its pc (label_compiler._leaving)
+        except SynError as error:
+            raise make_secret(error, st.pc)
         finally:
             st.pc, st.give_taint = pc, taint
         st.callback_labels = st.callback_labels | found | fn_labels

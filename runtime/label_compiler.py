@@ -55,16 +55,32 @@ def _may_give(statements) -> bool:
 
 
 def _may_exit(branches) -> bool:
-    """Whether a `give` or `stop` can leave these statements early (nested tasks excluded)."""
-    todo = list(branches)
+    """Whether a `give` or `stop` can leave these statements early (nested tasks excluded). A
+    `stop` inside a loop of the statements only leaves that loop, so it does not count."""
+    todo = [(node, False) for node in branches]
     while todo:
-        node = todo.pop()
-        if type(node) in (ast.Give, ast.Stop):
+        node, in_loop = todo.pop()
+        t = type(node)
+        if t is ast.Give or (t is ast.Stop and not in_loop):
             return True
-        if type(node) in (ast.TaskDef, ast.Lambda):
+        if t in (ast.TaskDef, ast.Lambda):
             continue
-        todo.extend(ast.children(node))
+        inner = in_loop or t in (ast.While, ast.Each)
+        todo.extend((child, inner) for child in ast.children(node))
     return False
+
+
+def _leaving(result, pc: frozenset):
+    """THE RULE of this compiler: whatever leaves a block carries the pc the block had when it
+    left. Called wherever the pc is lowered again (the end of a private `when`, `match` or loop,
+    the return from a task or callback), so a value or `give` crossing there keeps the label
+    of the control flow that chose it. STOP carries nothing (its pc is kept, see `_may_exit`)."""
+    if result is GIVE:
+        REG.value = wrap(REG.value, pc)
+        return result
+    if result is STOP:
+        return result
+    return wrap(result, pc)
 
 
 # What a public body may contain: computation that neither calls out of the program nor changes
@@ -446,9 +462,9 @@ class LabelCompiler(Compiler):
                             st.give_taint = st.give_taint | c.labels
                         c = c.value
                     if c:
-                        return body(f)
+                        return _leaving(body(f), st.pc)
                     c = None
-                return otherwise(f) if otherwise is not None else None
+                return _leaving(otherwise(f) if otherwise is not None else None, st.pc)
             except SynError as error:
                 raise make_secret(error, st.pc)
             finally:
@@ -504,15 +520,16 @@ class LabelCompiler(Compiler):
                             hide(f, st.pc)
                         c = c.value
                     if not c:
-                        return None
+                        break
                     try:
                         r = body(f)
                     except StopLoop:
-                        return None
+                        break
                     if r is STOP:
-                        return None
+                        break
                     if r is GIVE:
-                        return r
+                        return _leaving(r, st.pc) if st.pc else r
+                return _leaving(None, st.pc) if st.pc else None
             except SynError as error:
                 raise make_secret(error, st.pc)
             finally:
@@ -548,8 +565,8 @@ class LabelCompiler(Compiler):
                     if r is STOP:
                         break
                     if r is GIVE:
-                        return r
-                return None
+                        return _leaving(r, st.pc) if st.pc else r
+                return _leaving(None, st.pc) if st.pc else None
             except SynError as error:
                 raise make_secret(error, st.pc)
             finally:
@@ -578,7 +595,8 @@ class LabelCompiler(Compiler):
         def run(f):
             old = st.pc
             try:
-                return inner(f)
+                result = inner(f)
+                return _leaving(result, st.pc) if st.pc is not old else result
             except SynError as error:
                 raise make_secret(error, st.pc)
             finally:
@@ -627,6 +645,10 @@ class LabelCompiler(Compiler):
             except SynError as error:
                 if not error.catchable:
                     raise
+                if st.pc is not pc and not st.pc <= pc:
+                    # raised after a private `stop`/`give` kept the pc up: recovering here, at
+                    # the lower pc, would tell which way that branch went
+                    raise make_secret(error, st.pc)
                 reg.depth = depth
                 st.pc = pc
                 return recover([f, error.message, *template])
@@ -919,7 +941,9 @@ class LabelCompiler(Compiler):
                         raise make_secret(error.at(span), st.pc)
                     finally:
                         st.give_taint = taint
-                    st.pc = old
+                    if st.pc:
+                        result = wrap(result, st.pc)   # `_leaving`: the callee's pc at its end
+                        st.pc = old
                     return result
                 if type(fn) is Builtin and not st.touched:
                     return public_builtin(rt, fn.spec, [a], None, span)
@@ -972,8 +996,10 @@ class LabelCompiler(Compiler):
                 raise make_secret(error.at(span), st.pc)
             finally:
                 st.give_taint = taint
-            st.pc = old  # a callee's private `give` never taints its caller
-            return wrap(result, fn_labels) if fn_labels else result
+            if st.pc:
+                result = wrap(result, st.pc)   # `_leaving`: the callee's pc at its end (⊇ fn_labels)
+                st.pc = old  # a callee's private `give` never taints its caller's control flow
+            return result
         return call1 or run
 
     def _builtin(self, spec, values, pairs, span):
