@@ -42,7 +42,10 @@ Rules (SPEC §6, LANGUAGE §8), and the decisions taken where the documents are 
   `/data` but neither `/data` itself nor `/database`. A checked path is fully resolved with
   `realpath` first, so a symlink inside a scope that points outside it is refused. `file` covers
   `file.read` and `file.write`. env/secret/reveal, and mcp (a server named in the host's
-  `--mcp-config`): an exact name or a trailing-`*` prefix.
+  `--mcp-config`): an exact name or a trailing-`*` prefix. A secret scope may end in `@host`
+  (`secret=API_KEY@api.x.com` in the ceiling, `require secret("API_KEY@api.x.com")` in the
+  program): secrets derived from that name then go only to that host (a net scope), checked by
+  `check_secret_destination` where the plaintext would leave; each binding only narrows.
   llm/judge: a principal (`llm("customers")`); a ceiling item `llm=customers@host` bounds the
   principal `customers`; a check without scope (an ordinary model call) is allowed by any grant of
   the name. time/random/stdout/stdin take no scope. Other names (exec, db, serve, memory, …):
@@ -181,6 +184,25 @@ class _Prefix(_Exact):
         return outer == inner
 
 
+class _SecretName(_Prefix):
+    """secret: a name or prefix, optionally bound to the hosts that may receive it:
+    `API_KEY@api.x.com` grants (or bounds) API_KEY and sends it to api.x.com only."""
+
+    def parse(self, name, text, cwd):
+        if text is not None and "@" in text:
+            text, _, host = text.partition("@")
+            _KINDS["net"].parse("net", host, cwd)
+        return super().parse(name, text, cwd)
+
+
+def secret_binding(text: str | None, cwd: str):
+    """(name key, net key) of a `NAME@host` secret scope, or None when it binds no host."""
+    if text is None or "@" not in text:
+        return None
+    name, _, host = text.partition("@")
+    return _KINDS["secret"].parse("secret", name, cwd), _KINDS["net"].parse("net", host, cwd)
+
+
 _HOST = re.compile(r"(\*|(\*\.)?[a-z0-9_-]+(\.[a-z0-9_-]+)*|\[[0-9a-f:.]+\])")
 
 
@@ -283,7 +305,8 @@ def _component_covers(outer: str, inner: str) -> bool:
 _KINDS = {name: _Exact() for name in KNOWN_NAMES}
 _KINDS.update({name: _Unscoped() for name in ("time", "random", "stdout", "stdin")})
 _KINDS.update({name: _Principal() for name in ("llm", "judge")})
-_KINDS.update({name: _Prefix() for name in ("env", "secret", "reveal", "mcp")})
+_KINDS.update({name: _Prefix() for name in ("env", "reveal", "mcp")})
+_KINDS["secret"] = _SecretName()
 _KINDS.update({name: _Path() for name in ("file", "file.read", "file.write")})
 _KINDS["net"] = _Net()
 
@@ -569,6 +592,10 @@ class Capabilities:
         self._declared = [Cap.parse(name, None, self._cwd, "auto-granted") for name in auto_grants]
         self._base = [cap for cap in self._declared if self._under_ceiling(cap)]
         self._frames: list[_Frame] = []
+        # Where secrets may be sent, by whom it was said: [(name key, net key, as written)].
+        self._bindings = {"host": [], "program": []}
+        for scope in ceiling.items_named("secret") if ceiling is not None else ():
+            self._bind("host", scope)
 
     # -- changing the set
     def grant(self, name: str, scope: str | None, span: Span | None) -> None:
@@ -578,6 +605,13 @@ class Capabilities:
         self._declared.append(cap)
         if self._under_ceiling(cap):
             self._base.append(cap)
+        if name == "secret":
+            self._bind("program", cap.text)
+
+    def _bind(self, who: str, text: str | None) -> None:
+        binding = secret_binding(text, self._cwd)
+        if binding is not None:
+            self._bindings[who].append((*binding, text))
 
     def enter_tool(self, declared: list[tuple[str, str | None]], task_name: str | None = None) -> _Frame:
         caps = [Cap.parse(name, scope, self._cwd, "call_tool declaration") for name, scope in declared]
@@ -618,6 +652,28 @@ class Capabilities:
         if self._audit is not None:
             self._audit.record(name, request.text, False, reason, span)
         raise SynError(message, span)
+
+    def check_secret_destination(self, sources, scope: str, span: Span | None = None) -> None:
+        """Refuse sending secrets derived from `sources` (names) to `scope` (`host:port`) when the
+        host or the program bound one of those names to other hosts (`secret=NAME@host`).
+        Bindings only ever narrow: the program can add its own, never lift the host's."""
+        target = _KINDS["net"].parse("net", scope, self._cwd)
+        for name in sorted(sources):
+            for who, bindings in self._bindings.items():
+                allowed = [(net, text) for pattern, net, text in bindings
+                           if _KINDS["secret"].covers(pattern, name)]
+                if not allowed:
+                    continue
+                if any(_KINDS["net"].covers(net, target) for net, _ in allowed):
+                    if self._audit is not None:
+                        self._audit.record("secret", f"{name}@{scope}", True, f"bound by the {who}", span)
+                    continue
+                said = ", ".join(text for _, text in allowed)
+                fix = (f"the host bound it with --cap-set secret={said}; the program cannot change this"
+                       if who == "host" else f"the program bound it with require secret(\"{said}\")")
+                if self._audit is not None:
+                    self._audit.record("secret", f"{name}@{scope}", False, f"bound elsewhere by the {who}", span)
+                raise SynError(f"secret {name} may not be sent to {scope} — {fix}", span)
 
     def effective(self) -> list[str]:
         """The current set for display: the program's set narrowed by each active frame.

@@ -216,6 +216,9 @@ class Runtime:
     def check_cap(self, name: str, scope: str | None) -> None:
         self.caps.check(name, scope, self.site)
 
+    def check_secret_destination(self, sources, scope: str) -> None:
+        self.caps.check_secret_destination(sources, scope, self.site)
+
     def read_line(self, prompt: str | None = None) -> str | None:
         self.caps.check("stdin", None, self.site)
         if prompt:

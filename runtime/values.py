@@ -19,6 +19,7 @@ from decimal import Decimal
 
 from synsema.lang.errors import SynError
 from synsema.runtime.limits import check_decimal, int_too_large, joined
+from synsema.runtime.sealed import Secret, refuse_as_key
 
 NoneType = type(None)
 
@@ -401,5 +402,10 @@ class SortKey:
 
 # ------------------------------------------------------------------ value semantics
 def map_key(key) -> str:
-    """Map keys are text; any other key is stored under its display form."""
-    return key if type(key) is str else display(key)
+    """Map keys are text; any other key is stored under its display form (a secret is refused:
+    its display form is only its name)."""
+    if type(key) is str:
+        return key
+    if type(key) is Secret:
+        refuse_as_key(key)
+    return display(key)

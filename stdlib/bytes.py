@@ -6,7 +6,14 @@ base64 text; `decode` goes back, strict UTF-8 unless `"utf8_lossy"` is asked for
 `constant_time_eq` compares credentials without a timing leak. A secret is accepted only where
 it is consumed without being shown: as `hmac`'s key and on either side of `constant_time_eq`.
 Hashing a secret or turning it into bytes is refused, since the digest of a short secret is
-an offline guessing oracle.
+an offline guessing oracle; for the same reason `hmac` under a secret key gives a secret (of
+bytes; `hex` of it a secret of text, for a signature header or `constant_time_eq`), and
+`constant_time_eq` refuses two sides made from one secret (HMAC pads a short key with NUL
+bytes, so `hmac(m, k + "\0")` against `hmac(m, k)` would tell the key's length).
+
+What `constant_time_eq(secret, guess)` still tells, by design: whether the guess is the secret,
+one yes/no per call. G guesses tell at most log2(G + 1) bits about a secret (none about its
+length or characters beyond that); a 128-bit random key stays out of reach of any run.
 
 Everything is pure (no capability) and propagates labels. Cost is linear in the input, and
 every result is bounded by `MAX_BYTES` (runtime.limits' text limit) before it is built.
@@ -19,7 +26,7 @@ import hashlib
 import re
 
 from synsema.lang.errors import SynError
-from synsema.runtime.limits import MAX_TEXT_LENGTH, too_large
+from synsema.runtime.limits import MAX_TEXT_LENGTH, check_length, too_large
 from synsema.runtime.sealed import Secret
 from synsema.runtime.values import type_name
 from synsema.stdlib.core import short, wrong_type
@@ -149,7 +156,11 @@ def hex_(rt, value):
     """
     t = type(value)
     if t is bytes:
+        check_length("hex", "text", 2 * len(value))
         return value.hex()
+    if t is Secret and type(value.expose()) is bytes:
+        # hex(hmac(body, key)): a signature header, still sealed (see hmac)
+        return value.derived(value.name, value.expose().hex(), ("hex",), 2 * value.bound)
     if t is int:
         if value < 0:
             raise SynError(f"hex: {value} is negative — hex writes integers from 0 up; write "
@@ -182,7 +193,7 @@ def sha512(rt, value):
 
 @builtin("hmac", 2, 3)
 def hmac(rt, data, key, algorithm="sha256"):
-    """The HMAC of data under key (text, bytes or a secret), as bytes.
+    """The HMAC of data under key (text or bytes) as bytes; under a secret key, as a secret.
 
     The algorithm is "sha256" (the default) or "sha512".
 
@@ -192,14 +203,13 @@ def hmac(rt, data, key, algorithm="sha256"):
         raise SynError(f"hmac: unsupported algorithm {short(algorithm)} — use \"sha256\" or "
                        "\"sha512\" (SHA-1 and MD5 are not offered)")
     message = _data("hmac", data)
-    if type(key) is Secret:
-        secret_key = key.exposed_bytes()
-    elif type(key) in (str, bytes):
-        secret_key = _data("hmac", key)
-    else:
-        raise wrong_type("hmac", "a key as text, bytes or a secret", key)
     import hmac as hmac_lib  # the module, not this builtin
-    return hmac_lib.new(secret_key, message, _DIGESTS[algorithm]).digest()
+    if type(key) is Secret:
+        digest = hmac_lib.new(key.exposed_bytes(), message, _DIGESTS[algorithm]).digest()
+        return key.derived(key.name, digest, ("hmac", algorithm, message), len(digest))
+    if type(key) in (str, bytes):
+        return hmac_lib.new(_data("hmac", key), message, _DIGESTS[algorithm]).digest()
+    raise wrong_type("hmac", "a key as text, bytes or a secret", key)
 
 
 def _comparable(value) -> bytes:
@@ -220,5 +230,10 @@ def constant_time_eq(rt, a, b):
 
     Example: constant_time_eq("token", bytes("token")) => true
     """
+    if type(a) is Secret and type(b) is Secret and a.sources & b.sources:
+        shared = ", ".join(sorted(a.sources & b.sources))
+        raise SynError(f"constant_time_eq: both sides are made from the secret {shared}; comparing "
+                       "a secret with itself proves nothing a program needs and can tell its length "
+                       "— compare it with the credential that arrived")
     import hmac as hmac_lib
     return hmac_lib.compare_digest(_comparable(a), _comparable(b))

@@ -41,16 +41,19 @@ def _net_scope(url: str) -> str:
     return f"{host}:{port or (443 if scheme == 'https' else 80)}"
 
 
-def _request_headers(headers) -> dict[str, str]:
-    """The headers to send: text names, text or secret values. A secret is materialized here,
-    at the socket, and nowhere else; no message below ever shows a header value."""
+def _request_headers(headers) -> tuple[dict[str, str], frozenset]:
+    """The headers to send (text names, text or secret values) and the names of the secrets
+    they carry. A secret is materialized here, at the socket, and nowhere else; no message
+    below ever shows a header value."""
     if headers is None:
-        return {}
+        return {}, frozenset()
     if type(headers) is not dict:
         raise wrong_type("fetch", "headers as a map of text", headers)
     sent = {}
+    sources = frozenset()
     for name, value in headers.items():
         if type(value) is Secret:
+            sources |= value.sources
             value = value.expose()
         if type(value) is not str:
             raise SynError(f"fetch: the header {name!r} must be text or a secret of text, got "
@@ -58,7 +61,7 @@ def _request_headers(headers) -> dict[str, str]:
         if not _HEADER_NAME.fullmatch(name) or "\r" in value or "\n" in value:
             raise SynError(f"fetch: the header {name!r} is not a valid header name and value")
         sent[name] = value
-    return sent
+    return sent, sources
 
 
 @builtin("fetch", 1, named=("timeout", "headers"), cap="net")
@@ -67,7 +70,8 @@ def fetch(rt, url, timeout=DEFAULT_TIMEOUT, headers=None):
 
     `headers = {…}` adds request headers. A secret value (`bearer(secret("KEY"))`) is the one
     documented way a secret leaves the program: its plaintext is written into the request and
-    sent only to the URL's own host and port, never to a host a redirect leads to.
+    sent only to the URL's own host and port, never to a host a redirect leads to, and only
+    to a host the secret is bound to when the host or program bound it (secret=NAME@host).
 
     Example: fetch("http://127.0.0.1:9/") => error: Capability not granted: net("127.0.0.1:9")
     """
@@ -75,11 +79,13 @@ def fetch(rt, url, timeout=DEFAULT_TIMEOUT, headers=None):
         raise wrong_type("fetch", "a URL as text", url)
     if type(timeout) not in (int, float) or not timeout > 0:
         raise SynError(f"fetch: timeout must be a number of seconds above 0, got {timeout!r}")
-    sent = _request_headers(headers)
+    sent, sources = _request_headers(headers)
     import httpx
 
     target = url
     origin = _net_scope(url)
+    if sources:
+        rt.check_secret_destination(sources, origin)
     with httpx.Client(timeout=timeout, follow_redirects=False, trust_env=False) as client:
         for _ in range(MAX_REDIRECTS + 1):
             scope = _net_scope(target)

@@ -7,8 +7,11 @@ can be used are the consumers that never show it: `hmac`'s key, `constant_time_e
 `fetch`, and `bearer`, which builds the `Bearer <token>` header value as another secret.
 `as_secret(v, label?)` seals a value that arrives at run time (a tenant's key), with no
 capability, since it only takes away. `reveal(s)` is the one escape hatch: it needs
-`require reveal("NAME")` scoped to that secret's name or label, and each attempt is a
-capability check, so `--audit` records it (never the value).
+`require reveal("NAME")` for the name or label of every secret the value was made from (a
+scope `DEMO_*` still matches each name on its own, never a join's `A+B`), and each attempt is
+a capability check, so `--audit` records it (never the value). A host (`--cap-set
+secret=NAME@host`) or the program (`require secret("NAME@host")`) may bind a secret to the
+hosts that may receive it; `fetch` then refuses to send it, or anything made from it, elsewhere.
 
 Cost: each builtin is linear in the value it seals or reveals.
 """
@@ -19,7 +22,7 @@ import os
 import re
 
 from synsema.lang.errors import SynError
-from synsema.runtime.sealed import Secret
+from synsema.runtime.sealed import MAX_SECRET_LENGTH, Secret
 from synsema.runtime.values import type_name
 from synsema.stdlib.core import short, wrong_type
 from synsema.stdlib.registry import builtin
@@ -44,7 +47,10 @@ def secret(rt, name, default=_NO_DEFAULT):
     rt.check_cap("secret", name)
     value = os.environ.get(name)
     if value is not None:
-        return Secret(name, value)
+        if len(value) > MAX_SECRET_LENGTH:
+            raise SynError(f"secret: {name} is longer than {MAX_SECRET_LENGTH:,} characters, the "
+                           "most a secret read from the environment may hold")
+        return Secret(name, value, origin=("env", name), bound=MAX_SECRET_LENGTH)
     if default is _NO_DEFAULT:
         raise SynError(f"secret: {name} is not set — set it in the environment, or pass a "
                        f"default for development: secret(\"{name}\", default)")
@@ -52,7 +58,7 @@ def secret(rt, name, default=_NO_DEFAULT):
         return default
     if type(default) is not str:
         raise wrong_type("secret", "a default as text", default)
-    return Secret(name, default)
+    return Secret(name, default, origin=("default", name, default))
 
 
 @builtin("as_secret", 1, 2)
@@ -84,7 +90,7 @@ def bearer(rt, token):
         plain = token.expose()
         if type(plain) is not str:
             raise SynError(f"bearer: {token.display()} holds bytes; a header value is text")
-        return Secret(token.name, "Bearer " + plain)
+        return token.derived(token.name, "Bearer " + plain, ("bearer",), token.bound + 7)
     if type(token) is str:
         return Secret("bearer", "Bearer " + token)
     raise wrong_type("bearer", "a secret or text token", token)
@@ -94,12 +100,13 @@ def bearer(rt, token):
 def reveal(rt, value):
     """The plaintext of a secret (text, or bytes for a sealed bytes value).
 
-    It needs require reveal("NAME") for that secret's name or label; every attempt is an
-    audited capability check.
+    It needs require reveal("NAME") for the exact name of every secret the value was made
+    from (a join of two secrets needs both); every attempt is an audited capability check.
 
     Example: reveal(as_secret("abc", "demo")) => "abc"
     """
     if type(value) is not Secret:
         raise wrong_type("reveal", "a secret", value)
-    rt.check_cap("reveal", value.name)
+    for name in sorted(value.sources):
+        rt.check_cap("reveal", name)
     return value.expose()
