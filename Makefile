@@ -1,5 +1,5 @@
 # `make demo` and `make test` work on a fresh machine with only Python 3.11:
-# each creates .venv when it is missing and installs what it needs.
+# each creates .venv when it is missing and installs what it needs: every extra (`all`) and `test`.
 PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
@@ -13,7 +13,7 @@ $(BIN)/python:
 
 $(STAMP): pyproject.toml | $(BIN)/python
 	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -e '.[test]'
+	$(BIN)/python -m pip install --quiet -e '.[all,test]'
 	touch $(STAMP)
 
 demo: $(STAMP)
@@ -42,7 +42,7 @@ test: $(STAMP)
 # The bench extra (asteval, smolagents, RestrictedPython: the peers of bench/run.py) has its own
 # stamp, so `make test` never installs it.
 $(BENCH_STAMP): $(STAMP)
-	$(BIN)/python -m pip install --quiet -e '.[test,bench]'
+	$(BIN)/python -m pip install --quiet -e '.[all,test,bench]'
 	touch $(BENCH_STAMP)
 
 bench: $(BENCH_STAMP)

@@ -214,6 +214,12 @@ def call_builtin(rt, spec, args: list, named, span=None):
         return spec.fn(rt, *args)
     except _HOST_FAILURES as problem:
         raise host_failure(spec.name, problem) from None
+    except ModuleNotFoundError as problem:  # a package of an extra that is not installed
+        from synsema.runtime.extras import explain
+        error = explain(problem, spec.name)
+        if error is None:
+            raise
+        raise error from None
 
 
 # What the host can throw at a builtin's Python code; each becomes a language error at the call.

@@ -394,8 +394,9 @@ class Ceiling:
         self.items = items          # every item as written, extras included: (name, scope)
 
     @classmethod
-    def parse(cls, text: str) -> "Ceiling":
-        """`--cap-set "stdout,net=api.x.com,llm=customers@api.host,declassify=customers"` or `none`."""
+    def parse(cls, text: str, base: str | None = None) -> "Ceiling":
+        """`--cap-set "stdout,net=api.x.com,llm=customers@api.host,declassify=customers"` or `none`;
+        relative path scopes are resolved against `base` (default: the working directory)."""
         if text.strip() == "none":
             return cls([], [])
         entries = [entry.strip() for entry in text.split(",")]
@@ -411,7 +412,7 @@ class Ceiling:
                     raise SynError(f"--cap-set: {name} needs a value ({name}=principal)", None, "Usage")
             elif name in _KINDS:
                 try:
-                    caps.append(Cap.parse(name, scope, os.getcwd(), "ceiling"))
+                    caps.append(Cap.parse(name, scope, base or os.getcwd(), "ceiling"))
                 except SynError as bad:
                     raise SynError(f"--cap-set: {bad.message}", None, "Usage") from None
             else:
@@ -581,13 +582,49 @@ class _Frame:
 _ANY_STDOUT = Cap("stdout", None, None, "kept through every narrowing")
 
 
+PROJECT_FILE = "synsema.toml"   # runtime.project.FILE_NAME (this module stays import-light)
+
+
+class HostFiles:
+    """The files of the host's configuration: the project file and every file it or the command
+    line names (MCP config, env file, cassette). No file builtin may read, write, delete or
+    replace them, whatever the program is granted — compared by resolved path and by device and
+    inode, so no link reaches them — and no program may write a project file anywhere, so a
+    script cannot widen its own next run."""
+
+    def __init__(self, paths=()):
+        self._paths = set()
+        self._ids = set()
+        for path in paths:
+            real = os.path.realpath(path)
+            self._paths.add(real)
+            try:
+                found = os.stat(real)
+            except (OSError, ValueError):
+                continue
+            self._ids.add((found.st_dev, found.st_ino))
+
+    def refuses(self, name: str, path: str) -> bool:
+        """Whether the file request `name` on the resolved `path` touches a host file."""
+        if path in self._paths or (name != "file.read" and os.path.basename(path) == PROJECT_FILE):
+            return True
+        if not self._ids:
+            return False
+        try:
+            found = os.stat(path)
+        except (OSError, ValueError):
+            return False
+        return (found.st_dev, found.st_ino) in self._ids
+
+
 class Capabilities:
     """The capabilities of one run: grants, the ceiling, the active narrowings, and the audit."""
 
     def __init__(self, ceiling: Ceiling | None, auto_grants=RUN_MODE_AUTO_GRANTS,
-                 audit: Audit | None = None, cwd: str | None = None):
+                 audit: Audit | None = None, cwd: str | None = None, host_files: HostFiles | None = None):
         self.ceiling = ceiling
         self._audit = audit
+        self._host_files = host_files if host_files is not None else HostFiles()
         self._cwd = cwd or os.getcwd()
         self._declared = [Cap.parse(name, None, self._cwd, "auto-granted") for name in auto_grants]
         self._base = [cap for cap in self._declared if self._under_ceiling(cap)]
@@ -641,6 +678,13 @@ class Capabilities:
             raise SynError(f"Capability not granted: {request.display()} — it is where this run's audit "
                            "log is written, which no program may read or change, whatever it is "
                            "granted; the host must send --audit somewhere else", span)
+        if name.startswith("file") and request.text is not None and self._host_files.refuses(name, request.text):
+            if self._audit is not None:
+                self._audit.record(name, request.text, False, "a file of the host configuration", span)
+            raise SynError(f"Capability not granted: {request.display()} — it is part of the host's "
+                           "configuration (a project file synsema.toml, or a file the host named: MCP "
+                           "config, env file, cassette), which no program may read or change, whatever "
+                           "it is granted", span)
         allowing = [next((cap for cap in self._base if request.allowed_by(cap)), None)]
         allowing += [frame.allowing(request) for frame in self._frames]
         if None not in allowing:

@@ -48,7 +48,8 @@ def refuse_output_over_input(flag: str, output: str | None, inputs: list[str]) -
 
 
 class HostFlags:
-    """The flags every program-running command shares."""
+    """The flags every program-running command shares, completed by the project file
+    (runtime.project): a flag given on the command line wins over the file's key."""
 
     def __init__(self):
         self.labels = False
@@ -59,29 +60,72 @@ class HostFlags:
         self.time_limit = None
         self.memory_limit = None
         self.math_prewarm = None
+        self.env_file = None
+        self.no_env_file = False
+        self.config = None
+        self.no_config = False
         self.audit_in_report = False   # `run --format json`: `--audit json` goes into the report
+        self.project = None            # the runtime.project.Project in force, once loaded
+        self.sources: dict[str, str] = {}   # setting → where its value came from (a flag, a file:line)
         self._audit = None
+
+    _SWITCHES = ("--labels", "--sandbox", "--no-env-file", "--no-config")
+    _VALUED = ("--cap-set", "--audit", "--mcp-config", "--time-limit", "--memory-limit", "--math-prewarm",
+               "--env-file", "--config")
 
     def take(self, args: list[str], i: int) -> int:
         """Consume the host flag at args[i] if it is one; the index after it, or i unchanged."""
         arg = args[i]
-        if arg == "--labels":
-            self.labels = True
+        if arg in self._SWITCHES:
+            self._set(arg, True)
             return i + 1
-        if arg == "--sandbox":
-            self.sandbox = True
-            return i + 1
-        for flag in ("--cap-set", "--audit", "--mcp-config", "--time-limit", "--memory-limit",
-                     "--math-prewarm"):
+        for flag in self._VALUED:
             if arg == flag:
                 if i + 1 >= len(args):
                     raise UsageError(f"{flag} needs a value")
-                setattr(self, flag[2:].replace("-", "_"), args[i + 1])
+                self._set(flag, args[i + 1])
                 return i + 2
             if arg.startswith(flag + "="):
-                setattr(self, flag[2:].replace("-", "_"), arg[len(flag) + 1:])
+                self._set(flag, arg[len(flag) + 1:])
                 return i + 1
         return i
+
+    def _set(self, flag: str, value) -> None:
+        name = flag[2:].replace("-", "_")
+        setattr(self, name, value)
+        self.sources[name] = flag
+
+    def load_project(self, paths: list[str] = ()) -> None:
+        """Find and read the project file (unless --no-config) and take each `[host]` key the
+        command line did not give; a key the environment overrides (SYNSEMA_TIME_LIMIT, …) is
+        left to it. A malformed file is a usage error naming its line and key."""
+        from synsema.runtime import project
+        if self.no_config:
+            if self.config is not None:
+                raise UsageError("--config and --no-config cannot be used together")
+            return
+        path = self.config if self.config is not None else project.find(project.start_directory(list(paths)))
+        if path is None:
+            return
+        try:
+            self.project = project.load(path)
+        except project.ProjectError as problem:
+            raise UsageError(str(problem)) from None
+        ceiling_given = {"cap_set", "sandbox"} & self.sources.keys()
+        for dotted, setting in self.project.settings.items():
+            key = setting.key
+            if key.table != "host" or key.name in self.sources or (key.env and os.environ.get(key.env, "").strip()):
+                continue
+            if key.name in ("cap_set", "sandbox") and ceiling_given:
+                continue  # a ceiling on the command line replaces the file's
+            value = (",".join(setting.value) or "none") if key.kind == "list" else setting.value
+            setattr(self, key.name, value)
+            self.sources[key.name] = self.project.source(dotted)
+
+    def _from_file(self, name: str) -> str | None:
+        """`file:line` when setting `name` came from the project file, else None."""
+        source = self.sources.get(name)
+        return None if source is None or source.startswith("--") else source
 
     def audit_path(self) -> str | None:
         """The file `--audit` writes, when it names one (not `json` or `fd:N`)."""
@@ -92,6 +136,7 @@ class HostFlags:
     def runtime_options(self) -> dict:
         from synsema.lang.errors import SynError
         from synsema.runtime.capabilities import Audit, Ceiling
+        llm_config = self.settle_llm()
         if self.sandbox and self.cap_set is not None:
             raise UsageError("--sandbox and --cap-set cannot be used together: --sandbox is the ceiling "
                              "'stdout,time'; pass that to --cap-set instead if you need more")
@@ -100,9 +145,12 @@ class HostFlags:
             if self.sandbox:
                 ceiling = Ceiling.sandbox()
             elif self.cap_set is not None:
-                ceiling = Ceiling.parse(self.cap_set)
+                in_file = self._from_file("cap_set")
+                ceiling = Ceiling.parse(self.cap_set, self.project.directory if in_file else None)
         except SynError as problem:
-            raise UsageError(problem.message) from None
+            in_file = self._from_file("cap_set")
+            raise UsageError(f"{in_file}: [host] cap_set: {problem.message.removeprefix('--cap-set: ')}"
+                             if in_file else problem.message) from None
         audit = None
         if self.audit is not None:
             try:
@@ -117,16 +165,63 @@ class HostFlags:
             try:
                 options["mcp_config"] = load(self.mcp_config)
             except ConfigError as problem:
-                raise UsageError(f"--mcp-config: {problem}") from None
+                raise UsageError(f"{self._from_file('mcp_config') or '--mcp-config'}: {problem}") from None
         if self.labels:
             options["labels"] = True
+        options["host_files"] = self.host_files(llm_config)
         return options
+
+    def env_file_path(self) -> str | None:
+        """The env file the host named (`--env-file`, `[host] env_file`), unless --no-env-file."""
+        return None if self.no_env_file else self.env_file
+
+    def host_files(self, llm_config=None):
+        """The files of this host configuration, which no file builtin may touch: the project
+        file, the MCP config, the env file and the cassette (of `llm_config` when it was
+        resolved already, else of the environment)."""
+        from synsema.runtime.capabilities import HostFiles
+        named = [self.project.path] if self.project is not None else []
+        named += [path for path in (self.mcp_config, self.env_file) if path is not None]
+        cassette = llm_config.cassette.value if llm_config is not None else \
+            os.environ.get("SYNSEMA_LLM_CASSETTE", "").strip()
+        if cassette:
+            named.append(cassette)
+        return HostFiles(named)
+
+    def llm_config(self):
+        """The LLM configuration this host configuration gives, problems included (for the
+        commands that show it rather than run a program)."""
+        from synsema.runtime.llm.config import load_config
+        env_file = self.env_file_path()
+        if env_file is not None and not os.path.isfile(env_file):
+            raise UsageError(f"{self._from_file('env_file') or '--env-file'}: cannot read {env_file}: "
+                             "no such file")
+        return load_config(env_file=env_file,
+                           project=self.project.llm_settings() if self.project is not None else {})
+
+    def settle_llm(self):
+        """Resolve the LLM configuration now, before the program runs, when a file feeds it (an
+        env file, the project's [llm] table): any problem is then a usage error that names the
+        setting and never shows its value. Without such a file it comes from the process
+        environment alone, which no program can change, on the first model call."""
+        from_project = self.project is not None and self.project.llm_settings()
+        if self.env_file_path() is None and not from_project:
+            return None
+        from synsema.runtime.llm import session
+        config = self.llm_config()
+        if config.problems:
+            raise UsageError("the LLM configuration cannot be used: " + "; ".join(config.problems)
+                             + " (synsema llm status shows every setting and its source)")
+        session.reset(config)
+        return config
 
     def start_math_prewarm(self) -> None:
         """`--math-prewarm DOMAINS|all`: load those backends into the math worker on a
         background thread (an unknown domain is a usage error)."""
         if self.math_prewarm is None:
             return
+        from synsema.runtime.extras import need
+        need("math", "--math-prewarm")
         from synsema.stdlib.math import prewarm_in_background
         from synsema.stdlib.math.errors import MathError
         try:
@@ -144,7 +239,8 @@ class HostFlags:
         try:
             seconds, memory = resources.resolve(self.time_limit, self.memory_limit)
         except resources.LimitSpecError as problem:
-            raise UsageError(str(problem)) from None
+            in_file = self._from_file("time_limit") if "time" in str(problem) else self._from_file("memory_limit")
+            raise UsageError(f"{in_file}: {problem}" if in_file else str(problem)) from None
         resources.apply_memory_limit(memory)
         self.start_math_prewarm()
         try:
@@ -275,6 +371,7 @@ def cmd_run(args: list[str]) -> int:
         raise UsageError("run needs a FILE (or - to read the program from stdin)")
     if fmt not in ("human", "json"):
         raise UsageError(f"--format must be human or json, not {fmt}")
+    host.load_project([path])
     refuse_output_over_input("--audit", host.audit_path(), [path])
     host.audit_in_report = fmt == "json"
     options = host.runtime_options()
@@ -369,6 +466,11 @@ def execute(rt, source: str, path: str, errors: list) -> int:
         errors.append("Interrupted")
         return 130
     except Exception as bug:  # never show a user a Python traceback, even for our own bugs
+        from synsema.runtime.extras import explain
+        missing = explain(bug, "the program")
+        if missing is not None:
+            errors.append(f"Runtime error: {path}: {missing.message}")
+            return 1
         errors.append(f"Internal error: {type(bug).__name__}: {bug} — this is a bug in synsema, "
                       "not in your program; please report it with the program that caused it")
     return 1
@@ -436,6 +538,7 @@ def cmd_test(args: list[str]) -> int:
         raise UsageError(f"no such file or directory: {missing.args[0]}") from None
     if not files:
         raise UsageError("no .syn files found in " + ", ".join(paths))
+    host.load_project(paths)
     if settings.jobs > 1 and host.audit is not None:
         raise UsageError("-j cannot be combined with --audit: one audit log needs one process; drop -j")
     refuse_output_over_input("--audit", host.audit_path(), files)
@@ -508,6 +611,8 @@ def cmd_fmt(args: list[str]) -> int:
 def cmd_lsp(args: list[str]) -> int:
     if args:
         raise UsageError(f"lsp takes no arguments (it speaks LSP on stdin/stdout): {args[0]}")
+    from synsema.runtime.extras import need
+    need("lsp", "synsema lsp")
     from synsema.runtime.lsp import main as lsp_main
     return lsp_main()
 
@@ -574,14 +679,66 @@ def cmd_doc(args: list[str]) -> int:
 def cmd_llm(args: list[str]) -> int:
     if not args or args[0] != "status":
         raise UsageError("llm takes one subcommand: status [--json]")
-    extra = [a for a in args[1:] if a != "--json"]
+    host, rest = _config_flags(args[1:])
+    extra = [a for a in rest if a != "--json"]
     if extra:
         raise UsageError(f"unknown argument for llm status: {extra[0]}")
     from synsema.runtime.llm.status import status_main
-    return status_main("--json" in args[1:])
+    return status_main("--json" in rest, host.llm_config())
+
+
+def _config_flags(args: list[str]) -> tuple[HostFlags, list[str]]:
+    """The host flags among `args` with the project file loaded (searched from the paths among
+    the rest, else the working directory), and the rest."""
+    host = HostFlags()
+    rest: list[str] = []
+    i = 0
+    while i < len(args):
+        nxt = host.take(args, i)
+        if nxt == i:
+            rest.append(args[i])
+            i += 1
+        else:
+            i = nxt
+    host.load_project([a for a in rest if not a.startswith("-")])
+    return host, rest
+
+
+def cmd_config(args: list[str]) -> int:
+    from synsema.runtime.hostconfig import report, render
+    host, rest = _config_flags(args)
+    paths = [a for a in rest if a != "--json"]
+    unknown = [a for a in paths if a.startswith("-")]
+    if unknown:
+        raise UsageError(f"unknown flag for config: {unknown[0]}")
+    missing = [p for p in paths if not os.path.exists(p)]
+    if missing:
+        raise UsageError(f"no such file or directory: {missing[0]}")
+    config = host.llm_config()
+    data = report(host, config)
+    sys.stdout.write(json.dumps(data, indent=2) + "\n" if "--json" in rest else render(data))
+    return 1 if config.problems else 0
+
+
+def cmd_init(args: list[str]) -> int:
+    from synsema.runtime.scaffold import ScaffoldError, scaffold
+    unknown = [a for a in args if a.startswith("-")]
+    if unknown:
+        raise UsageError(f"unknown flag for init: {unknown[0]}")
+    if len(args) > 1:
+        raise UsageError("init takes at most one DIR")
+    try:
+        written = scaffold(args[0] if args else ".")
+    except ScaffoldError as problem:
+        raise UsageError(str(problem)) from None
+    for path in written:
+        sys.stdout.write(f"created {path}\n")
+    return 0
 
 
 def cmd_math(args: list[str]) -> int:
+    from synsema.runtime.extras import need
+    need("math", "synsema math")
     from synsema.stdlib.math.cli import main as math_main
     return math_main(args)
 
@@ -594,6 +751,7 @@ def cmd_repl(args: list[str]) -> int:
         if nxt == i:
             raise UsageError(f"unknown flag for repl: {args[i]}")
         i = nxt
+    host.load_project()
     from synsema.runtime.repl import INTERRUPTS, main as repl_main
     INTERRUPTS.install()  # on the main thread, where Python delivers Ctrl-C
     options = host.runtime_options()
@@ -628,6 +786,11 @@ def cmd_mcp(args: list[str]) -> int:
         i += 1
     if not paths and not with_math:
         raise UsageError("mcp serve needs a FILE to serve, or --math")
+    from synsema.runtime.extras import need
+    need("mcp", "synsema mcp serve")
+    if with_math:
+        need("math", "synsema mcp serve --math")
+    host.load_project(paths)
     options = host.runtime_options()
     files = [(path, _read_source(path)) for path in paths]
     host.start_math_prewarm()
@@ -645,7 +808,7 @@ def cmd_version(args: list[str]) -> int:
 # What runs each command of runtime.commands.TABLE (a group's handler gets its sub-command too).
 HANDLERS = {"run": cmd_run, "test": cmd_test, "check": cmd_check, "fmt": cmd_fmt, "lsp": cmd_lsp,
             "code": cmd_code, "doc": cmd_doc, "llm": cmd_llm, "math": cmd_math, "repl": cmd_repl,
-            "mcp": cmd_mcp, "version": cmd_version}
+            "mcp": cmd_mcp, "config": cmd_config, "init": cmd_init, "version": cmd_version}
 
 
 def _reopen_closed_stdio() -> None:
@@ -701,10 +864,20 @@ def _dispatch(args: list[str]) -> int:
     problem = commands.unknown_flag(command, rest)
     if problem is not None:
         return _usage_error(problem, command.name)
+    from synsema.runtime.extras import MissingExtra, explain
     try:
         return HANDLERS[args[0]](args[1:])
     except UsageError as problem:
         return _usage_error(str(problem), command.name)
+    except MissingExtra as problem:  # a command, or a host flag, whose extra is not installed
+        sys.stderr.write(f"synsema: {problem.message}\n")
+        return 1
+    except ModuleNotFoundError as problem:
+        missing = explain(problem, f"synsema {command.name}")
+        if missing is None:
+            raise
+        sys.stderr.write(f"synsema: {missing.message}\n")
+        return 1
     except KeyboardInterrupt:  # Ctrl-C reaches the main thread while the program runs beside it
         sys.stderr.write("Interrupted\n")
         return 130

@@ -69,6 +69,14 @@ class Command:
 
 HELP_FLAG = Flag(("-h", "--help"), "show this help and exit")
 
+# Where the host configuration comes from (runtime.project); `llm status` takes them too.
+CONFIG_FLAGS = (
+    Flag(("--env-file",), "read LLM settings (SYNSEMA_LLM_*, API keys) from this KEY=value file; no "
+                          ".env is read unless named here or in synsema.toml", "FILE"),
+    Flag(("--no-env-file",), "read no env file, even the one synsema.toml names"),
+    Flag(("--config",), "the project file to use instead of the synsema.toml found above the paths", "FILE"),
+    Flag(("--no-config",), "use no project file (synsema.toml)"),
+)
 HOST_FLAGS = (
     Flag(("--labels",), "track private values: a private value reaching a sink ends the run (a label violation)"),
     Flag(("--sandbox",), "allow only the capabilities stdout and time, whatever the program requires"),
@@ -77,6 +85,7 @@ HOST_FLAGS = (
     Flag(("--audit",), "log every capability check as JSON lines: json (to stderr), fd:N or a file",
          "json|fd:N|PATH"),
     Flag(("--mcp-config",), "the MCP servers the program may reach (the mcpServers JSON format)", "FILE"),
+    *CONFIG_FLAGS,
 )
 # Every program-running command, mcp serve included.
 MATH_PREWARM = Flag(("--math-prewarm",), "load these math domains' backends while the command "
@@ -194,10 +203,10 @@ TABLE = (
         subcommands=("status",),
         examples=("synsema llm status",)),
     Command(
-        "llm status", "synsema llm status [--json]",
+        "llm status", "synsema llm status [--json] [--env-file FILE|--no-env-file] [--config FILE|--no-config]",
         "The resolved LLM configuration, each value with its source; keys only as present or absent. "
         "Nothing is sent.",
-        flags=(_JSON,),
+        flags=(_JSON, *CONFIG_FLAGS),
         exits="0 the configuration is sound (live or offline), 1 a setting is wrong, 2 a usage error",
         examples=("synsema llm status", "synsema llm status --json")),
     Command(
@@ -236,6 +245,22 @@ TABLE = (
                Flag(("--http",), "serve Streamable HTTP on 127.0.0.1:PORT instead of stdio", "PORT"),
                *HOST_FLAGS, MATH_PREWARM),
         examples=("synsema mcp serve --sandbox tools.syn", "synsema mcp serve --math --http 8765")),
+    Command(
+        "config", "synsema config [host flags] [--json] [PATH…]",
+        "Every host and LLM setting in force for a command run here (or on PATH…), each with its "
+        "source: a flag, the environment, the env file, synsema.toml (file:line) or the default.",
+        arguments=(("PATH…", "the files a command would be given: the project file is searched from "
+                             "their common directory upward (default: the working directory)"),),
+        flags=(_JSON, *HOST_FLAGS, *LIMIT_FLAGS[:2]),
+        exits="0 success, 1 an LLM setting is wrong, 2 a usage error (a malformed synsema.toml)",
+        examples=("synsema config", "synsema config --json examples/")),
+    Command(
+        "init", "synsema init [DIR]",
+        "Start a project in DIR (default: here): synsema.toml with a least-privilege ceiling to "
+        "edit, main.syn with a task and its tests, and .gitignore. Existing files are left alone.",
+        arguments=(("DIR", "the project directory, created if missing"),),
+        exits="0 success, 2 a usage error (a file it would write exists)",
+        examples=("synsema init agent && cd agent && synsema test main.syn",)),
     Command(
         "version", "synsema version",
         "Print the version.",

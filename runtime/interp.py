@@ -45,7 +45,7 @@ class Runtime:
     """The host side of a run. `mode` is "run" or "test" (human prompts auto-pass in tests)."""
 
     def __init__(self, *, mode: str = "run", argv=(), ceiling=None, audit=None, labels: bool = False,
-                 out=None, err=None, cwd: str | None = None, stdin=None, mcp_config=None):
+                 out=None, err=None, cwd: str | None = None, stdin=None, mcp_config=None, host_files=None):
         limits.install()  # this thread's decimal context and CPython's int↔text guard
         self.mode = mode
         self.labels = LabelState(ceiling) if labels else None
@@ -55,7 +55,7 @@ class Runtime:
             self._compiler = LabelCompiler
         self.argv = list(argv)
         self.cwd = cwd or os.getcwd()
-        self.caps = Capabilities(ceiling, audit=audit, cwd=self.cwd)
+        self.caps = Capabilities(ceiling, audit=audit, cwd=self.cwd, host_files=host_files)
         self._out = out or _StreamWriter(sys.stdout)
         self._err = err or _StreamWriter(sys.stderr)
         self._stdin = stdin or sys.stdin
@@ -245,6 +245,8 @@ class Runtime:
             if not self._mcp_servers:
                 raise SynError("no MCP servers are listed: the host must pass --mcp-config FILE "
                                "(the mcpServers JSON format) to let a program reach one")
+            from synsema.runtime.extras import need
+            need("mcp", "reaching an MCP server")
             from synsema.runtime.mcp.client import Hub
             self._mcp_hub = Hub(self._mcp_servers)
         return self._mcp_hub

@@ -18,6 +18,8 @@ _PREFIX = "math."
 
 
 def _library():
+    from synsema.runtime.extras import need
+    need("math", "the math module")
     from synsema.stdlib.math import script
     return script
 

@@ -70,15 +70,23 @@ def test_wheel_installs_and_runs_outside_the_checkout(wheel, tmp_path):
         assert output == "from the wheel 42"
 
 
-def test_another_projects_runtime_and_lang_packages_keep_working(wheel, tmp_path):
-    """The wheel in a clean venv (not editable) beside a project whose own top-level packages are
-    named `runtime` and `lang`: its pytest run passes, and its opted-in .syn tests are collected."""
-    venv = tmp_path / "venv"
+@pytest.fixture(scope="module")
+def core_venv(wheel, tmp_path_factory) -> Path:
+    """A clean venv holding the wheel as `pip install synsema` installs it — the core, no extra —
+    and pytest: the python of that venv."""
+    venv = tmp_path_factory.mktemp("core") / "venv"
     subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True, timeout=300)
     python = venv / "bin" / "python"
     installed = subprocess.run([str(python), "-m", "pip", "install", "-q", str(wheel), "pytest"],
                                capture_output=True, text=True, timeout=900)
     assert installed.returncode == 0, installed.stderr
+    return python
+
+
+def test_another_projects_runtime_and_lang_packages_keep_working(core_venv, tmp_path):
+    """The wheel in a clean venv (not editable) beside a project whose own top-level packages are
+    named `runtime` and `lang`: its pytest run passes, and its opted-in .syn tests are collected."""
+    python = core_venv
     project = tmp_path / "project"
     for package, module, body in (("runtime", "clock.py", "def now():\n    return 42\n"),
                                   ("lang", "errors.py", "class Oops(Exception):\n    pass\n")):
@@ -132,6 +140,81 @@ def test_make_test_never_installs_the_bench_extra_and_make_bench_does():
         assert done.returncode == 0, done.stderr
         return done.stdout
     assert "bench" not in recipes("test")
-    assert "-e '.[test,bench]'" in recipes("bench")
+    assert "-e '.[all,test,bench]'" in recipes("bench")
     extras = (ROOT / "pyproject.toml").read_text()
     assert 'bench = ["asteval~=' in extras
+
+
+# ---------------------------------------------------------------------------- extras
+def _pyproject() -> dict:
+    import tomllib
+    return tomllib.loads((ROOT / "pyproject.toml").read_text())
+
+
+def test_every_optional_part_is_an_extra_and_all_holds_them():
+    from synsema.runtime.extras import MODULES
+    extras = _pyproject()["project"]["optional-dependencies"]
+    parts = set(MODULES.values())
+    assert parts == {"math", "mcp", "lsp", "otel", "ray"}
+    assert parts <= extras.keys()
+    assert extras["all"] == [f"synsema[{','.join(sorted(parts, key=list(extras).index))}]"]
+    core = " ".join(_pyproject()["project"]["dependencies"])
+    for heavy in ("sympy", "z3-solver", "python-sat", "pydantic", "mcp", "pygls", "opentelemetry", "ray"):
+        assert heavy not in core, f"{heavy} is in the core install"
+
+
+def test_make_test_and_make_demo_install_every_extra():
+    made = subprocess.run(["make", "-n", "-B", "test", "demo"], cwd=ROOT, capture_output=True, text=True,
+                          timeout=60)
+    assert "-e '.[all,test]'" in made.stdout
+
+
+def _core(python: Path, *args: str, cwd: Path, stdin: str = "") -> subprocess.CompletedProcess:
+    env = {k: v for k, v in synsema_env().items() if k != "PYTHONPATH"}
+    return subprocess.run([str(python.with_name("synsema")), *args], cwd=cwd, input=stdin,
+                          capture_output=True, text=True, env=env, timeout=120)
+
+
+def test_the_core_install_runs_scripts_tests_and_tools_without_any_extra(core_venv, tmp_path):
+    listed = subprocess.run([str(core_venv), "-m", "pip", "list", "--format", "json"], capture_output=True,
+                            text=True, timeout=120)
+    import json
+    names = {entry["name"].lower() for entry in json.loads(listed.stdout)}
+    assert not names & {"sympy", "z3-solver", "python-sat", "pydantic", "mcp", "pygls", "ray",
+                        "opentelemetry-sdk", "starlette", "uvicorn"}
+    (tmp_path / "agent.syn").write_text('task double(x)\n    give x * 2\n\nprint(double(21))\n\n'
+                                        'test "doubles"\n    assert_eq(double(2), 4)\n')
+    assert _core(core_venv, "run", "agent.syn", cwd=tmp_path).stdout == "42\n"
+    for command in (["test", "agent.syn"], ["check", "agent.syn"], ["fmt", "--check", "agent.syn"],
+                    ["doc", "split"], ["llm", "status"], ["config"], ["repl"]):
+        done = _core(core_venv, *command, cwd=tmp_path, stdin="print(1 + 1)\n")
+        assert done.returncode == 0, (command, done.stdout, done.stderr)
+
+
+@pytest.mark.parametrize("program, line, extra", [
+    ('let r be math.run("nt.prime.test", {n: 7})\n', "1:10", "math"),
+    ('print("before")\nlet found be math.find("prime")\n', "2:14", "math"),
+    ('require mcp("weather")\nlet tools be mcp_tools("weather")\n', "2:14", "mcp"),
+])
+def test_a_feature_whose_extra_is_missing_is_a_language_error_naming_the_install(core_venv, tmp_path,
+                                                                                  program, line, extra):
+    (tmp_path / "mcp.json").write_text('{"mcpServers": {"weather": {"command": "true"}}}')
+    (tmp_path / "p.syn").write_text(program)
+    done = _core(core_venv, "run", "--mcp-config", "mcp.json", "p.syn", cwd=tmp_path)
+    assert done.returncode == 1, done.stderr
+    assert f"p.syn:{line}" in done.stderr and f"pip install 'synsema[{extra}]'" in done.stderr, done.stderr
+    assert "Traceback" not in done.stderr and "ModuleNotFoundError" not in done.stderr
+
+
+@pytest.mark.parametrize("command, extra", [
+    (["math", "list"], "math"), (["lsp"], "lsp"), (["mcp", "serve", "agent.syn"], "mcp"),
+    (["run", "--math-prewarm", "all", "agent.syn"], "math"),
+])
+def test_a_command_whose_extra_is_missing_names_the_install(core_venv, tmp_path, command, extra):
+    (tmp_path / "agent.syn").write_text('print("hi")\n')
+    done = _core(core_venv, *command, cwd=tmp_path)
+    assert done.returncode == 1
+    assert done.stderr == (f"synsema: synsema {command[0]}{' ' + command[1] if command[0] == 'mcp' else ''} "
+                           if command[0] != "run" else "synsema: --math-prewarm ") + \
+        f"needs synsema's optional '{extra}' part, which is not installed here; " \
+        f"install it with: pip install 'synsema[{extra}]'\n"

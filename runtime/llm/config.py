@@ -1,13 +1,18 @@
 """Which model provider a run talks to, and with which settings — resolved once, with provenance.
 
-Every setting is looked up in the process environment, then in a `.env` file in the current
-directory, then falls back to a default, and the place it came from is kept beside the value:
+Every setting is looked up in the process environment, then in the env file the host named
+(`--env-file PATH`; never a `.env` found lying in a folder: a program or an untrusted checkout
+could write one), then in the project file's `[llm]` table (runtime.project), then falls back to
+a default, and the place it came from is kept beside the value:
 `synsema llm status` shows it, because "why is it talking to that endpoint?" is the first question
 when an agent misbehaves. Key *values* are held only for the providers; everything printable
 exposes whether a key is present and where from, never the key.
 
 Bad settings do not raise here: they are collected as `problems`, so the status command can list
-them all, and the first LLM operation turns them into one language error.
+them all, and the first LLM operation turns them into one language error (the CLI resolves a
+configuration fed by a file before the program runs, and refuses to start on a problem). A
+problem shows a bad value only when it came from the process environment: a value read from a
+file may be a secret pasted on the wrong line.
 """
 
 from __future__ import annotations
@@ -101,24 +106,31 @@ def read_dotenv(path: str) -> dict[str, str]:
 
 
 class _Lookup:
-    """Process environment first, then the .env file; empty values count as unset."""
+    """Process environment first, then the env file, then the project file; empty values count
+    as unset."""
 
-    def __init__(self, environ: dict[str, str], dotenv: dict[str, str]):
-        self.environ = environ
-        self.dotenv = dotenv
+    def __init__(self, environ: dict[str, str], dotenv: dict[str, str], dotenv_source: str,
+                 project: dict[str, tuple[str, str]]):
+        self.tables = ((lambda name: (environ.get(name, ""), "env")),
+                       (lambda name: (dotenv.get(name, ""), dotenv_source)),
+                       (lambda name: project.get(name, ("", ""))))
 
     def get(self, name: str) -> tuple[str, str] | None:
-        for source, table in (("env", self.environ), (".env", self.dotenv)):
-            value = table.get(name, "").strip()
+        for table in self.tables:
+            value, source = table(name)
+            value = value.strip()
             if value:
                 return value, source
         return None
 
 
-def load_config(environ: dict[str, str] | None = None, cwd: str | None = None) -> Config:
-    """Resolve the configuration from `environ` (default: os.environ) and `cwd`/.env."""
+def load_config(environ: dict[str, str] | None = None, env_file: str | None = None,
+                project: dict[str, tuple[str, str]] | None = None) -> Config:
+    """Resolve the configuration from `environ` (default: os.environ), the env file the host
+    named, and the project's `[llm]` settings (variable name → (value, source))."""
     environ = dict(os.environ) if environ is None else environ
-    lookup = _Lookup(environ, read_dotenv(os.path.join(cwd or os.getcwd(), ".env")))
+    dotenv = read_dotenv(env_file) if env_file is not None else {}
+    lookup = _Lookup(environ, dotenv, env_file or "", project or {})
     problems: list[str] = []
 
     keys: dict[str, str] = {}
@@ -160,7 +172,8 @@ def _provider(lookup: _Lookup, key_sources: dict[str, str | None], problems: lis
     if found:
         name = found[0].lower()
         if name not in PROVIDERS:
-            problems.append(f"unknown SYNSEMA_LLM_PROVIDER '{found[0]}' (one of: {', '.join(PROVIDERS)})")
+            shown = f"'{found[0]}'" if found[1] == "env" else f"in {found[1]}"
+            problems.append(f"unknown SYNSEMA_LLM_PROVIDER {shown} (one of: {', '.join(PROVIDERS)})")
         return Setting(name, found[1])
     backend = _keyed_backend(key_sources)
     if backend is None:
@@ -176,7 +189,7 @@ def _recorded_backend(lookup: _Lookup, key_sources: dict[str, str | None], probl
         name = found[0].lower()
         if name in KEY_NAMES:
             return name
-        problems.append(f"SYNSEMA_LLM_RECORD_PROVIDER must be openai or anthropic, got '{found[0]}' ({found[1]})")
+        problems.append(f"SYNSEMA_LLM_RECORD_PROVIDER must be openai or anthropic{_got(found)} ({found[1]})")
         return None
     backend = _keyed_backend(key_sources)
     if backend is None:
@@ -197,7 +210,7 @@ def _base_url(lookup: _Lookup, backend: str | None, problems: list[str]) -> Sett
     value, source = found
     problem = url_problem(value)
     if problem:
-        problems.append(f"{name} {problem}, got '{redact_url(value)}' ({source})")
+        problems.append(f"{name} {problem}{_got((redact_url(value), source))} ({source})")
     return Setting(value, source if name == "SYNSEMA_LLM_BASE_URL" else f"{name} ({source})")
 
 
@@ -247,6 +260,11 @@ def _key_problems(name: str, key: str) -> list[str]:
     return []
 
 
+def _got(found: tuple[str, str]) -> str:
+    """`, got 'VALUE'` for a value from the process environment; nothing for one from a file."""
+    return f", got '{found[0]}'" if found[1] == "env" else ""
+
+
 def _keyed_backend(key_sources: dict[str, str | None]) -> str | None:
     """The backend whose key is present; OpenAI first when both are."""
     for backend, key in KEY_NAMES.items():
@@ -271,6 +289,6 @@ def _number(lookup: _Lookup, name: str, default, kind: type, valid: Callable[[fl
     except ValueError:
         value = None
     if value is None or not valid(value):
-        problems.append(f"{name} must be {meaning}, got '{found[0]}' ({found[1]})")
+        problems.append(f"{name} must be {meaning}{_got(found)} ({found[1]})")
         return Setting(default, "default")
     return Setting(value, found[1])

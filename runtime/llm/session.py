@@ -80,7 +80,8 @@ _current: Session | None = None
 
 
 def current() -> Session:
-    """The process's session, configured from the environment and ./.env on first use."""
+    """The process's session: the one the CLI configured before the program ran, else one
+    configured from the process environment (which no program can change) on first use."""
     global _current
     if _current is None:
         _current = Session(load_config())

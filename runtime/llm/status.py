@@ -21,9 +21,9 @@ ROWS = (("provider", "provider"), ("model", "model"), ("base URL", "base_url"),
         ("cassette", "cassette"))
 
 
-def status_main(as_json: bool) -> int:
-    """Print the status of the configuration found in the environment and ./.env; the exit code."""
-    config = load_config()
+def status_main(as_json: bool, config: Config | None = None) -> int:
+    """Print the status of `config` (default: the process environment's); the exit code."""
+    config = load_config() if config is None else config
     print(json.dumps(report(config), indent=2) if as_json else render(config))
     return 1 if config.problems else 0
 

@@ -45,7 +45,7 @@ def llm_env(monkeypatch, tmp_path):
 
     configure()
     yield configure
-    session.reset(load_config(environ={}, cwd=str(tmp_path)))
+    session.reset(load_config(environ={}))
 
 
 @pytest.fixture

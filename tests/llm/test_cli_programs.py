@@ -169,11 +169,13 @@ def test_the_expression_forms_through_the_cli(tmp_path):
 
 def test_llm_status_through_the_cli_never_prints_the_key(tmp_path):
     (tmp_path / ".env").write_text(f"OPENAI_API_KEY={OPENAI_KEY}\n")
-    text = synsema(["llm", "status"], cwd=tmp_path)
-    as_json = synsema(["llm", "status", "--json"], cwd=tmp_path)
+    text = synsema(["llm", "status", "--env-file", ".env"], cwd=tmp_path)
+    as_json = synsema(["llm", "status", "--json", "--env-file", ".env"], cwd=tmp_path)
     assert text.returncode == 0 and as_json.returncode == 0
     assert OPENAI_KEY not in text.stdout + text.stderr + as_json.stdout + as_json.stderr
     assert json.loads(as_json.stdout)["keys"]["OPENAI_API_KEY"] == {"present": True, "source": ".env"}
+    not_named = synsema(["llm", "status", "--json"], cwd=tmp_path)  # a .env lying there is not read
+    assert json.loads(not_named.stdout)["keys"]["OPENAI_API_KEY"] == {"present": False, "source": None}
     offline = synsema(["llm", "status", "--json"], cwd=tmp_path / "..")
     assert offline.returncode == 0 and json.loads(offline.stdout)["live"] is False
     broken = synsema(["llm", "status"], cwd=tmp_path / "..", env={"SYNSEMA_LLM_PROVIDER": "chatbot"})

@@ -1,4 +1,7 @@
-"""Provider resolution and knobs: process environment > .env > default, each with its source."""
+"""Provider resolution and knobs: process environment > the named env file > default, each with
+its source."""
+
+import os
 
 import pytest
 
@@ -6,9 +9,16 @@ from synsema.runtime.llm.config import load_config, read_dotenv
 
 
 def config(env=None, dotenv=None, tmp_path=None):
-    if dotenv is not None:
-        (tmp_path / ".env").write_text(dotenv)
-    return load_config(environ=env or {}, cwd=str(tmp_path))
+    if dotenv is None:
+        return load_config(environ=env or {})
+    (tmp_path / ".env").write_text(dotenv)
+    os.chdir(tmp_path)  # the source shown is the env file as the host named it
+    return load_config(environ=env or {}, env_file=".env")
+
+
+@pytest.fixture(autouse=True)
+def _back_to_the_checkout(monkeypatch):
+    monkeypatch.chdir(os.getcwd())
 
 
 def test_nothing_configured_is_offline_with_defaults(tmp_path):

@@ -5,13 +5,14 @@ import json
 
 import pytest
 
+from synsema.runtime.llm.config import load_config
 from synsema.runtime.llm.status import status_main
 
 from .conftest import ANTHROPIC_KEY, OPENAI_KEY
 
 
-def run_status(capsys, as_json):
-    code = status_main(as_json)
+def run_status(capsys, as_json, env_file=None):
+    code = status_main(as_json, load_config(env_file=env_file))
     out = capsys.readouterr().out
     return code, (json.loads(out) if as_json else out)
 
@@ -25,7 +26,7 @@ def test_offline_is_the_normal_state_and_exits_0(llm_env, capsys):
 def test_live_exits_0_with_each_source(llm_env, capsys, tmp_path):
     (tmp_path / ".env").write_text(f"ANTHROPIC_API_KEY={ANTHROPIC_KEY}\nSYNSEMA_LLM_TIMEOUT=9\n")
     llm_env(OPENAI_API_KEY=OPENAI_KEY, SYNSEMA_LLM_MODEL="gpt-test")
-    code, data = run_status(capsys, True)
+    code, data = run_status(capsys, True, env_file=".env")
     assert code == 0 and data["live"] is True
     assert data["provider"] == {"value": "openai", "source": "inferred from OPENAI_API_KEY (env)"}
     assert data["model"] == {"value": "gpt-test", "source": "env"}
@@ -39,7 +40,7 @@ def test_live_exits_0_with_each_source(llm_env, capsys, tmp_path):
 def test_no_key_value_is_ever_printed(llm_env, capsys, tmp_path, as_json):
     (tmp_path / ".env").write_text(f"ANTHROPIC_API_KEY={ANTHROPIC_KEY}\n")
     llm_env(OPENAI_API_KEY=OPENAI_KEY, SYNSEMA_LLM_PROVIDER="record", SYNSEMA_LLM_CASSETTE="c.jsonl")
-    status_main(as_json)
+    status_main(as_json, load_config(env_file=".env"))
     out = capsys.readouterr().out
     assert OPENAI_KEY not in out and ANTHROPIC_KEY not in out and "SECRET" not in out
     assert "record" in out

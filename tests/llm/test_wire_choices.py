@@ -26,7 +26,7 @@ def _literals(alias) -> set[str]:
 def test_the_default_models_are_in_the_installed_sdks_model_lists():
     assert DEFAULT_MODELS["openai"] in _literals(openai.types.ChatModel)
     assert DEFAULT_MODELS["anthropic"] in _literals(anthropic.types.Model)
-    assert load_config({"ANTHROPIC_API_KEY": "k"}, "/nonexistent").model.value == DEFAULT_MODELS["anthropic"]
+    assert load_config({"ANTHROPIC_API_KEY": "k"}).model.value == DEFAULT_MODELS["anthropic"]
 
 
 # ---------------------------------------------------------------- the token-limit field
