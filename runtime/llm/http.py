@@ -23,6 +23,7 @@ import httpx
 from httpx_sse import EventSource
 
 from synsema.lang.errors import SynError
+from synsema.runtime import trace
 from synsema.runtime.llm.config import redact_url
 from synsema.runtime.llm.exchange import InvalidReply
 
@@ -88,7 +89,10 @@ class JsonClient:
                 raise self._status_error(response, "")
             if attempt == self.attempts:
                 raise self._status_error(response, f" after {attempt} attempts")
-            time.sleep(self._wait(response, attempt))
+            wait = self._wait(response, attempt)
+            trace.event("llm.retry", {"http.response.status_code": response.status_code,
+                                      "synsema.attempt": attempt, "synsema.wait_seconds": wait})
+            time.sleep(wait)
             attempt += 1
 
     def _send(self, url: str, headers: dict[str, str], body: dict, stream: bool) -> httpx.Response:
