@@ -272,7 +272,7 @@ TABLE = (
         arguments=(("TRACE_OR_RESULTS", "a JSON-lines trace or results file"),),
         flags=(Flag(("-o", "--output"), "where to write the page (default: the input with .html)", "PAGE"),
                Flag(("--serve",), "also serve the page on http://127.0.0.1 until Ctrl-C")),
-        examples=("synsema run --trace run.jsonl agent.syn && synsema view run.jsonl",)),
+        examples=("synsema view run.jsonl", "synsema view results.jsonl -o results.html --serve")),
     Command(
         "version", "synsema version",
         "Print the version.",

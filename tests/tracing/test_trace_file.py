@@ -102,3 +102,25 @@ def test_no_trace_flag_no_file_and_bad_paths_are_usage_errors(tmp_path):
     assert over.returncode == 2 and program.read_text() == 'print("hi")\n'
     dangling = run_synsema("run", program, "--trace", cwd=tmp_path, env=synsema_env())
     assert dangling.returncode == 2 and "--trace needs a value" in dangling.stderr
+
+
+def test_retries_and_a_budget_stop_are_events_of_their_spans(tmp_path):
+    from llm.fakes import openai_error, openai_text
+    program = tmp_path / "ask.syn"
+    program.write_text('require llm\nprint(llm_step("one", [], nothing)["text"])\n'
+                       'print(llm_step("two", [], nothing)["text"])\n', encoding="utf-8")
+    trace = tmp_path / "ask.jsonl"
+    with FakeServer() as server:
+        server.reply(openai_error("busy"), status=503, headers={"retry-after": "0"})
+        server.reply(openai_text("first", prompt=300, completion=20))
+        done = run_synsema("run", "--trace", trace, program, cwd=tmp_path,
+                           env=agent_env(server, SYNSEMA_LLM_BUDGET="100"))
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.splitlines() == ["first", "[llm budget exceeded: used 320 of 100 tokens]"]
+    records = _records(trace)
+    chat = next(r for r in records if r["type"] == "span_start" and r["op"] == "chat")
+    retry = [r for r in records if r["type"] == "event" and r["name"] == "llm.retry"]
+    assert len(retry) == 1 and retry[0]["span"] == chat["span"]
+    assert retry[0]["attrs"]["http.response.status_code"] == 503 and retry[0]["attrs"]["synsema.attempt"] == 1
+    budget = [r for r in records if r["type"] == "event" and r["name"] == "llm.budget_exceeded"]
+    assert len(budget) == 1 and budget[0]["attrs"] == {"synsema.tokens": 320, "synsema.budget": 100}
