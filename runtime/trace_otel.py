@@ -30,14 +30,15 @@ class OtlpExporter(Exporter):
         if protocol != "http/protobuf":
             raise TraceSetupError(f"OTEL_EXPORTER_OTLP_PROTOCOL={protocol}: synsema exports traces over "
                                   "http/protobuf only; unset it or set it to http/protobuf")
+        from synsema.runtime import extras
         try:
-            from opentelemetry.exporter.otlp.proto.http.trace_exporter import OTLPSpanExporter
-            from opentelemetry.sdk.resources import Resource
-            from opentelemetry.sdk.trace import TracerProvider
-            from opentelemetry.sdk.trace.export import BatchSpanProcessor
-        except ImportError:
-            raise TraceSetupError("OpenTelemetry export needs the otel extra: pip install 'synsema[otel]' "
-                                  "(or unset OTEL_EXPORTER_OTLP_ENDPOINT)") from None
+            extras.need("otel", "OpenTelemetry export (OTEL_EXPORTER_OTLP_ENDPOINT is set)")
+        except extras.MissingExtra as missing:
+            raise TraceSetupError(missing.message) from None
+        from opentelemetry.exporter.otlp.proto.http.trace_exporter import OTLPSpanExporter
+        from opentelemetry.sdk.resources import Resource
+        from opentelemetry.sdk.trace import TracerProvider
+        from opentelemetry.sdk.trace.export import BatchSpanProcessor
         from importlib.metadata import version
         __version__ = version("synsema")
         resource = Resource.create({"service.name": os.environ.get("OTEL_SERVICE_NAME") or "synsema",
