@@ -73,6 +73,11 @@ KEYS = (
     Key("llm", "max_tokens", "number", "the most tokens of one answer", env="SYNSEMA_LLM_MAX_TOKENS"),
     Key("llm", "timeout", "number", "seconds to wait for one answer", env="SYNSEMA_LLM_TIMEOUT"),
     Key("llm", "budget", "number", "tokens the whole run may spend", env="SYNSEMA_LLM_BUDGET"),
+    Key("llm", "reasoning_effort", "text", "OpenAI reasoning models' effort: none, minimal, low, medium, high, "
+        "xhigh or max", env="SYNSEMA_LLM_REASONING_EFFORT"),
+    Key("llm", "thinking_budget", "number", "Anthropic's thinking tokens per answer (1024 or more)",
+        env="SYNSEMA_LLM_THINKING_BUDGET"),
+    Key("llm", "stream", "bool", "llm_step asks for its answers as streams", env="SYNSEMA_LLM_STREAM"),
 )
 TABLES = tuple(dict.fromkeys(key.table for key in KEYS))
 

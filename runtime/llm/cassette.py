@@ -59,7 +59,7 @@ class Replay:
             on_chunk(chunk)
         return reply
 
-    def complete(self, ask: Ask) -> Reply:
+    def complete(self, ask: Ask, stream: bool = False) -> Reply:
         key = ask.key()
         replies = self._replies.get(key)
         if not replies:
@@ -78,8 +78,8 @@ class Record:
         self.inner = inner
         self.path = path
 
-    def complete(self, ask: Ask) -> Reply:
-        return self._append(ask, self.inner.complete(ask))
+    def complete(self, ask: Ask, stream: bool = False) -> Reply:
+        return self._append(ask, self.inner.complete(ask, stream))
 
     def stream(self, ask: Ask, on_chunk) -> Reply:
         return self._append(ask, self.inner.stream(ask, on_chunk))

@@ -31,6 +31,9 @@ DEFAULT_BASE_URLS = {"openai": "https://api.openai.com/v1", "anthropic": "https:
 SDK_BASE_URL_NAMES = {"openai": "OPENAI_BASE_URL", "anthropic": "ANTHROPIC_BASE_URL"}
 DEFAULT_MAX_TOKENS = 1024
 DEFAULT_TIMEOUT = 60.0
+# The `openai` SDK's ReasoningEffort values (a test checks them against it).
+REASONING_EFFORTS = ("none", "minimal", "low", "medium", "high", "xhigh", "max")
+MIN_THINKING_BUDGET = 1024  # the Messages API's minimum `budget_tokens`
 
 
 # Setting and Config are plain classes, not dataclasses: nothing compares them, and generating a
@@ -55,7 +58,7 @@ class Config:
     """
 
     __slots__ = ("provider", "backend", "model", "base_url", "max_tokens", "timeout", "budget", "cassette",
-                 "key_sources", "problems", "_keys")
+                 "key_sources", "problems", "_keys", "reasoning_effort", "thinking_budget", "stream")
 
     def __init__(self, provider: Setting, backend: str | None, model: Setting, base_url: Setting,
                  max_tokens: Setting, timeout: Setting, budget: Setting, cassette: Setting,
@@ -71,6 +74,10 @@ class Config:
         self.key_sources = key_sources
         self.problems = problems
         self._keys = {} if keys is None else keys
+        # Set by load_config after construction (defaults here for configs built by hand).
+        self.reasoning_effort = Setting(None, "default")
+        self.thinking_budget = Setting(None, "default")
+        self.stream = Setting(False, "default")
 
     @property
     def live(self) -> bool:
@@ -162,8 +169,16 @@ def load_config(environ: dict[str, str] | None = None, env_file: str | None = No
     if provider.value in ("replay", "record") and cassette.value is None:
         problems.append(f"the {provider.value} provider needs SYNSEMA_LLM_CASSETTE (a .jsonl file)")
 
-    return Config(provider, backend, model, base_url, max_tokens, timeout, budget, cassette,
-                  key_sources, tuple(problems), keys)
+    config = Config(provider, backend, model, base_url, max_tokens, timeout, budget, cassette,
+                    key_sources, tuple(problems), keys)
+    config.reasoning_effort = _choice(lookup, "SYNSEMA_LLM_REASONING_EFFORT", REASONING_EFFORTS, problems)
+    config.thinking_budget = _number(lookup, "SYNSEMA_LLM_THINKING_BUDGET", None, int,
+                                     lambda v: v >= MIN_THINKING_BUDGET,
+                                     f"a whole number of tokens, at least {MIN_THINKING_BUDGET}", problems)
+    config.stream = _choice(lookup, "SYNSEMA_LLM_STREAM", ("true", "false", "1", "0"), problems)
+    config.stream.value = config.stream.value in ("true", "1")
+    config.problems = tuple(problems)
+    return config
 
 
 def _provider(lookup: _Lookup, key_sources: dict[str, str | None], problems: list[str]) -> Setting:
@@ -276,6 +291,18 @@ def _keyed_backend(key_sources: dict[str, str | None]) -> str | None:
 def _text(lookup: _Lookup, name: str, default: str | None) -> Setting:
     found = lookup.get(name)
     return Setting(found[0], found[1]) if found else Setting(default, "default")
+
+
+def _choice(lookup: _Lookup, name: str, choices: tuple[str, ...], problems: list[str]) -> Setting:
+    """One of `choices` (any case), or None when unset; anything else is a problem."""
+    found = lookup.get(name)
+    if not found:
+        return Setting(None, "default")
+    value = found[0].lower()
+    if value not in choices:
+        problems.append(f"{name} must be one of {', '.join(choices)}, got '{found[0]}' ({found[1]})")
+        return Setting(None, "default")
+    return Setting(value, found[1])
 
 
 def _number(lookup: _Lookup, name: str, default, kind: type, valid: Callable[[float], bool],

@@ -31,7 +31,58 @@ _OP_NAMES = {"step": "llm_step", "stream": "llm_stream"}
 
 
 class InvalidReply(Exception):
-    """A provider answered with something no step can be read from (the message says what)."""
+    """A provider answered with something no step can be read from (the message says what);
+    `truncated` when what made it unreadable is that the answer was cut off."""
+
+    def __init__(self, message: str, truncated: bool = False):
+        super().__init__(message)
+        self.truncated = truncated
+
+
+# What can cut an answer off, and what the user can do about it.
+CUTS = {
+    "max_tokens": ("the token limit", " (raise SYNSEMA_LLM_MAX_TOKENS)"),
+    "context_window": ("the model's context window", " (shorten the conversation)"),
+    "stream": ("the stream breaking off", " (the connection ended before the answer did)"),
+}
+
+
+def clean(value):
+    """`value` (JSON data) with every lone UTF-16 surrogate replaced by U+FFFD.
+
+    JSON can carry `\\ud83d` alone, and so can a script's text; no UTF-8 output can. Cleaning
+    both what is asked and what is answered, before anything is shown, sent, hashed or recorded,
+    makes a live run, its recording and its replay see the same text (a proper pair written as
+    two escapes becomes its one character).
+    """
+    if type(value) is str:
+        return value if value.isascii() or _encodable(value) else (
+            value.encode("utf-16", "surrogatepass").decode("utf-16", "replace"))
+    if type(value) is list or type(value) is tuple:
+        return type(value)(clean(item) for item in value)
+    if type(value) is dict:
+        return {clean(key): clean(item) for key, item in value.items()}
+    return value
+
+
+def _encodable(text: str) -> bool:
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
+def clean_json(text: str):
+    """Decoded JSON with lone surrogates replaced (see `clean`); raises ValueError when not JSON."""
+    return clean(json.loads(text))
+
+
+def estimate_tokens(characters: int) -> int:
+    """Tokens for `characters` of text when the server reports no usage: one per four characters,
+    rounded up — the usual rule of thumb for English, and high for JSON's punctuation, so a budget
+    errs on the side of stopping early."""
+    return -(-characters // 4)
 
 
 # Tool, Ask, Call and Reply are plain classes, not dataclasses: nothing compares or hashes them,
@@ -55,8 +106,10 @@ class Ask:
     `context` is either text (what the script reports has happened, appended to the prompt) or
     a conversation: a tuple of turns, each a JSON-ready dict of one of three shapes —
     `{"role": "user", "text"}`, `{"role": "assistant", "text", "calls": [{"id", "name", "args"}]}`
-    (the model's own earlier turn) and `{"role": "tool", "id", "name", "text"}` (a call's
-    result) — which each provider sends as its API's own conversation. `force` names a tool the
+    (the model's own earlier turn; with `thinking`, its thinking blocks, when it sent any) and
+    `{"role": "tool", "id", "name", "text"}` (a call's result; with `error: true` when the
+    call failed) — which each provider sends as its API's own conversation. Text is cleaned of
+    lone surrogates (`clean`) on the way in. `force` names a tool the
     model must call; `decide` uses it for a forced choice.
     """
 
@@ -65,9 +118,9 @@ class Ask:
     def __init__(self, op: str, prompt: str, context: str | tuple[dict, ...] = "", tools: tuple[Tool, ...] = (),
                  force: str | None = None):
         self.op = op
-        self.prompt = prompt
-        self.context = context
-        self.tools = tools
+        self.prompt = clean(prompt)
+        self.context = clean(context)
+        self.tools = tuple(Tool(clean(t.name), clean(t.description), clean(t.input_schema)) for t in tools)
         self.force = force
 
     def to_json(self) -> dict:
@@ -123,12 +176,35 @@ def user_turn(text: str) -> dict:
     return {"role": "user", "text": text}
 
 
-def assistant_turn(text: str, calls: list[dict]) -> dict:
-    return {"role": "assistant", "text": text, "calls": calls}
+def assistant_turn(text: str, calls: list[dict], thinking: list[dict] | tuple = ()) -> dict:
+    turn = {"role": "assistant", "text": text, "calls": calls}
+    if thinking:  # only when present, so that older requests keep their keys
+        turn["thinking"] = list(thinking)
+    return turn
 
 
-def tool_turn(call_id: str, name: str, text: str) -> dict:
-    return {"role": "tool", "id": call_id, "name": name, "text": text}
+def tool_turn(call_id: str, name: str, text: str, error: bool = False) -> dict:
+    turn = {"role": "tool", "id": call_id, "name": name, "text": text}
+    if error:
+        turn["error"] = True
+    return turn
+
+
+def thinking_blocks(blocks, where: str) -> tuple[dict, ...]:
+    """Thinking blocks as a reply carried them — `{"type": "thinking", "thinking", "signature"}`
+    or `{"type": "redacted_thinking", "data"}` — rebuilt field by field; ValueError naming
+    `where` for anything else. They go back to the API exactly as they came."""
+    if type(blocks) is not list:
+        raise ValueError(f"{where} must be a list of thinking blocks")
+    checked = []
+    for block in blocks:
+        kind = block.get("type") if type(block) is dict else None
+        fields = {"thinking": ("thinking", "signature"), "redacted_thinking": ("data",)}.get(kind)
+        if fields is None or not all(type(block.get(field)) is str for field in fields):
+            raise ValueError(f"{where} holds something that is not a thinking block "
+                             "({type: thinking, thinking, signature} or {type: redacted_thinking, data})")
+        checked.append({"type": kind, **{field: block[field] for field in fields}})
+    return tuple(checked)
 
 
 def _checked_turn(turn) -> dict:
@@ -137,12 +213,13 @@ def _checked_turn(turn) -> dict:
     if role == "user" and isinstance(turn["text"], str):
         return user_turn(turn["text"])
     if role == "tool" and all(isinstance(turn[k], str) for k in ("id", "name", "text")):
-        return tool_turn(turn["id"], turn["name"], turn["text"])
+        return tool_turn(turn["id"], turn["name"], turn["text"], turn.get("error") is True)
     if (role == "assistant" and isinstance(turn["text"], str) and isinstance(turn["calls"], list)
             and all(isinstance(c["id"], str) and isinstance(c["name"], str) and isinstance(c["args"], dict)
                     for c in turn["calls"])):
         return assistant_turn(turn["text"], [{"id": c["id"], "name": c["name"], "args": c["args"]}
-                                             for c in turn["calls"]])
+                                             for c in turn["calls"]],
+                              thinking_blocks(turn.get("thinking", []), "an assistant turn's 'thinking'"))
     raise ValueError(f"not a conversation turn: {_excerpt(json.dumps(turn))}")
 
 
@@ -164,19 +241,21 @@ class Call:
 class Reply:
     """A model's answer: `kind` is "text", "tool" or "invalid".
 
-    For "text", `text` is the answer, `truncated` says the token limit cut it off and
-    `refused` that the provider or model declined (then `text` is the provider's own words);
-    for "invalid", `text` says why the reply could not be read; for "tool", `calls` holds
-    every call of the reply in order and `text` any words the model wrote beside them.
-    `reasoning` is the model's visible reasoning, kept apart from `text`. `chunks` are the
-    text pieces of a streamed answer, in order (their concatenation is `text`).
+    For "text", `text` is the answer, `truncated` says something cut it off (the token limit,
+    the context window, a broken stream) and `refused` that the provider or model declined
+    (then `text` is the provider's own words); for "invalid", `text` says why the reply could
+    not be read (`truncated` when being cut off is why); for "tool", `calls` holds every call
+    of the reply in order and `text` any words the model wrote beside them. `reasoning` is the
+    model's visible reasoning, kept apart from `text`; `thinking` the thinking blocks it came
+    in, kept whole to be sent back (see `thinking_blocks`). `chunks` are the text pieces of a
+    streamed answer, in order (their concatenation is `text`).
     """
 
-    __slots__ = ("kind", "text", "calls", "tokens", "truncated", "refused", "reasoning", "chunks")
+    __slots__ = ("kind", "text", "calls", "tokens", "truncated", "refused", "reasoning", "chunks", "thinking")
 
     def __init__(self, kind: str, text: str = "", calls: tuple[Call, ...] = (), tokens: int = 0,
                  truncated: bool = False, refused: bool = False, reasoning: str = "",
-                 chunks: tuple[str, ...] = ()):
+                 chunks: tuple[str, ...] = (), thinking: tuple[dict, ...] = ()):
         self.kind = kind
         self.text = text
         self.calls = calls
@@ -185,6 +264,7 @@ class Reply:
         self.refused = refused
         self.reasoning = reasoning
         self.chunks = chunks
+        self.thinking = thinking
 
     def to_json(self) -> dict:
         data: dict = {"kind": self.kind}
@@ -197,6 +277,8 @@ class Reply:
                 data[flag] = True
         if self.reasoning:
             data["reasoning"] = self.reasoning
+        if self.thinking:
+            data["thinking"] = list(self.thinking)
         if self.chunks:
             data["chunks"] = list(self.chunks)
         data["tokens"] = self.tokens
@@ -219,7 +301,8 @@ class Reply:
         if not (isinstance(text, str) and isinstance(reasoning, str) and isinstance(chunks, list)
                 and all(isinstance(chunk, str) for chunk in chunks)):
             raise ValueError("'text' and 'reasoning' must be texts, 'chunks' a list of texts")
-        common = {"tokens": tokens, "reasoning": reasoning}
+        common = {"tokens": tokens, "reasoning": reasoning,
+                  "thinking": thinking_blocks(data.get("thinking", []), "a reply's 'thinking'")}
         if kind == "tool":
             stored = data.get("calls")
             if stored is None and "name" in data:
@@ -264,19 +347,26 @@ def split_reasoning(text: str) -> tuple[str, str]:
     return text[found.end():].lstrip(), found.group(1).strip()
 
 
-def cut_off(tool: str) -> InvalidReply:
-    """The invalid reply for a tool call the token limit cut off."""
-    return InvalidReply(f"the call to '{tool}' was cut off by the token limit (raise SYNSEMA_LLM_MAX_TOKENS)")
+def cut_off(tool: str, cut: str) -> InvalidReply:
+    """The invalid reply for a tool call that `cut` (a key of CUTS) cut off: its arguments may
+    be incomplete, so it is never run as if whole."""
+    what, advice = CUTS[cut]
+    return InvalidReply(f"the call to '{tool}' was cut off by {what}{advice}", truncated=True)
 
 
-CUT_BEFORE_ANSWER = "the token limit cut the reply off before any answer (raise SYNSEMA_LLM_MAX_TOKENS)"
+def cut_before_answer(cut: str) -> str:
+    what, advice = CUTS[cut]
+    return f"{what} cut the reply off before any answer{advice}"
 
 
-def text_reply(text: str, cut: bool, tokens: int, reasoning: str) -> Reply:
-    """A text answer (`cut`: the token limit ended it); raises InvalidReply when there is none."""
+def text_reply(text: str, cut: str | None, tokens: int, reasoning: str, thinking: tuple[dict, ...] = ()) -> Reply:
+    """A text answer (`cut`: what ended it early, a key of CUTS); raises InvalidReply when there is none."""
     if text.strip():
-        return Reply("text", text=text, truncated=cut, tokens=tokens, reasoning=reasoning)
-    raise InvalidReply(CUT_BEFORE_ANSWER if cut else "no content and no tool call")
+        return Reply("text", text=text, truncated=cut is not None, tokens=tokens, reasoning=reasoning,
+                     thinking=thinking)
+    if cut is not None:
+        raise InvalidReply(cut_before_answer(cut), truncated=True)
+    raise InvalidReply("no content and no tool call")
 
 
 def refusal_text(text: str, why: str) -> str:

@@ -13,13 +13,14 @@ import re
 
 from synsema.runtime.llm.api import ApiProvider, Streamed
 from synsema.runtime.llm.config import Config, host_names
-from synsema.runtime.llm.exchange import (Ask, Call, InvalidReply, Reply, Tool, cut_off, parse_arguments, refusal_text,
-                                  split_reasoning, text_reply)
+from synsema.runtime.llm.exchange import (Ask, Call, InvalidReply, Reply, Tool, cut_off, parse_arguments,
+                                          refusal_text, split_reasoning, text_reply)
 from synsema.runtime.llm.names import ToolNames
 
 
 class OpenAIChat(ApiProvider):
     name = "openai"
+    id_prefix = "call"
 
     def __init__(self, config: Config):
         key = config.api_key("openai")
@@ -27,6 +28,7 @@ class OpenAIChat(ApiProvider):
         super().__init__(config, base_url.rstrip("/") + "/chat/completions",
                          {"authorization": f"Bearer {key}"} if key else {})
         self.token_field = token_field(self.model, base_url)
+        self.reasoning_effort = config.reasoning_effort.value
 
     def body(self, ask: Ask, names: ToolNames) -> dict:
         body: dict = {
@@ -34,8 +36,10 @@ class OpenAIChat(ApiProvider):
             self.token_field: self.max_tokens,
             "messages": [{"role": "system", "content": ask.system_text()},
                          {"role": "user", "content": ask.user_text()},
-                         *(_message(turn, names) for turn in ask.turns())],
+                         *(_message(turn, names) for turn in _tool_results_first(ask.turns()))],
         }
+        if self.reasoning_effort is not None:
+            body["reasoning_effort"] = self.reasoning_effort
         if ask.tools:
             body["tools"] = [{"type": "function", "function": _function(tool, names.wire(tool.name))}
                              for tool in ask.tools]
@@ -43,7 +47,7 @@ class OpenAIChat(ApiProvider):
                                    {"type": "function", "function": {"name": names.wire(ask.force)}})
         return body
 
-    def read(self, data, names: ToolNames, tokens: int) -> Reply:
+    def read(self, data, names: ToolNames, tokens: int, cut: str | None) -> Reply:
         """Every tool call of choices[0].message in order, else its text content.
 
         `finish_reason` "length" marks a cut-off answer, `refusal` and "content_filter" a
@@ -58,6 +62,7 @@ class OpenAIChat(ApiProvider):
             finish = choice.get("finish_reason")
         except (KeyError, IndexError, TypeError, AttributeError):
             raise InvalidReply("unexpected response shape (no choices[0].message)") from None
+        cut = cut or ("max_tokens" if finish == "length" else None)
         if isinstance(content, list):  # some compatible servers send content parts
             content = "".join(part["text"] for part in content
                               if isinstance(part, dict) and isinstance(part.get("text"), str))
@@ -65,7 +70,8 @@ class OpenAIChat(ApiProvider):
         reasoning = "\n".join(part for part in (_reasoning_field(message).strip(), thought) if part)
         refusal = message.get("refusal")
         if isinstance(refusal, str) and refusal.strip():
-            return Reply("text", text=refusal, refused=True, tokens=tokens, reasoning=reasoning)
+            return Reply("text", text=refusal, refused=True, tokens=tokens, reasoning=reasoning,
+                         truncated=cut is not None)
         if finish == "content_filter":
             return Reply("text", text=refusal_text(text, "finish_reason content_filter"), refused=True,
                          tokens=tokens, reasoning=reasoning)
@@ -73,44 +79,79 @@ class OpenAIChat(ApiProvider):
             functions = [call.get("function") if isinstance(call, dict) else None for call in raw_calls]
             if not all(isinstance(f, dict) and isinstance(f.get("name"), str) for f in functions):
                 raise InvalidReply("a tool call without a function name")
-            if finish == "length":
-                raise cut_off(names.script(functions[-1]["name"]))
+            if cut:
+                raise cut_off(names.script(functions[-1]["name"]), cut)
             calls = []
-            for index, (call, function) in enumerate(zip(raw_calls, functions)):
+            for call, function in zip(raw_calls, functions):
                 name = names.script(function["name"])
-                call_id = call.get("id") if isinstance(call.get("id"), str) and call.get("id") else f"call_{index}"
+                call_id = call.get("id") if isinstance(call.get("id"), str) else ""
                 calls.append(Call(call_id, name, parse_arguments(function.get("arguments"), name)))
             return Reply("tool", text=text, calls=tuple(calls), tokens=tokens, reasoning=reasoning)
-        return text_reply(text, finish == "length", tokens, reasoning)
+        return text_reply(text, cut, tokens, reasoning)
 
     stream_options = {"stream_options": {"include_usage": True}}
 
     def read_event(self, event: dict, state: Streamed) -> list[str]:
         """A chat.completion.chunk: delta content (or refusal) is text, reasoning deltas are
-        reasoning, the finish reason sets the flags, the last chunk carries the usage."""
-        if isinstance(event.get("usage"), dict):
-            state.usage["total"] = self.tokens(event)
+        reasoning, tool-call deltas add up by their index, the finish reason ends the answer
+        (and sets the flags), the last chunk carries the usage."""
+        usage = event.get("usage")
+        if isinstance(usage, dict):
+            state.usage = {"input": _count(usage.get("prompt_tokens")),
+                           "output": _count(usage.get("completion_tokens")),
+                           "total": _count(usage.get("total_tokens"))}
         choices = event.get("choices")
         if not isinstance(choices, list) or not choices or not isinstance(choices[0], dict):
             return []
+        parts = state.parts
         finish = choices[0].get("finish_reason")
-        state.truncated |= finish == "length"
-        state.refused |= finish == "content_filter"
+        if isinstance(finish, str) and finish:
+            parts["finish"] = finish
+            state.complete = True
+            state.cut = state.cut or ("max_tokens" if finish == "length" else None)
+            state.refused |= finish == "content_filter"
         delta = choices[0].get("delta")
         if not isinstance(delta, dict):
             return []
-        thought = _reasoning_field(delta)
-        if thought:
-            state.reasoning += thought
+        for name in ("reasoning_content", "reasoning"):
+            if isinstance(delta.get(name), str) and delta[name]:
+                state.reasoning += delta[name]
+                parts["reasoning"] = parts.get("reasoning", "") + delta[name]
+                break
+        for position, call in enumerate(delta.get("tool_calls") or ()):
+            if isinstance(call, dict):
+                _add_call_delta(parts.setdefault("calls", {}), position, call)
         refusal = delta.get("refusal")
         if isinstance(refusal, str) and refusal:
             state.refused = True
+            parts["refusal"] = parts.get("refusal", "") + refusal
             return [refusal]
         content = delta.get("content")
-        return [content] if isinstance(content, str) and content else []
+        if isinstance(content, str) and content:
+            parts["content"] = parts.get("content", "") + content
+            return [content]
+        return []
 
-    def stream_tokens(self, state: Streamed) -> int:
-        return state.usage.get("total", 0)
+    def assembled(self, state: Streamed) -> dict:
+        """The chat.completion the chunks add up to."""
+        parts = state.parts
+        message: dict = {"role": "assistant", "content": parts.get("content")}
+        for name, field in (("refusal", "refusal"), ("reasoning", "reasoning_content")):
+            if parts.get(name):
+                message[field] = parts[name]
+        calls = parts.get("calls", {})
+        if calls:
+            message["tool_calls"] = [{"id": call["id"], "type": "function",
+                                      "function": {"name": call["name"], "arguments": call["arguments"]}}
+                                     for _, call in sorted(calls.items())]
+        return {"choices": [{"index": 0, "message": message, "finish_reason": parts.get("finish")}]}
+
+    def stream_usage(self, state: Streamed) -> tuple[int | None, int | None]:
+        usage = state.usage
+        if not usage:
+            return None, None
+        output = usage["output"] or max(usage["total"] - usage["input"], 0)
+        return usage["input"] or None, output or None
 
     def tokens(self, data) -> int:
         """usage.total_tokens, or prompt plus completion tokens."""
@@ -122,6 +163,25 @@ class OpenAIChat(ApiProvider):
             return total
         except (KeyError, TypeError, ValueError, AttributeError):
             return 0
+
+
+def _add_call_delta(calls: dict, position: int, delta: dict) -> None:
+    """One tool-call delta added to the call at its `index`: the id and name when they come
+    (once, in the first delta; a repeat of the whole name is ignored), the arguments' text piece."""
+    index = delta.get("index") if type(delta.get("index")) is int else position
+    call = calls.setdefault(index, {"id": "", "name": "", "arguments": ""})
+    if isinstance(delta.get("id"), str) and delta["id"]:
+        call["id"] = delta["id"]
+    function = delta.get("function") if isinstance(delta.get("function"), dict) else {}
+    name = function.get("name")
+    if isinstance(name, str) and name and name != call["name"]:
+        call["name"] += name
+    if isinstance(function.get("arguments"), str):
+        call["arguments"] += function["arguments"]
+
+
+def _count(value) -> int:
+    return value if type(value) is int and value > 0 else 0
 
 
 # OpenAI's reasoning models, by name: the o-series (o1, o3-mini, o4-mini…) and the gpt-5 family
@@ -206,7 +266,7 @@ def _message(turn: dict, names: ToolNames) -> dict:
     if turn["role"] == "user":
         return {"role": "user", "content": turn["text"]}
     if turn["role"] == "tool":
-        return {"role": "tool", "tool_call_id": turn["id"], "content": turn["text"]}
+        return {"role": "tool", "tool_call_id": turn["id"], "content": _result_text(turn)}
     message: dict = {"role": "assistant", "content": turn["text"] or None}
     if turn["calls"]:
         message["tool_calls"] = [{"id": call["id"], "type": "function",
@@ -216,6 +276,31 @@ def _message(turn: dict, names: ToolNames) -> dict:
     elif message["content"] is None:
         message["content"] = ""
     return message
+
+
+def _result_text(turn: dict) -> str:
+    """A tool result's text; a failed call's says so first, as chat completions have no error
+    flag (Anthropic's `is_error`): `Error: …`, unless the text already begins with "error"."""
+    text = turn["text"]
+    if turn.get("error") and not text.lstrip().lower().startswith("error"):
+        return "Error: " + text
+    return text
+
+
+def _tool_results_first(turns: tuple[dict, ...]) -> list[dict]:
+    """The turns with each run of user-side turns (texts and tool results) ordered results first,
+    each group in order: both APIs want a call's results right after the assistant turn that made it."""
+    ordered: list[dict] = []
+    run: list[dict] = []
+    for turn in (*turns, None):
+        if turn is not None and turn["role"] != "assistant":
+            run.append(turn)
+            continue
+        ordered.extend(sorted(run, key=lambda t: t["role"] != "tool"))
+        run = []
+        if turn is not None:
+            ordered.append(turn)
+    return ordered
 
 
 def _reasoning_field(message: dict) -> str:

@@ -18,7 +18,8 @@ from synsema.runtime.llm.config import Config, Setting, load_config, redact_url
 
 ROWS = (("provider", "provider"), ("model", "model"), ("base URL", "base_url"),
         ("max tokens", "max_tokens"), ("timeout", "timeout"), ("budget", "budget"),
-        ("cassette", "cassette"))
+        ("cassette", "cassette"), ("reasoning effort", "reasoning_effort"),
+        ("thinking budget", "thinking_budget"), ("stream steps", "stream"))
 
 
 def status_main(as_json: bool, config: Config | None = None) -> int:
@@ -64,4 +65,6 @@ def _shown(config: Config, field: str, value) -> str:
         return f"record (wrapping {config.backend})"
     if field == "base_url":
         return redact_url(value)
+    if isinstance(value, bool):
+        return "true" if value else "false"
     return str(value)

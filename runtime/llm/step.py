@@ -3,12 +3,14 @@
 The answer is `{"kind": "final", "text", "tokens"}` or `{"kind": "tool", "name", "args", "id",
 "calls", "tokens"}`: `calls` lists every call of the reply as `{"id", "name", "args"}` in the
 model's order, and the first one is also at the top level. A final may add `truncated: true`
-(the token limit cut it off) or `refused: true` (a refusal or content filter; `text` is the
-provider's own words); either kind adds `reasoning` when the model's reasoning came apart from
-its answer, and a tool step adds `text` when the model wrote words beside its calls. A reply that
-cannot be read becomes a final whose text starts `[invalid model reply: `, so the loop — not an
-exception — decides what to do about a model's garbage. Arguments are converted by the schema
-the model was shown.
+(the token limit, the context window or a broken stream cut it off) or `refused: true` (a
+refusal or content filter; `text` is the provider's own words); either kind adds `reasoning`
+when the model's reasoning came apart from its answer and `thinking` (the API's thinking blocks,
+to be sent back as they are) when it sent any, and a tool step adds `text` when the model wrote
+words beside its calls. A reply that cannot be read becomes a final whose text starts
+`[invalid model reply: `, so the loop — not an exception — decides what to do about a model's
+garbage; a tool call that was cut off is such a final, with `truncated: true`. Arguments are
+converted by the schema the model was shown.
 """
 
 from __future__ import annotations
@@ -20,15 +22,21 @@ from synsema.lang.errors import SynError
 from synsema.lang.toolschema import catalog_schema
 from synsema.runtime.llm import session
 from synsema.runtime.llm.convert import convert_args
-from synsema.runtime.llm.exchange import Ask, Reply, Tool, assistant_turn, tool_turn, user_turn
-from synsema.runtime.limits import check_length, tree_size
+from synsema.runtime.llm.exchange import Ask, Reply, Tool, assistant_turn, thinking_blocks, tool_turn, user_turn
+from synsema.runtime.limits import tree_size
 from synsema.runtime.values import display, type_name
 
 NO_PROVIDER = "[no llm provider]"
 
 
-def llm_step(prompt, catalog, context) -> dict:
-    """One step of an agent loop; `catalog` is a list of tool maps (see `catalog_tools`)."""
+def llm_step(prompt, catalog, context, stream=None) -> dict:
+    """One step of an agent loop; `catalog` is a list of tool maps (see `catalog_tools`).
+
+    `stream` true asks for the answer as server-sent events and assembles it (the result is the
+    same); None leaves it to SYNSEMA_LLM_STREAM.
+    """
+    if stream is not None and type(stream) is not bool:
+        raise SynError(f"llm_step: 'stream' must be true or false, got {type_name(stream)}")
     tools = catalog_tools(catalog)
     turns = conversation("llm_step", context)
     current = session.current()
@@ -38,7 +46,8 @@ def llm_step(prompt, catalog, context) -> dict:
     if exceeded:
         return _final(exceeded, 0)
     ask = Ask("step", display(prompt), turns, tools)
-    return step_value(current.ask(ask), {tool.name: tool.input_schema for tool in tools})
+    streamed = current.config.stream.value if stream is None else stream
+    return step_value(current.ask(ask, stream=streamed), {tool.name: tool.input_schema for tool in tools})
 
 
 def conversation(who: str, context) -> str | tuple[dict, ...]:
@@ -46,13 +55,34 @@ def conversation(who: str, context) -> str | tuple[dict, ...]:
 
     A list item is text (a user message), a step map from `llm_step` (the model's own turn:
     a final's text, or a tool step's calls with any words beside them) or a `tool_result`.
-    Checked even offline, like the catalog.
+    Checked even offline, like the catalog, and so is the one rule both APIs enforce on a
+    conversation: every call of a step is answered by one `tool_result` before the next step.
     """
     if context is None:
         return ""
     if type(context) is not list:
         return display(context)
-    return tuple(_turn(who, index, item) for index, item in enumerate(context))
+    turns = tuple(_turn(who, index, item) for index, item in enumerate(context))
+    _check_answered(who, turns)
+    return turns
+
+
+def _check_answered(who: str, turns: tuple[dict, ...]) -> None:
+    """Refuse a conversation in which a step's call has no tool_result, or a tool_result
+    answers no open call, naming the ids — before anything is sent."""
+    step, pending = None, {}
+    for index, turn in enumerate((*turns, None)):
+        if turn is None or turn["role"] == "assistant":
+            if pending:
+                ids = ", ".join(f"'{call_id}'" for call_id in pending)
+                raise SynError(f"{who}: context[{step}]: no tool_result for the step's call{'s' * (len(pending) > 1)} "
+                               f"{ids}; add tool_result(call, value) for every call in the step's 'calls' "
+                               "(both APIs refuse a call left unanswered)")
+            step, pending = index, {call["id"]: True for call in turn["calls"]} if turn else {}
+        elif turn["role"] == "tool":
+            if pending.pop(turn["id"], None) is None:
+                raise SynError(f"{who}: context[{index}]: the tool_result for '{turn['id']}' answers no call of "
+                               "the step before it (or answers one twice); put it after the step that made the call")
 
 
 def _turn(who: str, index: int, item) -> dict:
@@ -63,7 +93,7 @@ def _turn(who: str, index: int, item) -> dict:
     if kind == "final":
         if type(item.get("text")) is not str:
             raise SynError(f"{where}: a final step needs its 'text'")
-        return assistant_turn(item["text"], [])
+        return assistant_turn(item["text"], [], _thinking(where, item))
     if kind == "tool":
         calls = item.get("calls")
         if type(calls) is not list or not calls:
@@ -74,30 +104,44 @@ def _turn(who: str, index: int, item) -> dict:
                 raise SynError(f"{where}: call {number} needs a text 'id' and 'name' and a map 'args'")
         text = item.get("text", "")
         return assistant_turn(text if type(text) is str else display(text),
-                              [{"id": c["id"], "name": c["name"], "args": json_data(c["args"])} for c in calls])
+                              [{"id": c["id"], "name": c["name"], "args": json_data(c["args"])} for c in calls],
+                              _thinking(where, item))
     if kind == "tool_result":
         if not all(type(item.get(key)) is str for key in ("id", "name", "content")):
             raise SynError(f"{where}: a tool_result needs text 'id', 'name' and 'content' (build it with "
                            "tool_result(call, value))")
-        return tool_turn(item["id"], item["name"], item["content"])
+        return tool_turn(item["id"], item["name"], item["content"], item.get("error") is True)
     raise SynError(f"{where} must be text, a step from llm_step or a tool_result(call, value), "
                    f"got {type_name(item)}{' ' + repr(kind) if kind else ''}")
 
 
-def tool_result(call, value) -> dict:
+def _thinking(where: str, item: dict) -> tuple[dict, ...]:
+    """A step's `thinking` blocks, checked: they go back to the API exactly as it sent them."""
+    try:
+        return thinking_blocks(item.get("thinking", []), f"{where}: 'thinking'")
+    except ValueError as bad:
+        raise SynError(f"{bad} (pass the step llm_step returned)") from None
+
+
+def tool_result(call, value, error=False) -> dict:
     """The map `tool_result(call, value)` builds: what the call returned, as the model reads it.
 
     `call` is a tool step (its first call) or an entry of its `calls`; `value` goes as text —
     text as it is, anything else as JSON where it has a JSON form, else as `text()` shows it.
+    `error` true says the call failed and `value` is what went wrong: the map gets `error: true`.
     """
+    if type(error) is not bool:
+        raise SynError(f"tool_result: 'error' must be true or false, got {type_name(error)}")
     if type(call) is not dict:
         raise SynError(f"tool_result: the call must be a step or an entry of its 'calls', got {type_name(call)}")
     for key in ("id", "name"):
         if type(call.get(key)) is not str:
             raise SynError(f"tool_result: the call has no text '{key}' (pass a tool step or one of its 'calls')")
     content = value if type(value) is str else json.dumps(json_data(value), ensure_ascii=False)
-    check_length("tool_result", "text", len(content))
-    return {"kind": "tool_result", "id": call["id"], "name": call["name"], "content": content}
+    result = {"kind": "tool_result", "id": call["id"], "name": call["name"], "content": content}
+    if error:
+        result["error"] = True
+    return result
 
 
 def json_data(value):
@@ -181,12 +225,17 @@ def step_value(reply: Reply, schemas: dict[str, dict]) -> dict:
                 value[flag] = True
         return _with_extras(value, reply)
     reason = reply.text if reply.kind == "invalid" else "a tool call, but the catalog is empty"
-    return _final(f"[invalid model reply: {reason}]", reply.tokens)
+    value = _final(f"[invalid model reply: {reason}]", reply.tokens)
+    if reply.truncated:
+        value["truncated"] = True
+    return value
 
 
 def _with_extras(value: dict, reply: Reply) -> dict:
     if reply.reasoning:
         value["reasoning"] = reply.reasoning
+    if reply.thinking:
+        value["thinking"] = [dict(block) for block in reply.thinking]
     value["tokens"] = reply.tokens
     return value
 

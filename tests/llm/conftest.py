@@ -12,7 +12,8 @@ from .fakes import FakeServer
 LLM_VARIABLES = ("SYNSEMA_LLM_PROVIDER", "SYNSEMA_LLM_BASE_URL", "SYNSEMA_LLM_MODEL",
                  "SYNSEMA_LLM_MAX_TOKENS", "SYNSEMA_LLM_TIMEOUT", "SYNSEMA_LLM_BUDGET",
                  "SYNSEMA_LLM_CASSETTE", "SYNSEMA_LLM_RECORD_PROVIDER", "OPENAI_API_KEY", "ANTHROPIC_API_KEY",
-                 "OPENAI_BASE_URL", "ANTHROPIC_BASE_URL")
+                 "OPENAI_BASE_URL", "ANTHROPIC_BASE_URL", "SYNSEMA_LLM_REASONING_EFFORT",
+                 "SYNSEMA_LLM_THINKING_BUDGET", "SYNSEMA_LLM_STREAM")
 
 OPENAI_KEY = "sk-test-openai-SECRET-4242"
 ANTHROPIC_KEY = "sk-ant-test-SECRET-4343"
@@ -62,6 +63,21 @@ def anthropic_server(llm_env):
         llm_env(SYNSEMA_LLM_PROVIDER="anthropic", SYNSEMA_LLM_BASE_URL=server.url,
                 ANTHROPIC_API_KEY=ANTHROPIC_KEY, SYNSEMA_LLM_TIMEOUT="5", SYNSEMA_LLM_MODEL="fake-model")
         yield server
+
+
+@pytest.fixture(params=["openai", "anthropic"])
+def served(request, llm_env):
+    """(provider, server, configure) on each provider in turn, pointed at a fresh fake server;
+    `configure(**variables)` sets more variables (or overrides these) and returns the new session."""
+    provider = request.param
+    with FakeServer() as server:
+        def configure(**variables):
+            settings = {"SYNSEMA_LLM_PROVIDER": provider, "SYNSEMA_LLM_TIMEOUT": "5", "OPENAI_API_KEY": OPENAI_KEY,
+                        "SYNSEMA_LLM_BASE_URL": server.url + ("/v1" if provider == "openai" else ""),
+                        "ANTHROPIC_API_KEY": ANTHROPIC_KEY, "SYNSEMA_LLM_MODEL": "fake-model"}
+            return llm_env(**{**settings, **variables})
+        configure()
+        yield provider, server, configure
 
 
 @pytest.fixture

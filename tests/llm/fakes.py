@@ -10,12 +10,16 @@ The official `openai` and `anthropic` SDKs are the ground truth on both sides of
 
 A `FakeServer` answers each POST with the next scripted response (status, headers, body,
 optional delay) and keeps every request it received, so a test can check what a provider sent
-as well as what it made of the answer.
+as well as what it made of the answer. It speaks HTTP/1.1 with keep-alive, as API servers do,
+and can misbehave the ways real connections do: reset the connection, close it without an
+answer, send part of a body and close, or trickle a body out slowly.
 """
 
 from __future__ import annotations
 
 import json
+import socket
+import struct
 import threading
 import time
 from collections import deque
@@ -66,6 +70,8 @@ class FakeServer:
     def __init__(self):
         self.requests: list[dict] = []
         self.invalid: list[str] = []
+        self.hangups = 0  # answers the client stopped reading before their end
+        self._hung_up = threading.Event()
         self._script: deque = deque()
         self._server = ThreadingHTTPServer(("127.0.0.1", 0), self._handler())
         self._thread = threading.Thread(target=self._server.serve_forever, args=(0.05,), daemon=True)
@@ -85,15 +91,26 @@ class FakeServer:
             assert not self.invalid, "requests the SDK's types refuse:\n" + "\n".join(self.invalid)
 
     def reply(self, body=None, status: int = 200, headers: dict | None = None, delay: float = 0.0,
-              raw: bytes | None = None) -> "FakeServer":
-        """Queue the answer to the next request: `body` as JSON, or `raw` bytes as they are."""
+              raw: bytes | None = None, fault: str | None = None, sent: int | None = None,
+              trickle: float = 0.0) -> "FakeServer":
+        """Queue the answer to the next request: `body` as JSON, or `raw` bytes as they are.
+
+        `fault` "reset" resets the connection instead of answering, "close" closes it without a
+        word; `sent` sends only that many bytes of the body (its full length announced) and
+        closes; `trickle` sends the body one byte every `trickle` seconds.
+        """
         payload = raw if raw is not None else json.dumps(body).encode()
-        self._script.append((status, headers or {}, payload, delay))
+        self._script.append((status, headers or {}, payload, delay, fault, sent, trickle))
         return self
 
-    def stream(self, events: list[str]) -> "FakeServer":
+    def stream(self, events: list[str], **options) -> "FakeServer":
         """Queue a text/event-stream answer made of `events` (see `openai_stream`, `anthropic_stream`)."""
-        return self.reply(raw="".join(events).encode(), headers={"content-type": "text/event-stream"})
+        return self.reply(raw="".join(events).encode(), headers={"content-type": "text/event-stream"}, **options)
+
+    def hung_up(self, within: float = 10.0) -> bool:
+        """Whether the client stopped reading an answer before its end (waiting up to `within` s
+        for the server to find out, as it does at its next write)."""
+        return self._hung_up.wait(within)
 
     def bodies(self) -> list[dict]:
         """The JSON bodies of the requests received so far."""
@@ -103,27 +120,47 @@ class FakeServer:
         fake = self
 
         class Handler(BaseHTTPRequestHandler):
+            protocol_version = "HTTP/1.1"
+
             def do_POST(self):
                 length = int(self.headers.get("content-length", 0))
                 body = json.loads(self.rfile.read(length) or b"null")
-                fake.requests.append({"path": self.path, "headers": dict(self.headers), "body": body})
+                fake.requests.append({"path": self.path, "headers": dict(self.headers), "body": body,
+                                      "peer": self.client_address})
                 problem = request_problem(self.path, body)
                 if problem:
                     fake.invalid.append(f"{self.path}: {problem}")
                 if fake._script:
-                    status, headers, payload, delay = fake._script.popleft()
+                    status, headers, payload, delay, fault, sent, trickle = fake._script.popleft()
                 else:
-                    status, headers, payload, delay = 500, {}, b'{"error": {"message": "nothing scripted"}}', 0
+                    status, headers, payload, delay, fault, sent, trickle = (
+                        500, {}, b'{"error": {"message": "nothing scripted"}}', 0, None, None, 0.0)
                 time.sleep(delay)
+                if fault is not None:
+                    self.close_connection = True
+                    if fault == "reset":  # SO_LINGER 0: close sends RST
+                        self.connection.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
+                        self.connection.close()
+                    return
                 try:
                     self.send_response(status)
                     for name, value in {"content-type": "application/json", **headers}.items():
                         self.send_header(name, value)
                     self.send_header("content-length", str(len(payload)))
                     self.end_headers()
-                    self.wfile.write(payload)
+                    if sent is not None:
+                        self.wfile.write(payload[:sent])
+                        self.close_connection = True
+                    elif trickle:
+                        for index in range(len(payload)):
+                            self.wfile.write(payload[index:index + 1])
+                            time.sleep(trickle)
+                    else:
+                        self.wfile.write(payload)
                 except (BrokenPipeError, ConnectionResetError):
-                    pass  # the client gave up (a timeout test)
+                    fake.hangups += 1  # the client gave up (a timeout test)
+                    fake._hung_up.set()
+                    self.close_connection = True
 
             def log_message(self, *args):
                 pass
@@ -253,3 +290,100 @@ def anthropic_stream(pieces: list[str], input_tokens: int = 30, output_tokens: i
                    type="message_delta", delta={"stop_reason": stop_reason, "stop_sequence": None},
                    usage=anthropic_types.MessageDeltaUsage(output_tokens=output_tokens))),
                event(anthropic_types.RawMessageStopEvent(type="message_stop"))])
+
+
+# ---------------------------------------------------------------- streams of any answer
+def _split(text: str, size: int) -> list[str]:
+    return [text[i:i + size] for i in range(0, len(text), size)] or [""]
+
+
+def openai_chunks(deltas: list[dict], finish_reason: str | None = "stop", prompt: int | None = 20,
+                  completion: int = 5) -> list[str]:
+    """The server-sent events of a streamed chat completion made of `deltas` (each a
+    ChoiceDelta's fields), then the finish chunk (none when `finish_reason` is None), the
+    usage chunk (none when `prompt` is None) and [DONE]."""
+    def chunk(delta: dict | None, finish=None, usage=None) -> str:
+        choices = [] if delta is None else [chat_completion_chunk.Choice(index=0, delta=delta, finish_reason=finish)]
+        return _sse(json.dumps(_dump(openai_chat.ChatCompletionChunk(
+            id="chatcmpl-fake", object="chat.completion.chunk", created=0, model="fake-model", choices=choices,
+            **({"usage": usage} if usage else {})))))
+    events = [chunk({"role": "assistant"})] + [chunk(delta) for delta in deltas]
+    if finish_reason is not None:
+        events.append(chunk({}, finish_reason))
+    if prompt is not None:
+        events.append(chunk(None, usage=openai_usage(prompt, completion)))
+    return events + [_sse("[DONE]")]
+
+
+def openai_call_deltas(calls: list[tuple[str, str]], piece: int = 7, content: str | None = None) -> list[dict]:
+    """Tool-call deltas for each (name, arguments text), ids call_1, call_2, …, the way OpenAI
+    streams parallel calls: each call's first delta brings its id and name, the arguments follow
+    in pieces — here the calls' pieces interleaved, so only their `index` keeps them apart."""
+    deltas = [{"content": content}] if content else []
+    deltas += [{"tool_calls": [{"index": n, "id": f"call_{n + 1}", "type": "function",
+                                "function": {"name": name, "arguments": ""}}]} for n, (name, _) in enumerate(calls)]
+    pieces = [_split(arguments, piece) for _, arguments in calls]
+    for step in range(max(len(p) for p in pieces)):
+        deltas += [{"tool_calls": [{"index": n, "function": {"arguments": p[step]}}]}
+                   for n, p in enumerate(pieces) if step < len(p)]
+    return deltas
+
+
+def anthropic_events(content: list, stop_reason: str | None = "end_turn", input_tokens: int = 30,
+                     output_tokens: int = 7, piece: int = 7, stop: bool = True,
+                     usage: anthropic_types.Usage | None = None) -> list[str]:
+    """The server-sent events of a streamed message whose content is `content` (the SDK's block
+    models): each block started empty and filled by deltas of `piece` characters (text, tool
+    input JSON, thinking and its signature), then message_delta (none when `stop_reason` is
+    None) and message_stop (none when `stop` is false)."""
+    def event(model) -> str:
+        data = _dump(model)
+        return _sse(json.dumps(data), data["type"])
+    start = anthropic_types.RawMessageStartEvent(type="message_start", message=anthropic_types.Message(
+        id="msg_fake", type="message", role="assistant", model="fake-model", content=[], stop_reason=None,
+        stop_sequence=None, usage=usage or anthropic_usage(input_tokens, 1)))
+    events = [event(start)]
+    for index, block in enumerate(content):
+        deltas = []
+        if block.type == "text":
+            shell = anthropic_types.TextBlock(type="text", text="")
+            deltas = [anthropic_types.TextDelta(type="text_delta", text=p) for p in _split(block.text, piece)]
+        elif block.type == "tool_use":
+            shell = anthropic_types.ToolUseBlock(type="tool_use", id=block.id, name=block.name, input={})
+            deltas = [anthropic_types.InputJSONDelta(type="input_json_delta", partial_json=p)
+                      for p in _split(json.dumps(block.input), piece)]
+        elif block.type == "thinking":
+            shell = anthropic_types.ThinkingBlock(type="thinking", thinking="", signature="")
+            deltas = [anthropic_types.ThinkingDelta(type="thinking_delta", thinking=p)
+                      for p in _split(block.thinking, piece)]
+            deltas.append(anthropic_types.SignatureDelta(type="signature_delta", signature=block.signature))
+        else:  # redacted_thinking comes whole in its start event
+            shell = block
+        events.append(event(anthropic_types.RawContentBlockStartEvent(
+            type="content_block_start", index=index, content_block=shell)))
+        events += [event(anthropic_types.RawContentBlockDeltaEvent(type="content_block_delta", index=index, delta=d))
+                   for d in deltas]
+        events.append(event(anthropic_types.RawContentBlockStopEvent(type="content_block_stop", index=index)))
+    if stop_reason is not None:
+        events.append(event(anthropic_types.RawMessageDeltaEvent(
+            type="message_delta", delta={"stop_reason": stop_reason, "stop_sequence": None},
+            usage=anthropic_types.MessageDeltaUsage(output_tokens=output_tokens))))
+    if stop:
+        events.append(event(anthropic_types.RawMessageStopEvent(type="message_stop")))
+    return events
+
+
+def anthropic_blocks(calls: list[tuple[str, dict]] = (), text: str | None = None, thinking: str | None = None,
+                     signature: str = "sig-1", redacted: str | None = None) -> list:
+    """Content blocks: thinking (with its signature), redacted thinking, text, then one tool_use
+    per (name, input) with ids toolu_1, toolu_2, …"""
+    content: list = []
+    if thinking:
+        content.append(anthropic_types.ThinkingBlock(type="thinking", thinking=thinking, signature=signature))
+    if redacted:
+        content.append(anthropic_types.RedactedThinkingBlock(type="redacted_thinking", data=redacted))
+    if text:
+        content.append(anthropic_types.TextBlock(type="text", text=text))
+    content += [anthropic_types.ToolUseBlock(type="tool_use", id=f"toolu_{n}", name=name, input=value)
+                for n, (name, value) in enumerate(calls, start=1)]
+    return content

@@ -76,7 +76,9 @@ def test_three_turns_of_two_parallel_calls_then_a_final(tmp_path, provider):
     assert len(bodies) == 4
     results = (openai_results if provider == "openai" else anthropic_results)(bodies[3])
     prefix = "call" if provider == "openai" else "toolu"
-    assert [call_id for call_id, _ in results] == [f"{prefix}_1", f"{prefix}_2"] * 3
+    # the fake server repeats the ids toolu_1/toolu_2 (call_1/call_2) every turn: the repeats are
+    # replaced so that the conversation's ids stay unique
+    assert [call_id for call_id, _ in results] == [f"{prefix}_{n}" for n in range(1, 7)]
     contents = [content for _, content in results]
     assert contents[:4] == ["weather in Lima: sunny", "weather in Quito: sunny", "5", "not allowed"]
     assert contents[4] == "9" and contents[5].startswith("error: ") and "'a' must be number, got text" in contents[5]

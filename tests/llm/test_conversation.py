@@ -62,14 +62,15 @@ def test_anthropic_gets_tool_use_turns_and_tool_result_blocks(anthropic_server, 
     two_calls_then_results(anthropic_server, rt, anthropic_tool_uses(
         [("get_weather", {"city": "Lima"}), ("add", {"a": 2, "b": 3})]))
     messages = anthropic_server.bodies()[1]["messages"]
+    cached = {"cache_control": {"type": "ephemeral"}}  # the last two user turns are cache breakpoints
     assert messages == [
         {"role": "user", "content": [{"type": "text", "text": "Weather in Lima and 2+3?"},
-                                     {"type": "text", "text": "Be brief."}]},
+                                     {"type": "text", "text": "Be brief.", **cached}]},
         {"role": "assistant", "content": [
             {"type": "tool_use", "id": "toolu_1", "name": "get_weather", "input": {"city": "Lima"}},
             {"type": "tool_use", "id": "toolu_2", "name": "add", "input": {"a": 2, "b": 3}}]},
         {"role": "user", "content": [{"type": "tool_result", "tool_use_id": "toolu_1", "content": "sunny"},
-                                     {"type": "tool_result", "tool_use_id": "toolu_2", "content": "5"}]}]
+                                     {"type": "tool_result", "tool_use_id": "toolu_2", "content": "5", **cached}]}]
 
 
 def test_tool_results_come_before_text_in_the_anthropic_user_turn(anthropic_server, rt):
