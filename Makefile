@@ -6,7 +6,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 BENCH_STAMP := $(VENV)/.installed-bench
 
-.PHONY: demo test bench clean
+.PHONY: demo test differential bench clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -38,6 +38,10 @@ demo: $(STAMP)
 
 test: $(STAMP)
 	$(BIN)/python -m pytest tests
+
+# The math differential suite with 20 times the default draws per shape class (about 2 min).
+differential: $(STAMP)
+	SYNSEMA_DIFFERENTIAL=20 $(BIN)/python -m pytest tests/math/test_differential.py -q
 
 # The bench extra (asteval, smolagents, RestrictedPython: the peers of bench/run.py) has its own
 # stamp, so `make test` never installs it.
