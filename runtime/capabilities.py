@@ -505,6 +505,14 @@ class Audit:
             if self._file is not None:
                 self._file.close()
 
+    def absorb(self, count: int, granted: int, denied: int) -> None:
+        """Count records another process wrote to this log (an `mcp serve` call runs in a child
+        of the server and writes to the inherited log), so the summary covers them."""
+        with self._lock:
+            self.count += count
+            self.granted += granted
+            self.denied += denied
+
     def is_sink(self, path: str) -> bool:
         """Whether `path` (resolved) is the file this log is written to, by any name."""
         if self._sink is None:

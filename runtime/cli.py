@@ -793,9 +793,26 @@ def cmd_mcp(args: list[str]) -> int:
     host.load_project(paths)
     options = host.runtime_options()
     files = [(path, _read_source(path)) for path in paths]
+    limits = _call_limits(host)
     host.start_math_prewarm()
     from synsema.runtime.mcp.serve import serve
-    return serve(files, options, with_math, port)
+    return serve(files, options, with_math, port, limits)
+
+
+def _call_limits(host: HostFlags) -> tuple[float | None, int | None]:
+    """`mcp serve`'s --time-limit and --memory-limit bound each call, not the server: (seconds,
+    bytes), 60 s and 1G unless given (flag, environment or project file; `off` for none)."""
+    from synsema.runtime import resources
+    from synsema.runtime.mcp.forked import CALL_MEMORY, CALL_SECONDS
+    try:
+        seconds, memory = resources.resolve(host.time_limit, host.memory_limit)
+    except resources.LimitSpecError as problem:
+        raise UsageError(str(problem)) from None
+    if host.time_limit is None and not os.environ.get("SYNSEMA_TIME_LIMIT"):
+        seconds = CALL_SECONDS
+    if host.memory_limit is None and not os.environ.get("SYNSEMA_MEMORY_LIMIT"):
+        memory = CALL_MEMORY
+    return seconds, memory
 
 
 def cmd_version(args: list[str]) -> int:

@@ -98,6 +98,13 @@ LIMIT_FLAGS = (
                               "(default: SYNSEMA_MEMORY_LIMIT, else 4G)", "SIZE"),
     MATH_PREWARM,
 )
+# mcp serve: the same flags bound each tool call (a process of its own), with their own defaults.
+CALL_LIMIT_FLAGS = (
+    Flag(("--time-limit",), "stop any one tool call after this many seconds (default 60, or "
+                            "SYNSEMA_TIME_LIMIT; off for none)", "SECONDS"),
+    Flag(("--memory-limit",), "the most memory any one tool call may use, e.g. 256M or off "
+                              "(default 1G, or SYNSEMA_MEMORY_LIMIT)", "SIZE"),
+)
 _JSON = Flag(("--json",), "print JSON instead of text")
 
 
@@ -243,8 +250,9 @@ TABLE = (
         arguments=(("FILE…", "the programs whose tasks become tools"),),
         flags=(Flag(("--math",), "also serve every math operation, as math_<domain>_<operation>"),
                Flag(("--http",), "serve Streamable HTTP on 127.0.0.1:PORT instead of stdio", "PORT"),
-               *HOST_FLAGS, MATH_PREWARM),
-        examples=("synsema mcp serve --sandbox tools.syn", "synsema mcp serve --math --http 8765")),
+               *HOST_FLAGS, *CALL_LIMIT_FLAGS, MATH_PREWARM),
+        examples=("synsema mcp serve --sandbox tools.syn", "synsema mcp serve --math --http 8765",
+                  "synsema mcp serve --time-limit 10 --memory-limit 256M tools.syn")),
     Command(
         "config", "synsema config [host flags] [--json] [PATH…]",
         "Every host and LLM setting in force for a command run here (or on PATH…), each with its "

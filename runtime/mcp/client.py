@@ -145,6 +145,10 @@ class _Connection:
             await asyncio.wait([self._owner])
 
 
+class TooManyTools(Exception):
+    """A server listed more than MAX_TOOLS tools (on one page or over several)."""
+
+
 def _describe(problem: BaseException) -> str:
     """The innermost useful message of an SDK failure (exception groups are unwrapped)."""
     while isinstance(problem, BaseExceptionGroup) and problem.exceptions:
@@ -238,6 +242,10 @@ class Hub:
         except TimeoutError:
             raise SynError(f"MCP server '{spec.name}' did not {what} within {spec.timeout:g} s "
                            "(its \"timeout\" in --mcp-config)") from None
+        except TooManyTools:
+            raise SynError(f"MCP server '{spec.name}' offers more than {MAX_TOOLS:,} tools; synsema "
+                           f"reads at most {MAX_TOOLS:,} from one server — serve fewer, or split the "
+                           "server in two") from None
         except Exception as problem:
             raise SynError(f"MCP server '{spec.name}' failed to {what}: {_describe(problem)}") from None
 
@@ -252,6 +260,8 @@ class Hub:
             for tool in page.tools:
                 tools[tool.name] = ToolInfo(tool.name, tool.description or "",
                                             parameters(tool.inputSchema), _wraps(tool.outputSchema))
+            if len(tools) > MAX_TOOLS:
+                raise TooManyTools()
             cursor = page.nextCursor
-            if cursor is None or len(tools) >= MAX_TOOLS:
+            if cursor is None:
                 return tools

@@ -15,8 +15,13 @@ Built on the official `mcp` SDK's low-level `Server` (stdio by default, Streamab
   description, its result schema as `outputSchema` and the typed result as structured content.
   The library's own validation, deadline and bounds apply unchanged.
 
-A language error — bad arguments, a refused capability, a failing task, a math payload past its
-bound — is an MCP tool error (`isError: true` with the message); the connection stays up.
+Each script tool call runs in a process of its own (runtime.mcp.forked): calls from many
+clients run at once, each under the per-call `--time-limit` (default 60 s) and `--memory-limit`
+(default 1G), and each starts from the program as it was loaded. A language error — bad
+arguments, a refused capability, a failing task, a math payload past its bound, a call past its
+limits — is an MCP tool error (`isError: true` with the message, file names relative to the
+served program); the connection stays up. A file that fails to load ends the command (exit 1)
+with the language's error, naming its line.
 Under `--labels` a result that is private at any depth is refused, never sent. stdout belongs to
 the protocol, so whatever a script prints goes to stderr, and stdin reads as empty.
 """
@@ -29,6 +34,7 @@ import sys
 from dataclasses import dataclass
 
 from synsema.lang.errors import SynError
+from synsema.runtime.mcp.forked import CALL_MEMORY, CALL_SECONDS, CallProcesses
 from synsema.runtime.mcp.threads import InterpreterThread
 
 SERVER_NAME = "synsema"
@@ -80,7 +86,8 @@ def load_script(path: str, source: str, options: dict) -> list[ScriptTool]:
     from synsema.runtime.cli import execute
     problems: list[str] = []
     if execute(rt, source, path, problems) != 0:
-        raise LoadError("\n".join(problems) or f"{path}: the program exited while loading")
+        reports = [problem.report() if isinstance(problem, SynError) else str(problem) for problem in problems]
+        raise LoadError("\n".join(reports) or f"{path}: the program exited while loading")
     tools = []
     for node in tops:
         entry = entries[(node.name, node.span.line)]
@@ -169,8 +176,9 @@ def call_math_tool(identifier: str, arguments: dict) -> Outcome:
 
 # ------------------------------------------------------------------ the server
 
-def build_server(scripts: list[ScriptTool], math: list, worker: InterpreterThread):
-    """The SDK server with both kinds of tool; script calls run in turn on `worker`."""
+def build_server(scripts: list[ScriptTool], math: list, calls: CallProcesses):
+    """The SDK server with both kinds of tool; each script call runs in a process of its own
+    (`calls`), math calls on a thread under the library's own deadline."""
     import anyio
     import mcp.types as types
     from mcp.server.lowlevel import Server
@@ -195,7 +203,7 @@ def build_server(scripts: list[ScriptTool], math: list, worker: InterpreterThrea
     @server.call_tool(validate_input=False)
     async def call_tool(name: str, arguments: dict) -> types.CallToolResult:
         if name in by_script:
-            outcome = await worker.run(call_script_tool, by_script[name], arguments)
+            outcome = await calls.call(name, arguments, Outcome)
         elif name in by_math:
             outcome = await anyio.to_thread.run_sync(call_math_tool, by_math[name], arguments)
         else:
@@ -245,8 +253,51 @@ async def _serve_http(server, port: int) -> None:
     await uvicorn.Server(config).serve()
 
 
-def serve(files: list[tuple[str, str]], options: dict, with_math: bool, port: int | None) -> int:
-    """Load every (path, source), then serve until the client goes away; the exit code."""
+def _warm() -> None:
+    """Import what a call needs, and let a math pre-warm finish, before the zygote is forked
+    (see runtime.mcp.forked)."""
+    import synsema.runtime.control  # noqa: F401
+    import synsema.runtime.mcp.jsonvalues  # noqa: F401
+    import synsema.stdlib.tools  # noqa: F401
+    isolation = sys.modules.get("synsema.stdlib.math.isolation")
+    if isolation is not None:
+        isolation.wait_for_prewarm()
+
+
+def _forked() -> None:
+    """In each call's process: the math worker of the server is not its to use."""
+    isolation = sys.modules.get("synsema.stdlib.math.isolation")
+    if isolation is not None:
+        isolation.forked()
+
+
+def relative_paths(text: str, folders: list[str]) -> str:
+    """`text` with the served programs' folders left out of the file names it shows, so a
+    client learns `tools.syn:13`, never where the server keeps its files."""
+    for folder in folders:
+        text = text.replace(folder + os.sep, "")
+    return text
+
+
+def run_in_child(by_name: dict, folders: list[str], memory: int | None):
+    """The function a call's process runs: the tool, then its Outcome with relative paths."""
+    def run(name: str, arguments: dict) -> Outcome:
+        try:
+            outcome = call_script_tool(by_name[name], arguments)
+        except MemoryError:
+            limit = "no limit" if memory is None else f"{memory // 1024 ** 2:,} MB"
+            outcome = Outcome(error=f"Runtime error: task '{name}' ran out of memory (the per-call "
+                                    f"limit is {limit}, --memory-limit)")
+        if outcome.error is not None:
+            outcome.error = relative_paths(outcome.error, folders)
+        return outcome
+    return run
+
+
+def serve(files: list[tuple[str, str]], options: dict, with_math: bool, port: int | None,
+          limits: tuple[float | None, int | None] = (CALL_SECONDS, CALL_MEMORY)) -> int:
+    """Load every (path, source), then serve until the client goes away; the exit code.
+    `limits` is (seconds, bytes) per script tool call; None for no limit."""
     import anyio
     from synsema.runtime.mcp.logs import one_line_sdk_logs
     one_line_sdk_logs()
@@ -258,6 +309,10 @@ def serve(files: list[tuple[str, str]], options: dict, with_math: bool, port: in
     except (SynError, LoadError) as problem:
         _stderr((problem.report() if isinstance(problem, SynError) else str(problem)) + "\n")
         return 1
+    folders = sorted({os.path.dirname(os.path.abspath(path)) for path, _ in files}, key=len, reverse=True)
+    audit = options.get("audit")
+    calls = CallProcesses(run_in_child({t.name: t for t in scripts}, folders, limits[1]),
+                          limits[0], limits[1], audit, after_fork=_forked)
     math = math_tools() if with_math else []
     seen: set[str] = set()
     for name in [t.name for t in scripts] + [name for name, *_ in math]:
@@ -269,13 +324,16 @@ def serve(files: list[tuple[str, str]], options: dict, with_math: bool, port: in
     if not seen:
         _stderr("synsema mcp serve: nothing to serve — the files define no top-level task\n")
         return 1
-    server = build_server(scripts, math, worker)
+    if scripts:
+        worker.submit(calls.start, _warm).result()
+    server = build_server(scripts, math, calls)
     try:
         if port is None:
             anyio.run(_serve_stdio, server)
         else:
             anyio.run(_serve_http, server, port)
     finally:
+        calls.close()
         for rt in {id(t.rt): t.rt for t in scripts}.values():
             rt.caps.finish(0)
     return 0

@@ -180,6 +180,24 @@ def start_soon(expected: Any = None) -> None:
 
 
 _PREWARM: list[threading.Thread] = []
+_PREWARMED: list[str] = []      # the domains pre-warmed for this process
+
+
+def forked() -> None:
+    """In a process forked from one that may have used the helper (each `mcp serve` call runs
+    in one): forget that helper — it belongs to the parent — and, when the parent pre-warmed
+    domains, start this process's own helper loading them. The parent must not be pre-warming
+    while it forks (`wait_for_prewarm`)."""
+    global _HELPER
+    _HELPER = _Helper()
+    _PREWARM.clear()
+    if _PREWARMED:
+        load_in_background(list(_PREWARMED))
+
+
+def wait_for_prewarm() -> None:
+    """Wait for a background pre-warm to finish (before forking, so no lock is held)."""
+    _after_prewarm()
 
 
 def load_in_background(domains: list[str]) -> None:
@@ -193,6 +211,7 @@ def load_in_background(domains: list[str]) -> None:
         except OSError:
             pass
     thread = threading.Thread(target=target, name="math-prewarm", daemon=True)
+    _PREWARMED[:] = domains
     _PREWARM.append(thread)
     thread.start()
 

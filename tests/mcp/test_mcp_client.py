@@ -174,3 +174,20 @@ def test_a_process_that_does_not_speak_mcp_is_a_catchable_error(tmp_path):
     caught, went_on = done.stdout.splitlines()
     assert caught.startswith("caught: MCP server 'notes' is not available (")
     assert went_on == "went on"
+
+
+def test_a_server_offering_more_than_1000_tools_is_refused_clearly(tmp_path):
+    many = Path(__file__).resolve().parent / "servers" / "many.py"
+    path = tmp_path / "many.json"
+    for count, expected in ((1000, "1000\n"), (1001, None)):
+        path.write_text(json.dumps({"mcpServers": {"many": {"command": sys.executable,
+                                                            "args": [str(many), str(count)]}}}))
+        program = tmp_path / "p.syn"
+        program.write_text('require mcp("many")\nprint(length(mcp_tools("many")))\n', encoding="utf-8")
+        done = run_synsema("run", "--mcp-config", path, program, timeout=120)
+        if expected is not None:
+            assert (done.returncode, done.stdout) == (0, expected), done.stderr
+        else:
+            assert done.returncode == 1
+            assert "MCP server 'many' offers more than 1,000 tools" in done.stderr
+            assert "p.syn:2:" in done.stderr and "Traceback" not in done.stderr
