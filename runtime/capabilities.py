@@ -432,6 +432,11 @@ class Ceiling:
     def covers(self, cap: Cap) -> bool:
         return any(bound.covers(cap) for bound in self.caps)
 
+    def allows_access(self, name: str, scope: str, cwd: str) -> bool:
+        """Whether this one access (`file.read` of a path, …) fits under the ceiling."""
+        request = _Request(name, scope, cwd, None)
+        return any(request.allowed_by(bound) for bound in self.caps)
+
     def allows(self, name: str) -> bool:
         """Whether any program may gain `name` (in any scope) under this ceiling."""
         return any(_family_covers(bound.name, name) for bound in self.caps)

@@ -257,6 +257,13 @@ class Session:
         from synsema.lang.errors import SynError
         path = argument[1:-1] if len(argument) > 1 and argument[0] == argument[-1] in "\"'" else argument
         full = os.path.join(self.rt.cwd, os.path.expanduser(path))
+        from synsema.runtime.capabilities import CEILING_FLAGS
+        ceiling = self.rt.caps.ceiling
+        if ceiling is not None and not ceiling.allows_access("file.read", full, self.rt.cwd):
+            # Under --sandbox/--cap-set the session reads only what the host allows; otherwise
+            # a parse error's excerpt would show the first lines of any file on the machine.
+            raise SynError(f":load cannot read {path}: the host ceiling ({CEILING_FLAGS}) does not "
+                           f"allow file.read of it", None, "Usage")
         try:
             with open(full, encoding="utf-8") as handle:
                 source = handle.read()

@@ -125,3 +125,20 @@ def test_ctrl_c_interrupts_the_running_entry_not_the_session(tmp_path):
     proc.send_signal(signal.SIGINT)
     out, err = proc.communicate('print(n > 0)\nprint("still here")\n', timeout=30)
     assert (proc.returncode, out, err) == (0, "true\nstill here\n", "Interrupted\n")
+
+
+def test_load_under_a_ceiling_reads_only_what_it_allows(piped_repl, tmp_path):
+    """Hostile input: `:load` of a file that is not a program shows its first lines in the
+    parse error's excerpt, so under --sandbox/--cap-set it reads only what file.read allows."""
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    (outside / "notes.txt").write_text("password = hunter2\n", encoding="utf-8")
+    (tmp_path / "lib.syn").write_text('print("loaded")\n', encoding="utf-8")
+    for flags in (("--sandbox",), ("--cap-set", f"stdout,file.read={tmp_path}/lib.syn")):
+        refused = piped_repl(f":load {outside}/notes.txt\n", *flags)
+        assert refused.code == 1 and "hunter2" not in refused.out + refused.err, refused
+        assert "the host ceiling (--sandbox/--cap-set) does not allow file.read" in refused.err
+    allowed = piped_repl(":load lib.syn\n", "--cap-set", f"stdout,file.read={tmp_path}/lib.syn")
+    assert (allowed.code, allowed.out) == (0, "loaded\n"), allowed
+    # without a ceiling the person at the prompt owns the machine: :load reads their files
+    assert piped_repl(":load lib.syn\n").out == "loaded\n"
