@@ -74,6 +74,20 @@ def run(rt, op_id, payload):
     return _guarded(lambda: _library().run(_text(op_id, "the operation id"), payload), payload)
 
 
+@builtin("math.run_many", 2)
+def run_many(rt, op_id, payloads):
+    """Run one operation over a list of payloads (at most 1000), results in order; each item is
+    `{status: "ok", result}` or `{status: "error", kind, message, issues}` in its place, so one
+    bad payload does not stop the others. Each item has the operation's own bounds and deadline.
+
+    Example: math.run_many("comb.binomial", [{n: 4, k: 2}, {n: 5, k: 2}])[1].result.value => 10
+    """
+    if type(payloads) is not list:
+        raise SynError(f"math.run_many expects a list of payload maps, got {type_name(payloads)}")
+    return _guarded(lambda: _library().run_many(_text(op_id, "the operation id"), payloads),
+                    payloads)
+
+
 @builtin("math.check", 2)
 def check(rt, op_id, payload):
     """`{valid, issues}` for a payload, without running anything.

@@ -13,7 +13,8 @@ Built on the official `mcp` SDK's low-level `Server` (stdio by default, Streamab
 * With `--math`, every operation of the math library, named `math_<domain>_<operation>`
   (provider-safe: no dots), with its full request schema, an example and the bounds in the
   description, its result schema as `outputSchema` and the typed result as structured content.
-  The library's own validation, deadline and bounds apply unchanged.
+  The library's own validation, deadline and bounds apply unchanged. `math_run_many` runs one
+  operation over a list of payloads (results in order, each item's error in its place).
 
 Each script tool call runs in a process of its own (runtime.mcp.forked): calls from many
 clients run at once, each under the per-call `--time-limit` (default 60 s) and `--memory-limit`
@@ -163,6 +164,43 @@ def math_tools() -> list[tuple[str, str, str, dict, dict]]:
     return out
 
 
+MATH_RUN_MANY = "math_run_many"
+
+
+def math_run_many_tool(identifiers: list[str]) -> tuple[str, str, dict, dict]:
+    """(name, description, input schema, output schema) of the batch tool: one operation over
+    many payloads, each item's result or error in its place."""
+    from synsema.stdlib.math.api import MAX_BATCH
+    description = ("Run one math operation (id, e.g. \"comb.binomial\") over a list of payloads, "
+                   "each shaped as that operation's own tool takes it (math_<id with _ for .>); "
+                   f"at most {MAX_BATCH}. Results come in order, each {{status: \"ok\", result}} "
+                   "or {status: \"error\", kind, message, issues} in its place. Each item runs "
+                   "with the operation's own bounds and deadline, so the batch is bounded by "
+                   "their sum.")
+    schema = {"type": "object", "additionalProperties": False, "required": ["id", "payloads"],
+              "properties": {"id": {"type": "string", "enum": identifiers},
+                             "payloads": {"type": "array", "maxItems": MAX_BATCH,
+                                          "items": {"type": "object"}}}}
+    output = {"type": "object", "required": ["results"],
+              "properties": {"results": {"type": "array", "items": {"type": "object"}}}}
+    return MATH_RUN_MANY, description, schema, output
+
+
+def call_math_run_many(arguments: dict) -> Outcome:
+    """The batch through the library's own `run_many`; never raises."""
+    from synsema.stdlib.math import api
+    from synsema.stdlib.math.errors import MathError
+    extra = sorted(set(arguments) - {"id", "payloads"})
+    if extra or not isinstance(arguments.get("id"), str):
+        return Outcome(error="math_run_many takes {id: operation id, payloads: [payload maps]}"
+                             + (f"; unknown fields: {', '.join(extra)}" if extra else ""))
+    try:
+        data = {"results": api.run_many(arguments["id"], arguments.get("payloads"))}
+    except MathError as problem:
+        return Outcome(error=str(problem))
+    return Outcome(text=_text(data), structured=data)
+
+
 def call_math_tool(identifier: str, arguments: dict) -> Outcome:
     """Validate and run one operation through the library's own `run`; never raises."""
     from synsema.stdlib.math import api
@@ -190,6 +228,10 @@ def build_server(scripts: list[ScriptTool], math: list, calls: CallProcesses):
     listed += [types.Tool(name=name, title=identifier, description=description,
                           inputSchema=schema, outputSchema=output)
                for name, identifier, description, schema, output in math]
+    if math:
+        name, description, schema, output = math_run_many_tool([m[1] for m in math])
+        listed.append(types.Tool(name=name, description=description, inputSchema=schema,
+                                 outputSchema=output))
     by_script = {t.name: t for t in scripts}
     by_math = {name: identifier for name, identifier, *_ in math}
     server = Server(SERVER_NAME, version=VERSION,
@@ -206,6 +248,8 @@ def build_server(scripts: list[ScriptTool], math: list, calls: CallProcesses):
             outcome = await calls.call(name, arguments, Outcome)
         elif name in by_math:
             outcome = await anyio.to_thread.run_sync(call_math_tool, by_math[name], arguments)
+        elif name == MATH_RUN_MANY and by_math:
+            outcome = await anyio.to_thread.run_sync(call_math_run_many, arguments)
         else:
             outcome = Outcome(error=f"unknown tool '{name}'; this server has: "
                                     f"{', '.join(t.name for t in listed)}")

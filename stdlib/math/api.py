@@ -19,6 +19,7 @@ from .primitives import canonical_json
 from .tool import MathTool
 
 MAX_LIMIT = 100
+MAX_BATCH = 1000
 
 
 class Issue(BaseModel):
@@ -73,6 +74,42 @@ def run(identifier: str, payload: dict) -> BaseModel:
         raise MathError.build("invalid_request", identifier, lines,
                               issues=tuple(i.model_dump() for i in issues)) from None
     return isolation.execute(tool, request)
+
+
+def run_many(identifier: str, payloads: Any) -> list[dict]:
+    """Run one operation over many payloads, in order; each item is `{"status": "ok",
+    "result": ...}` (the typed result, dumped) or `{"status": "error", "kind", "message",
+    "issues"}` with that item's failure in its place, and the other items still run.
+
+    The batch is bounded by the sum of its items' bounds: at most MAX_BATCH items, each
+    validated against the operation's request model and run in its own child under the
+    operation's own deadline, exactly as `run` runs one. An unknown identifier or a list that
+    is not a list of at most MAX_BATCH items fails the whole call (nothing runs).
+    """
+    tool = _tool(identifier, "math.run_many")
+    if not isinstance(payloads, list) or len(payloads) > MAX_BATCH:
+        got = (f"{len(payloads)} items" if isinstance(payloads, list)
+               else type(payloads).__name__)
+        raise MathError.build("invalid_argument", identifier, [
+            f"- payloads must be a list of at most {MAX_BATCH} payload maps, got {got}"],
+            verb="math.run_many")
+    out = []
+    for payload in payloads:
+        try:
+            result = run(tool.identifier, payload) if isinstance(payload, dict) else None
+        except MathError as problem:
+            out.append({"status": "error", "kind": problem.kind, "message": str(problem),
+                        "issues": [dict(i) for i in problem.issues]})
+            continue
+        if result is None:
+            message = (f"math.run {tool.identifier}: invalid_request\n- (payload) [model_type]: "
+                       f"each payload must be a map, got {type(payload).__name__}")
+            out.append({"status": "error", "kind": "invalid_request", "message": message,
+                        "issues": [{"path": "(payload)", "code": "model_type",
+                                    "message": "each payload must be a map"}]})
+            continue
+        out.append({"status": "ok", "result": result.model_dump(mode="json")})
+    return out
 
 
 def prewarm(domains: Any) -> list[str]:

@@ -38,6 +38,15 @@ def run(identifier: str, payload: dict) -> Any:
     return api.run(identifier, payload).model_dump()
 
 
+def run_many(identifier: str, payloads: list) -> list[dict]:
+    """One operation over many payloads, results in order, each item's error in its place:
+    `{"status": "ok", "result": ...}` or `{"status": "error", "kind", "message", "issues"}`."""
+    from . import isolation
+    isolation.start_soon(identifier)
+    from . import api
+    return api.run_many(identifier, payloads)
+
+
 def check(identifier: str, payload: Any) -> dict:
     """{"valid": bool, "issues": [{"path", "code", "message"}]}; never raises."""
     from . import api

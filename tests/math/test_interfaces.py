@@ -186,3 +186,37 @@ def test_cli_reads_json_integers_beyond_2_53_exactly_and_writes_them_as_text():
     assert json.loads(done.stdout)["gcd"] == 3
     done = run_synsema("math", "run", "nt.integer.lcm", '{"values": [9007199254740993, 2]}')
     assert json.loads(done.stdout) == {"lcm": "18014398509481986"}
+
+
+def test_run_many_keeps_order_and_puts_each_error_in_its_place():
+    # Ramanujan's congruence p(5k + 4) = 0 (mod 5) over a range, in one call (issue 28).
+    results = script.run_many("comb.partitions.count", [{"n": 5 * k + 4} for k in range(12)])
+    assert [r["status"] for r in results] == ["ok"] * 12
+    assert all(r["result"]["value"] % 5 == 0 for r in results)
+    assert results[1]["result"]["value"] == 30  # p(9)
+    mixed = script.run_many("comb.binomial", [{"n": 5, "k": 2}, {"n": -1, "k": 0}, "text",
+                                              {"n": 6, "k": 3}])
+    assert [r["status"] for r in mixed] == ["ok", "error", "error", "ok"]
+    assert mixed[0]["result"] == {"value": 10} and mixed[3]["result"] == {"value": 20}
+    assert mixed[1]["kind"] == "invalid_request" and mixed[1]["issues"][0]["path"] == "n"
+    assert mixed[1]["message"].startswith("math.run comb.binomial: invalid_request")
+    assert mixed[2]["issues"][0]["code"] == "model_type"
+    assert script.run_many("comb.binomial", []) == []
+    with pytest.raises(MathError, match="unknown_operation"):
+        script.run_many("comb.binomiall", [{"n": 1, "k": 1}])
+    with pytest.raises(MathError, match="at most 1000"):
+        script.run_many("comb.binomial", [{"n": 1, "k": 1}] * 1001)
+
+
+def test_run_many_from_a_script(tmp_path):
+    from conftest import run_synsema
+    program = tmp_path / "batch.syn"
+    program.write_text(
+        'let out be math.run_many("nt.integer.gcd", [{values: [12, 18]}, {values: "x"}])\n'
+        'print(out[0].result.gcd)\nprint(out[1].status)\nprint(out[1].kind)\n'
+        'try\n    math.run_many("nt.integer.gcd", 5)\nrecover err\n    print(err)\n',
+        encoding="utf-8")
+    done = run_synsema("run", str(program))
+    lines = done.stdout.splitlines()
+    assert lines[:3] == ["6", "error", "invalid_request"], done.stderr
+    assert lines[3] == "math.run_many expects a list of payload maps, got number"

@@ -144,6 +144,25 @@ def test_math_operations_are_tools_with_schemas_examples_and_typed_results():
     assert past_bound.isError and "integer_out_of_range" in text_of(past_bound)
 
 
+def test_math_run_many_is_a_tool_with_each_error_in_place():
+    async def body(session):
+        tools = {t.name: t for t in (await session.list_tools()).tools}
+        batch = await session.call_tool("math_run_many", {
+            "id": "comb.binomial", "payloads": [{"n": 5, "k": 2}, {"n": "x", "k": 1},
+                                                {"n": 6, "k": 3}]})
+        unknown = await session.call_tool("math_run_many", {"id": "comb.nope", "payloads": []})
+        return tools, batch, unknown
+
+    tools, batch, unknown = with_session("--math")(body)
+    schema = tools["math_run_many"].inputSchema
+    assert "comb.binomial" in schema["properties"]["id"]["enum"]
+    results = batch.structuredContent["results"]
+    assert batch.isError is False and [r["status"] for r in results] == ["ok", "error", "ok"]
+    assert results[0]["result"] == {"value": 10} and results[2]["result"] == {"value": 20}
+    assert results[1]["kind"] == "invalid_request"
+    assert unknown.isError and "unknown_operation" in text_of(unknown)
+
+
 def test_acceptance_math_and_the_seed_tasks_together():
     async def body(session):
         started = time.perf_counter()
