@@ -6,7 +6,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 BENCH_STAMP := $(VENV)/.installed-bench
 
-.PHONY: demo test differential bench clean
+.PHONY: demo test differential bench clean vscode
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -29,9 +29,9 @@ demo: $(STAMP)
 	@echo "== examples/math_agent.syn, replaying a recorded model that computes instead of guessing"
 	SYNSEMA_LLM_PROVIDER=replay SYNSEMA_LLM_CASSETTE=examples/math_agent.cassette.jsonl \
 		$(BIN)/synsema run examples/math_agent.syn
-	@echo "== examples/mcp_agent.syn: the safe loop over an MCP server's tools, replayed"
+	@echo "== examples/mcp_agent.syn: the safe loop over the MCP server examples/synsema.toml lists, replayed"
 	PATH=$(abspath $(BIN)):$$PATH SYNSEMA_LLM_PROVIDER=replay SYNSEMA_LLM_CASSETTE=examples/mcp_agent.cassette.jsonl \
-		$(BIN)/synsema run --mcp-config examples/mcp_agent.mcp.json examples/mcp_agent.syn
+		$(BIN)/synsema run examples/mcp_agent.syn
 	@echo "== examples/conjecture_agent.syn, replaying an agent that tests a conjecture with certified computations"
 	SYNSEMA_LLM_PROVIDER=replay SYNSEMA_LLM_CASSETTE=examples/conjecture_agent.cassette.jsonl \
 		$(BIN)/synsema run examples/conjecture_agent.syn
@@ -51,6 +51,11 @@ $(BENCH_STAMP): $(STAMP)
 
 bench: $(BENCH_STAMP)
 	$(BIN)/python bench/run.py
+
+# The VS Code extension as editors/vscode/synsema.vsix: its locked dependencies (npm ci; no
+# install scripts are needed), one esbuild bundle, vsce package. Needs Node 20 and npm.
+vscode:
+	cd editors/vscode && npm ci --ignore-scripts --no-audit --no-fund && npm run package
 
 clean:
 	rm -rf $(VENV) build *.egg-info

@@ -19,7 +19,7 @@ import sys
 import threading
 from contextlib import contextmanager
 
-VERSION = "0.1.0"
+from synsema import __version__ as VERSION
 
 class UsageError(Exception):
     """A mistake in the command line itself: reported with the usage text, exit 2."""

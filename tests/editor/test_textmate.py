@@ -144,6 +144,8 @@ def test_the_extension_manifest_points_at_real_files():
     assert (ROOT / "editors" / "vscode" / language["configuration"]).is_file()
     assert json.loads(GRAMMAR.read_text())["scopeName"] == grammar["scopeName"] == "source.synsema"
     assert (ROOT / "editors" / "vscode" / grammar["path"]).resolve() == GRAMMAR.resolve()
-    assert (ROOT / "editors" / "vscode" / manifest["main"]).is_file()
+    # `main` is the esbuild bundle of extension.js that `make vscode` writes (tests/test_release.py)
+    assert manifest["main"] == "./dist/extension.js" and "esbuild extension.js" in manifest["scripts"]["bundle"]
+    assert (ROOT / "editors" / "vscode" / "extension.js").is_file()
     configuration = json.loads((ROOT / "editors" / "vscode" / "language-configuration.json").read_text())
     assert configuration["comments"]["lineComment"] == "--"
