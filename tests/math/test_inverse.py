@@ -76,14 +76,22 @@ def test_witness_on_random_matrices():
 
 
 def test_request_boundary():
+    # Issue 28: inverse takes every matrix linalg.solve and linalg.det take (the 12x12
+    # identity was refused); the largest is 20x20 of 140-digit integers (the size rule).
     rng = random.Random(16)
-    largest = [[Fraction(rng.randrange(-10**9 + 1, 10**9), rng.randrange(1, 10**4))
-                for _ in range(10)] for _ in range(10)]
+    assert inverse([[int(i == j) for j in range(12)] for i in range(12)])["status"] == "invertible"
+    largest = [[rng.choice([-1, 1]) * rng.randrange(10**139, 10**140) for _ in range(20)]
+               for _ in range(20)]
     check(largest, inverse(largest))
+    rational = [[Fraction(rng.randrange(-10**9 + 1, 10**9), rng.randrange(1, 10**4))
+                 for _ in range(10)] for _ in range(10)]
+    check(rational, inverse(rational))
     assert rejected("linalg.inverse", {"matrix": mat([[1, 2, 3], [4, 5, 6]])}) == [
         "matrix_not_square"]
-    too_big = [[int(i == j) for j in range(11)] for i in range(11)]
-    assert "less_than_equal" in rejected("linalg.inverse", {"matrix": mat(too_big)})
+    too_big = [[int(i == j) for j in range(21)] for i in range(21)]
+    assert "too_long" in rejected("linalg.inverse", {"matrix": mat(too_big)})
+    past_size = [[10**160 + i + j for j in range(20)] for i in range(20)]
+    assert rejected("linalg.inverse", {"matrix": mat(past_size)}) == ["matrix_too_large"]
     assert rejected("linalg.inverse", {"matrix": mat([["2/4"]])}) == ["rational_not_reduced"]
     assert rejected("linalg.inverse", {"matrix": mat([[0.5]])}) == ["rational_type"]
     assert rejected("linalg.inverse", {"matrix": {"nrows": 2, "ncols": 2, "rows": [[1]]}}) == [

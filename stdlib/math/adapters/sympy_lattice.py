@@ -23,12 +23,11 @@ def _ints(matrix: DomainMatrix) -> list[list[int]]:
     return [[int(v) for v in row] for row in matrix.to_list()]
 
 
-def inverse(n: int, rows: list[list[Fraction]]) -> list[list[Fraction]]:
-    """A^-1 of a nonsingular square rational matrix (the caller has checked det != 0)."""
-    matrix = DomainMatrix([[QQ(q.numerator, q.denominator) for q in row] for row in rows],
-                          (n, n), QQ)
-    return [[Fraction(int(v.numerator), int(v.denominator)) for v in row]
-            for row in matrix.inv().to_list()]
+def adjugate(n: int, rows: list[list[int]]) -> tuple[list[list[int]], int]:
+    """(adj, den) with M^-1 = adj / den for a nonsingular square integer matrix M
+    (fraction-free elimination over ZZ: no gcd is taken along the way)."""
+    adj, den = _integers(n, n, rows).inv_den()
+    return _ints(adj), int(den)
 
 
 def smith(nrows: int, ncols: int, rows: list[list[int]]

@@ -8,6 +8,7 @@ declare it singular).
 
 from __future__ import annotations
 
+import math
 from fractions import Fraction
 from typing import Literal
 
@@ -17,7 +18,8 @@ from ..errors import BackendFault
 from ..primitives import (CONFIG, Count, OutRat, RULE_MATRIX_SHAPE, RULE_RATIONAL, RULE_SQUARE,
                           tagged)
 from ..tool import Bounds, Example, MathTool
-from .linalg import EXAMPLE_2X2, MatrixValue, SquareRequest10, _kernel_basis
+from .linalg import (EXAMPLE_2X2, RULE_SIZE, SIZE_INPUT, MatrixValue, SquareRequest,
+                     _kernel_basis)
 
 
 class Invertible(BaseModel):
@@ -29,7 +31,7 @@ class Invertible(BaseModel):
 class Singular(BaseModel):
     model_config = CONFIG
     status: Literal["singular"]
-    rank: Count(0, 9) = Field(description="rank(A) < n.")
+    rank: Count(0, 19) = Field(description="rank(A) < n.")
     kernel_vector: list[OutRat] = Field(description=(
         "A nonzero v with A v = 0 (the first canonical nullspace vector): the witness that A "
         "has no inverse."))
@@ -38,12 +40,7 @@ class Singular(BaseModel):
 InverseResult = tagged(Invertible, Singular)
 
 
-def _product(a: list[list[Fraction]], b: list[list[Fraction]]) -> list[list[Fraction]]:
-    return [[sum((x * y for x, y in zip(row, col)), Fraction(0)) for col in zip(*b)]
-            for row in a]
-
-
-def matrix_inverse(request: SquareRequest10):
+def matrix_inverse(request: SquareRequest):
     from ..adapters import sympy_lattice, sympy_matrix
     m = request.matrix
     n = m.nrows
@@ -53,10 +50,18 @@ def matrix_inverse(request: SquareRequest10):
         if any(sum((a * v for a, v in zip(row, vector)), Fraction(0)) for row in m.rows):
             raise BackendFault("kernel_vector_not_in_kernel")
         return Singular(status="singular", rank=len(pivots), kernel_vector=vector)
-    inverse = sympy_lattice.inverse(n, m.rows)
-    identity = [[Fraction(int(i == j)) for j in range(n)] for i in range(n)]
-    if n and _product(m.rows, inverse) != identity:
-        raise BackendFault("inverse_identity_failed")
+    if n == 0:
+        return Invertible(status="invertible", inverse=MatrixValue(nrows=0, ncols=0, rows=[]))
+    # A = D^-1 M with D the row denominators' lcms and M integral, so A^-1 = M^-1 D =
+    # adj D / den; the integer identity M adj = den I is the exact check (no fractions).
+    scales = [math.lcm(*(v.denominator for v in row)) for row in m.rows]
+    integral = [[int(v * d) for v in row] for row, d in zip(m.rows, scales)]
+    adj, den = sympy_lattice.adjugate(n, integral)
+    for i, row in enumerate(integral):
+        for j in range(n):
+            if sum(a * adj[k][j] for k, a in enumerate(row) if a) != (den if i == j else 0):
+                raise BackendFault("inverse_identity_failed")
+    inverse = [[Fraction(adj[i][j] * scales[j], den) for j in range(n)] for i in range(n)]
     return Invertible(status="invertible",
                       inverse=MatrixValue(nrows=n, ncols=n, rows=inverse))
 
@@ -69,9 +74,9 @@ INVERSE = MathTool(
     claim=("For a square matrix A over Q: the unique inverse B with A B = B A = I (the inverse "
            "of the 0x0 matrix is 0x0), or, when A is singular, its rank and a nonzero v with "
            "A v = 0 as the witness that no inverse exists."),
-    request=SquareRequest10, result=InverseResult, function=matrix_inverse,
+    request=SquareRequest, result=InverseResult, function=matrix_inverse,
     adapters=("sympy_lattice", "sympy_matrix"),
-    rules=(RULE_MATRIX_SHAPE, RULE_SQUARE, RULE_RATIONAL),
+    rules=(RULE_MATRIX_SHAPE, RULE_SQUARE, RULE_RATIONAL, RULE_SIZE),
     examples=(Example.of(
         "Compute the exact inverse of [[1, 2], [3, 4]] or a kernel vector proving it singular; "
         "the matrix must be square, with nrows and ncols matching the rows.",
@@ -81,12 +86,16 @@ INVERSE = MathTool(
         "proving it singular; entries are integers or reduced fractions like \"3/4\".",
         {"matrix": {"nrows": 2, "ncols": 2, "rows": [[1, 2], [2, 4]]}})),
     bounds=Bounds(
-        input="n <= 10, numerators < 10^9, denominators < 10^4 (as linalg.det).",
-        computation="One RREF and one inverse over QQ (fraction-free elimination), an exact "
-                    "n^3 product check: measured 0.14 s at the largest accepted input (2 cores, loaded).",
-        output="Each inverse entry is a cofactor over the determinant of the row-scaled matrix: "
-               "numerators and denominators below 10^500 (Hadamard, as linalg.det), at most "
-               "100 entries; a kernel vector has n RREF entries (the same bound)."))
+        input="The same domain as linalg.solve and linalg.det: " + SIZE_INPUT,
+        computation="One RREF over QQ (the singular case and its kernel vector), then the "
+                    "adjugate of the row-scaled integer matrix by fraction-free elimination "
+                    "over ZZ and the integer identity M adj = den I: measured 0.9 s for 20x20 "
+                    "of 140-digit integers, the size rule's largest (under 20% of the 10 s "
+                    "deadline); 12x12 small integers in 0.05 s.",
+        output="Each inverse entry is a cofactor of the row-scaled matrix times a row scale "
+               "over its determinant, all bounded by the size rule's 3000 digits (Hadamard, "
+               "as linalg.det); at most 400 entries; a kernel vector has n RREF entries (the "
+               "same bound)."))
 
 
 TOOLS = (INVERSE,)

@@ -52,9 +52,6 @@ CharpolyMatrix = matrix_model("CharpolyMatrix", BigInt(ENTRY_DIGITS), CHARPOLY_D
 IntegerMatrix8 = matrix_model("IntegerMatrix8", BigInt(6, power=True), 8,
                               "integer entries of absolute value at most 10^6", square=True)
 MatrixValue = matrix_model("MatrixValue", OutRat, MAX_DIM, "exact rational entries")
-# linalg.inverse keeps its own measured contract (n <= 10, entries below 10^9 / 10^4).
-SquareMatrix10 = matrix_model("SquareMatrix10", Rat(9, 4), 10, "rational entries (numerators "
-                              "below 10^9, denominators below 10^4)", square=True)
 
 
 def size_digits(rows: list[list[Fraction]]) -> float:
@@ -156,16 +153,6 @@ DET = MathTool(
 
 
 # --- linalg.rank ----------------------------------------------------------------------------
-
-class SquareRequest10(BaseModel):
-    model_config = CONFIG
-    matrix: Annotated[SquareMatrix10, Field(description=RULE_SQUARE.text)]
-
-    @model_validator(mode="after")
-    def _square(self) -> "SquareRequest10":
-        _require_square(self.matrix)
-        return self
-
 
 class MatrixRequest(BaseModel):
     model_config = CONFIG
