@@ -28,11 +28,12 @@ def test_the_readme_marks_its_first_commands_runnable():
     assert any("synsema init" in block for block in blocks)
 
 
-def test_every_runnable_block_of_the_readme_passes_as_written():
+def test_every_runnable_block_of_the_readme_passes_as_written(tmp_path):
     if not (ROOT / ".venv" / "bin" / "activate").exists():
         pytest.fail("the README's commands need the venv `make test` creates (.venv)")
     script = "set -e\n" + "".join(f'cd "{ROOT}"\n{block}' for block in runnable_blocks())
     env = {k: v for k, v in synsema_env().items() if k not in ("PYTHONPATH", "VIRTUAL_ENV")}
+    env["TMPDIR"] = str(tmp_path)  # what a block makes with mktemp goes where pytest cleans up
     done = subprocess.run(["bash", "-c", script], cwd=ROOT, env=env, stdin=subprocess.DEVNULL,
                           capture_output=True, text=True, timeout=600)
     assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
