@@ -218,7 +218,9 @@ def detail(tool: MathTool) -> CatalogDetail:
 # words' idf again, twice. Words match by their English stem (snowball), or when one stem of
 # at least six letters begins the other ("factorisation" finds "factor"). Ties go to the
 # operation matching more query words, then to the one whose best match is in a heavier
-# field, and only then to the identifier.
+# field, and only then to the identifier. A declaration's synonyms (informal names, and the
+# field it works over: "GF", "mod p") count as vocabulary, so a query naming the domain ranks
+# the operation over that domain first; notation such as A^-1 and GF(p) reads as its word.
 
 _STOP = frozenset("""a an and are as at be by can do does for from give how i in into is it
     its me my of on or over please the this that to using what which whether with compute
@@ -226,6 +228,7 @@ _STOP = frozenset("""a an and are as at be by can do does for from give how i in
 _FIELD_WEIGHTS = (("identifier", 4), ("vocabulary", 3), ("summary", 2), ("claim", 1))
 _PHRASE_BONUS = 2
 _PREFIX = 6
+_QUERY_PREFIX = 4
 
 
 @functools.lru_cache(maxsize=4096)
@@ -239,14 +242,28 @@ def _STEMMER():
     return snowballstemmer.stemmer("english")
 
 
+# Notation read as the word it stands for: A^-1 is an inverse; GF(p), F_7 and F_p name a
+# finite field (searched as "gf", which the operations over one declare as a synonym).
+_NOTATION = ((re.compile(r"\^\s*\(?\s*-\s*1\s*\)?"), " inverse "),
+             (re.compile(r"\b(?:gf\s*\(?\s*\w+\s*\)?|f_\(?\w+\)?)"), " gf "))
+
+
 def _words(text: str) -> list[str]:
     """Stemmed words of `text`, stop words and single characters dropped, in order."""
-    return [_stem(w) for w in re.split(r"[^a-z0-9]+", text.lower())
+    text = text.lower()
+    for pattern, word in _NOTATION:
+        text = pattern.sub(word, text)
+    return [_stem(w) for w in re.split(r"[^a-z0-9]+", text)
             if len(w) > 1 and w not in _STOP]
 
 
 def _matches(q: str, w: str) -> bool:
+    """A query word matches an indexed word when equal, when it begins it and has at least
+    _QUERY_PREFIX letters ("eigen" finds "eigenvalues"), or when the shorter of the two stems
+    has at least _PREFIX letters and begins the other ("factorisation" finds "factor")."""
     if q == w:
+        return True
+    if len(q) >= _QUERY_PREFIX and w.startswith(q):
         return True
     short, long_ = (q, w) if len(q) <= len(w) else (w, q)
     return len(short) >= _PREFIX and long_.startswith(short)
@@ -265,10 +282,11 @@ class _Indexed:
     def __init__(self, tool: MathTool):
         self.tool = tool
         named = tool.identifier.replace("_", " ") + " " + DOMAIN_WORDS.get(tool.domain, "")
+        terms = tool.vocabulary + tool.synonyms
         self.fields = {"identifier": set(_words(named)),
-                       "vocabulary": {w for phrase in tool.vocabulary for w in _words(phrase)},
+                       "vocabulary": {w for phrase in terms for w in _words(phrase)},
                        "summary": set(_words(tool.summary)), "claim": set(_words(tool.claim))}
-        self.phrases = [tuple(_words(phrase)) for phrase in tool.vocabulary]
+        self.phrases = [tuple(_words(phrase)) for phrase in terms]
         self.all = set().union(*self.fields.values())
 
 

@@ -62,7 +62,10 @@ class MathTool:
     `on_deadline`, present only when the result type has an `unknown` variant, builds that
     variant when the deadline kills the worker: `on_deadline(request, deadline_ms, elapsed_ms)`.
     `vocabulary` holds the words and phrases a mathematician would search for this operation
-    by (synonyms, names of methods and theorems, field terms); `math.find` ranks by it.
+    by (names of methods and theorems, field terms); `math.find` ranks by it. `synonyms` holds
+    the informal words that name the same thing without the field's term ("undo" for an
+    inverse, "pick" for choose, "GF" or "mod p" for the field an operation works over): they
+    rank like the vocabulary, so a query that names the operation's domain that way finds it.
     `adapters` names the modules of `stdlib.math.adapters` the function imports (on any path):
     the worker imports exactly those, and the backends behind them, before it forks the child
     of the operation's first call, so an operation that needs no backend never loads one
@@ -81,6 +84,7 @@ class MathTool:
     deadline: float = DEFAULT_DEADLINE
     on_deadline: Callable[[Any, int, int], Any] | None = None
     vocabulary: tuple[str, ...] = ()
+    synonyms: tuple[str, ...] = ()
     adapters: tuple[str, ...] = ()
 
     def __post_init__(self) -> None:

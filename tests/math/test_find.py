@@ -8,6 +8,8 @@ deterministic ties by relevance.
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 import synsema.stdlib.math as math_api
@@ -117,6 +119,42 @@ def test_natural_queries_find_the_operation_a_mathematician_means():
     top1, top3 = hit_rates()
     print(f"\nmath.find on {len(QUERIES)} queries: top-1 {top1:.0%}, top-3 {top3:.0%}")
     assert top1 >= 0.85 and top3 >= 0.95
+
+
+def held_out(name: str) -> list[tuple[str, str]]:
+    """The (query, operation) rows of tests/math/data/NAME (tab-separated, # comments)."""
+    path = Path(__file__).parent / "data" / name
+    rows = [line.split("\t") for line in path.read_text(encoding="utf-8").splitlines()
+            if line.strip() and not line.startswith("#")]
+    return [(query, wanted) for query, wanted in rows]
+
+
+@pytest.mark.parametrize("name,top1_at_least", [("find_heldout.tsv", 0.9),
+                                                 ("find_fresh.tsv", 0.8)])
+def test_held_out_phrasings_rank_the_meant_operation_in_the_top_three(name, top1_at_least):
+    # Issue 28: find_heldout.tsv (the issue's misses and others, written before the synonyms
+    # and prefix matching, then used to tune them) and find_fresh.tsv (written after, never
+    # tuned on). Measured at landing: 98%/100% and 85%/94% (top-1/top-3).
+    rows = held_out(name)
+    assert {wanted for _, wanted in rows} <= set(catalog.TOOLS) and len(rows) >= 30
+    top1 = top3 = 0
+    for query, wanted in rows:
+        found = [entry.identifier for entry in math_api.find(query, limit=3)]
+        top1 += found[:1] == [wanted]
+        top3 += wanted in found
+    print(f"\nmath.find on {name} ({len(rows)}): top-1 {top1 / len(rows):.0%}, "
+          f"top-3 {top3 / len(rows):.0%}")
+    assert top3 / len(rows) >= 0.9 and top1 / len(rows) >= top1_at_least
+
+
+def test_prefixes_notation_and_the_named_field_decide():
+    assert math_api.find("eigen")[0].identifier == "linalg.eigenvalues"  # prefix of a word
+    assert math_api.find("factor a polynomial over GF(101)")[0].identifier == "poly.modp.compute"
+    assert math_api.find("factor a polynomial over F_7")[0].identifier == "poly.modp.compute"
+    assert math_api.find("factor a polynomial over the rationals")[0].identifier == "poly.factor"
+    assert math_api.find("A^-1 of a 3x3 matrix")[0].identifier == "linalg.inverse"
+    # a query word shorter than four letters is not a prefix: "ran" does not find "rank"
+    assert "linalg.rank" not in [e.identifier for e in math_api.find("ran")]
 
 
 @pytest.mark.parametrize("query,wanted", [

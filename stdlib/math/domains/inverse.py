@@ -68,6 +68,7 @@ def matrix_inverse(request: SquareRequest):
 
 INVERSE = MathTool(
     identifier="linalg.inverse",
+    synonyms=("undo a linear map", "undoes a linear transformation", "reverse a transformation", "reciprocal matrix"),
     vocabulary=(
         "inverse matrix", "matrix inverse", "inverse of a matrix", "invert a matrix",
         "invertible matrix", "A^-1", "singular matrix", "kernel witness", "Gauss-Jordan"),

@@ -417,6 +417,7 @@ def characteristic_polynomial(request: CharpolyRequest) -> Charpoly:
 
 CHARPOLY = MathTool(
     identifier="linalg.charpoly",
+    synonyms=("char poly", "charpoly", "det(xI - A)"),
     vocabulary=(
         "characteristic polynomial", "charpoly", "det(xI - A)", "Cayley-Hamilton", "Berkowitz",
         "secular equation", "trace and determinant"),
@@ -504,6 +505,7 @@ def eigenvalues(request: EigenvaluesRequest) -> Eigenvalues:
 
 EIGENVALUES = MathTool(
     identifier="linalg.eigenvalues",
+    synonyms=("eigen", "eigenvectors", "spectral decomposition"),
     vocabulary=(
         "eigenvalues", "eigenvalue", "spectrum", "characteristic roots", "latent roots",
         "algebraic multiplicity", "geometric multiplicity", "diagonalizable", "Jordan form",

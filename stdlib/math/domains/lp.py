@@ -122,6 +122,7 @@ def solve_lp(request: LpRequest):
 
 LP = MathTool(
     identifier="opt.lp.solve",
+    synonyms=("linear program with equalities", "optimize a linear objective", "maximize subject to inequalities", "minimize subject to constraints"),
     vocabulary=(
         "linear programming", "linear program", "LP", "simplex method", "linear optimisation",
         "linear optimization", "duality", "dual certificate", "Farkas lemma", "feasibility",

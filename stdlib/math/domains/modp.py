@@ -126,6 +126,7 @@ def compute(request: ModpRequest):
 
 MODP = MathTool(
     identifier="poly.modp.compute",
+    synonyms=("GF", "GF(p)", "F_p", "finite field", "prime field", "mod p", "modulo a prime", "over a finite field", "polynomial modulo a prime"),
     vocabulary=(
         "finite field", "GF(p)", "polynomials modulo a prime", "factor modulo p",
         "Berlekamp", "Cantor-Zassenhaus", "irreducible modulo p", "polynomial gcd mod p",

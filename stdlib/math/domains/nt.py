@@ -430,6 +430,7 @@ def solve_crt(request: CrtRequest):
 
 CRT = MathTool(
     identifier="nt.crt.solve",
+    synonyms=("x = a mod m, x = b mod n", "smallest x with given remainders", "remainders", "simultaneous remainders"),
     vocabulary=(
         "Chinese remainder theorem", "CRT", "simultaneous congruences", "system of congruences",
         "congruences", "linear congruences", "residue class", "remainders", "modular equations",
@@ -503,6 +504,7 @@ def binomial(request: BinomialRequest) -> IntegerValue:
 
 BINOMIAL = MathTool(
     identifier="comb.binomial",
+    synonyms=("pick", "ways to pick", "select k of n", "combinations", "choose"),
     vocabulary=(
         "binomial coefficient", "binomial", "n choose k", "choose", "combinations",
         "number of combinations", "Pascal's triangle", "subsets of size k", "combinatorics"),

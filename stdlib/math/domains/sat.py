@@ -258,6 +258,7 @@ def solve_deadline(request: SolveRequest, deadline_ms: int, elapsed_ms: int) -> 
 
 SOLVE = MathTool(
     identifier="sat.solve",
+    synonyms=("is satisfiable", "find a satisfying assignment", "solve a CNF"),
     vocabulary=(
         "satisfiability", "SAT", "SAT solver", "boolean satisfiability",
         "propositional satisfiability", "propositional logic", "satisfying assignment",
