@@ -89,20 +89,34 @@ class Config:
         return self._keys.get(KEY_NAMES[backend])
 
 
-def read_dotenv(path: str) -> dict[str, str]:
-    """`KEY=value` lines of a .env file: `export ` prefixes, comments and quotes understood."""
+_ENV_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+
+
+def read_dotenv(path: str, problems: list[str] | None = None) -> dict[str, str]:
+    """`KEY=value` lines of a .env file: `export ` prefixes, comments and quotes understood.
+
+    A line that is none of those, or a file that is not UTF-8 text, is added to `problems` by
+    its line number, never its text (it may hold a key); without `problems` it is skipped."""
     try:
         with open(path, encoding="utf-8") as handle:
             lines = handle.read().splitlines()
+    except UnicodeDecodeError:
+        if problems is not None:
+            problems.append(f"{path} is not UTF-8 text")
+        return {}
     except OSError:
         return {}
     found: dict[str, str] = {}
-    for line in lines:
+    for number, line in enumerate(lines, 1):
         line = line.strip()
-        if not line or line.startswith("#") or "=" not in line:
+        if not line or line.startswith("#"):
             continue
-        key, _, value = line.partition("=")
+        key, equals, value = line.partition("=")
         key = key.strip().removeprefix("export ").strip()
+        if not equals or not _ENV_NAME.fullmatch(key):
+            if problems is not None:
+                problems.append(f"{path}:{number} is not a KEY=value line")
+            continue
         value = value.strip()
         if len(value) >= 2 and value[0] == value[-1] and value[0] in "\"'":
             value = value[1:-1]
@@ -136,9 +150,9 @@ def load_config(environ: dict[str, str] | None = None, env_file: str | None = No
     """Resolve the configuration from `environ` (default: os.environ), the env file the host
     named, and the project's `[llm]` settings (variable name → (value, source))."""
     environ = dict(os.environ) if environ is None else environ
-    dotenv = read_dotenv(env_file) if env_file is not None else {}
-    lookup = _Lookup(environ, dotenv, env_file or "", project or {})
     problems: list[str] = []
+    dotenv = read_dotenv(env_file, problems) if env_file is not None else {}
+    lookup = _Lookup(environ, dotenv, env_file or "", project or {})
 
     keys: dict[str, str] = {}
     key_sources: dict[str, str | None] = {}

@@ -100,3 +100,17 @@ def test_a_bad_value_in_the_env_file_is_a_usage_error_that_does_not_show_it(tmp_
     assert done.returncode == 2 and done.stdout == ""
     assert said in done.stderr, done.stderr
     assert "SECRET" not in done.stderr and "sk-live" not in done.stderr and "Traceback" not in done.stderr
+
+
+@pytest.mark.parametrize("text, said", [
+    ("OPENAI_API_KEY sk-live-SECRET\n", "bad.env:1 is not a KEY=value line"),
+    ("# keys\n\nA=1\nsk-live-SECRET=x\n", "bad.env:4 is not a KEY=value line"),
+    ("OPENAI_API_KEY=sk-live-\xff-SECRET\n".encode("latin-1"), "bad.env is not UTF-8 text"),
+])
+def test_a_malformed_env_file_is_a_usage_error_naming_the_line_not_its_text(tmp_path, text, said):
+    (tmp_path / "bad.env").write_bytes(text if isinstance(text, bytes) else text.encode())
+    (tmp_path / "p.syn").write_text('print("ran")\n')
+    done = run_synsema("run", "--env-file", "bad.env", "p.syn", cwd=tmp_path)
+    assert done.returncode == 2 and done.stdout == ""
+    assert said in done.stderr, done.stderr
+    assert "SECRET" not in done.stderr and "Traceback" not in done.stderr
