@@ -6,7 +6,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 BENCH_STAMP := $(VENV)/.installed-bench
 
-.PHONY: demo test differential bench clean vscode
+.PHONY: demo test differential bench clean vscode browser
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -24,6 +24,11 @@ demo: $(STAMP)
 	@echo "== examples/agent_loop.syn, replaying a recorded model"
 	SYNSEMA_LLM_PROVIDER=replay SYNSEMA_LLM_CASSETTE=examples/agent_loop.cassette.jsonl \
 		$(BIN)/synsema run examples/agent_loop.syn
+	@echo "== the same run traced, and its trace as a page (build/agent_loop.html)"
+	mkdir -p build
+	SYNSEMA_LLM_PROVIDER=replay SYNSEMA_LLM_CASSETTE=examples/agent_loop.cassette.jsonl \
+		$(BIN)/synsema run --trace build/agent_loop.jsonl examples/agent_loop.syn > /dev/null
+	$(BIN)/synsema view build/agent_loop.jsonl
 	@echo "== examples/math_tour.syn: exact operations composed"
 	$(BIN)/synsema run examples/math_tour.syn
 	@echo "== examples/math_agent.syn, replaying a recorded model that computes instead of guessing"
@@ -56,6 +61,11 @@ bench: $(BENCH_STAMP)
 # install scripts are needed), one esbuild bundle, vsce package. Needs Node 20 and npm.
 vscode:
 	cd editors/vscode && npm ci --ignore-scripts --no-audit --no-fund && npm run package
+
+# Debian's Chromium, for the viewer's browser tests (tests/tracing/browser.py runs this when
+# /usr/bin/chromium is missing; without root or apt the tests skip).
+browser:
+	@test -x /usr/bin/chromium || (apt-get update -q && apt-get install -y -q chromium)
 
 clean:
 	rm -rf $(VENV) build *.egg-info

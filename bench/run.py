@@ -105,7 +105,7 @@ PEER_NAMES = {"asteval": "asteval", "smolagents": "smolagents LocalPythonExecuto
 MATH_FIRST_CALLS = [("nt.integer.gcd", "no backend"), ("comb.binomial", "no backend"),
                     ("seq.recurrence.find", "no backend"), ("nt.integer.factor", "sympy"),
                     ("poly.factor", "sympy"), ("linalg.det", "sympy"),
-                    ("calculus.integrate.rational", "sympy"), ("opt.lp.solve", "sympy"),
+                    ("calculus.integrate.rational", "sympy"), ("opt.lp.solve", "no backend"),
                     ("sat.solve", "PySAT"), ("smt.solve", "z3")]
 
 

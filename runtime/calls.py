@@ -13,7 +13,7 @@ import decimal
 from synsema.lang.errors import SynError
 from synsema.lang.suggest import nearest
 from synsema.runtime.control import StopLoop
-from synsema.runtime.limits import MAX_DECIMAL_EXPONENT, too_large
+from synsema.runtime.limits import MAX_DECIMAL_EXPONENT, MAX_LIST_LENGTH, check_result, too_large
 from synsema.runtime.scope import UNBOUND
 from synsema.runtime.values import Builtin, Constructor, Task, type_name
 
@@ -209,9 +209,7 @@ def call_builtin(rt, spec, args: list, named, span=None):
     if given < spec.min_args or (spec.max_args is not None and given > spec.max_args):
         raise SynError(_builtin_arity(spec, given), code="arity", hint=f"call it as {spec.signature()}")
     try:
-        if named:
-            return spec.fn(rt, *args, **dict(named))
-        return spec.fn(rt, *args)
+        result = spec.fn(rt, *args, **dict(named)) if named else spec.fn(rt, *args)
     except _HOST_FAILURES as problem:
         raise host_failure(spec.name, problem) from None
     except ModuleNotFoundError as problem:  # a package of an extra that is not installed
@@ -220,6 +218,13 @@ def call_builtin(rt, spec, args: list, named, span=None):
         if error is None:
             raise
         raise error from None
+    if type(result) in _SIZED_RESULTS and len(result) > MAX_LIST_LENGTH:
+        check_result(spec.name, result)   # the smallest limit passed: the exact one decides
+    return result
+
+
+# Results runtime.limits bounds; MAX_LIST_LENGTH (the smallest limit) is the quick first test.
+_SIZED_RESULTS = (str, list, dict, bytes)
 
 
 # What the host can throw at a builtin's Python code; each becomes a language error at the call.

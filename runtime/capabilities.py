@@ -82,6 +82,7 @@ import threading
 from fnmatch import fnmatchcase
 
 from synsema.lang.errors import Span, SynError
+from synsema.runtime import trace
 
 # LANGUAGE.md §8, in its order; then `mcp` (issue 16: a server the host lists in --mcp-config).
 KNOWN_NAMES = (
@@ -708,6 +709,10 @@ class Capabilities:
         reason, message = self._denial(request)
         if self._audit is not None:
             self._audit.record(name, request.text, False, reason, span)
+        trace.event("capability.denied", {"synsema.capability": name, "synsema.scope": request.text,
+                                          "synsema.reason": reason,
+                                          "synsema.file": span.file if span else None,
+                                          "synsema.line": span.line if span else None})
         raise SynError(message, span)
 
     def check_secret_destination(self, sources, scope: str, span: Span | None = None) -> None:

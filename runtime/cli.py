@@ -340,6 +340,7 @@ def on_big_stack(fn, seconds: float | None = None):
 def cmd_run(args: list[str]) -> int:
     host = HostFlags()
     fmt = "human"
+    trace_path = None
     path = None
     program_args: list[str] = []
     i = 0
@@ -355,6 +356,9 @@ def cmd_run(args: list[str]) -> int:
         if arg in ("--format",) and i + 1 < len(args):
             fmt = args[i + 1]
             i += 2
+            continue
+        if arg == "--trace" or arg.startswith("--trace="):
+            trace_path, i = _flag_value(args, i, "--trace")
             continue
         if arg.startswith("--format="):
             fmt = arg.split("=", 1)[1]
@@ -373,6 +377,7 @@ def cmd_run(args: list[str]) -> int:
         raise UsageError(f"--format must be human or json, not {fmt}")
     host.load_project([path])
     refuse_output_over_input("--audit", host.audit_path(), [path])
+    refuse_output_over_input("--trace", trace_path, [path])
     host.audit_in_report = fmt == "json"
     options = host.runtime_options()
     try:
@@ -380,7 +385,25 @@ def cmd_run(args: list[str]) -> int:
     except UsageError:
         host.end_audit(2)
         raise
-    return host.run(lambda: _run_program(source, path, program_args, options, fmt))
+    from synsema.runtime import trace
+    try:
+        trace.start(trace_path, path)
+    except trace.TraceSetupError as problem:
+        host.end_audit(2)
+        raise UsageError(str(problem)) from None
+    try:
+        return host.run(lambda: _run_program(source, path, program_args, options, fmt))
+    finally:
+        trace.stop()
+
+
+def _flag_value(args: list[str], i: int, flag: str) -> tuple[str, int]:
+    """The value of `flag` at args[i] (`--flag VALUE` or `--flag=VALUE`) and the index after it."""
+    if args[i] == flag:
+        if i + 1 >= len(args):
+            raise UsageError(f"{flag} needs a value")
+        return args[i + 1], i + 2
+    return args[i][len(flag) + 1:], i + 1
 
 
 def _read_source(path: str) -> str:
@@ -404,7 +427,11 @@ def _run_program(source: str, path: str, argv: list[str], options: dict, fmt: st
     if captured is not None:
         kwargs["out"] = captured.append
     rt = Runtime(mode="run", argv=argv, **kwargs)
-    code = execute(rt, source, path, errors)
+    from synsema.runtime import trace
+    if trace.enabled():
+        code = _traced(rt, source, path, errors)
+    else:
+        code = execute(rt, source, path, errors)
     sources = Sources()
     sources.add(path, source)
     if captured is None:
@@ -424,6 +451,25 @@ def _run_program(source: str, path: str, argv: list[str], options: dict, fmt: st
                   "llm_tokens": used_tokens(),
                   "steps": None if touched else REG.steps}
         sys.stdout.write(json.dumps(report) + "\n")
+    return code
+
+
+def _traced(rt, source: str, path: str, errors: list) -> int:
+    """`execute` inside the run's invoke_agent span (GenAI conventions: the script is the agent)."""
+    from synsema.runtime import trace
+    trace.current_tracer().labels = rt.labels
+    attrs = {"gen_ai.operation.name": "invoke_agent", "gen_ai.agent.name": os.path.basename(path),
+             "synsema.file": path, "synsema.labels": rt.labels is not None}
+    with trace.span("invoke_agent", f"invoke_agent {os.path.basename(path)}", attrs) as span:
+        code = execute(rt, source, path, errors)
+        span.set({"synsema.exit_code": code})
+        if errors:
+            first = errors[0]
+            span.fail(first if type(first) is str else first.report())  # as stderr shows it
+            if getattr(first, "violation", False):  # uncatchable: every violation ends the run here
+                where = first.span
+                span.event("label.violation", {"synsema.file": where.file if where else None,
+                                               "synsema.line": where.line if where else None})
     return code
 
 
@@ -815,6 +861,36 @@ def _call_limits(host: HostFlags) -> tuple[float | None, int | None]:
     return seconds, memory
 
 
+def cmd_view(args: list[str]) -> int:
+    from synsema import view
+    output, serve, inputs = None, False, []
+    i = 0
+    while i < len(args):
+        if args[i] in ("-o", "--output") or args[i].startswith("--output="):
+            output, i = _flag_value(args, i, "--output" if args[i].startswith("--output") else "-o")
+        elif args[i] == "--serve":
+            serve, i = True, i + 1
+        else:
+            inputs.append(args[i])
+            i += 1
+    if len(inputs) != 1:
+        raise UsageError("view needs exactly one TRACE_OR_RESULTS file")
+    source = inputs[0]
+    output = output or os.path.splitext(source)[0] + ".html"
+    refuse_output_over_input("-o", output, [source])
+    try:
+        written = view.write_pages(source, output)
+    except view.ViewError as problem:
+        raise UsageError(str(problem)) from None
+    except OSError as problem:
+        raise UsageError(f"cannot write {problem.filename}: {problem.strerror}") from None
+    for page in written:
+        print(f"wrote {page}")
+    if serve:
+        view.serve(output)
+    return 0
+
+
 def cmd_version(args: list[str]) -> int:
     if args:
         raise UsageError(f"version takes no arguments: {args[0]}")
@@ -825,7 +901,7 @@ def cmd_version(args: list[str]) -> int:
 # What runs each command of runtime.commands.TABLE (a group's handler gets its sub-command too).
 HANDLERS = {"run": cmd_run, "test": cmd_test, "check": cmd_check, "fmt": cmd_fmt, "lsp": cmd_lsp,
             "code": cmd_code, "doc": cmd_doc, "llm": cmd_llm, "math": cmd_math, "repl": cmd_repl,
-            "mcp": cmd_mcp, "config": cmd_config, "init": cmd_init, "version": cmd_version}
+            "mcp": cmd_mcp, "config": cmd_config, "init": cmd_init, "view": cmd_view, "version": cmd_version}
 
 
 def _reopen_closed_stdio() -> None:

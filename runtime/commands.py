@@ -106,6 +106,9 @@ CALL_LIMIT_FLAGS = (
                               "(default 1G, or SYNSEMA_MEMORY_LIMIT)", "SIZE"),
 )
 _JSON = Flag(("--json",), "print JSON instead of text")
+# `run` (and `eval`, per row): a trace of the model calls, tools, denials and violations.
+TRACE_FLAG = Flag(("--trace",), "write the run's trace (model calls, tool calls, capability denials, label "
+                                "events) as JSON lines to FILE; see docs/tracing.md", "FILE")
 
 
 def _format_flag(what: str) -> Flag:
@@ -119,7 +122,7 @@ TABLE = (
         arguments=(("FILE|-", "the program, or - to read it from stdin"),
                    ("args…", "the program's arguments, after FILE or after --: args() returns them")),
         flags=(_format_flag("one JSON report with the output, errors, audit, exit and steps"),
-               *HOST_FLAGS, *LIMIT_FLAGS),
+               *HOST_FLAGS, *LIMIT_FLAGS, TRACE_FLAG),
         exits="0 success (or exit(n)'s n), 1 a program error, 2 a usage error, 3 a host limit",
         examples=("synsema run examples/hello.syn", "synsema run --sandbox prog.syn -- first second",
                   "echo 'print(1 + 1)' | synsema run -"),
@@ -269,6 +272,15 @@ TABLE = (
         arguments=(("DIR", "the project directory, created if missing"),),
         exits="0 success, 2 a usage error (a file it would write exists)",
         examples=("synsema init agent && cd agent && synsema test main.syn",)),
+    Command(
+        "view", "synsema view [-o PAGE] [--serve] TRACE_OR_RESULTS",
+        "Show a run's trace (synsema run --trace FILE) or an eval's results as one self-contained HTML "
+        "page: a timeline of model calls, tool calls, capability decisions and label events, or a "
+        "sortable table of rows.",
+        arguments=(("TRACE_OR_RESULTS", "a JSON-lines trace or results file"),),
+        flags=(Flag(("-o", "--output"), "where to write the page (default: the input with .html)", "PAGE"),
+               Flag(("--serve",), "also serve the page on http://127.0.0.1 until Ctrl-C")),
+        examples=("synsema view run.jsonl", "synsema view results.jsonl -o results.html --serve")),
     Command(
         "version", "synsema version",
         "Print the version.",

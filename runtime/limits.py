@@ -46,6 +46,22 @@ def check_length(operation: str, kind: str, size: int) -> None:
         raise too_large(operation, f"a map of {size:,} entries", MAX_MAP_SIZE, "entries")
 
 
+_SIZED = {str: "text", list: "list", dict: "map"}
+
+
+def check_result(operation: str, value) -> None:
+    """Refuse a builtin's text, list, map or bytes past its limit before the builtin returns it.
+
+    runtime.calls.call_builtin applies this to every builtin's result, so no builtin can hand
+    the program a value past the limits README documents, whatever it builds; builtins that
+    can tell the size beforehand (join, replace, flatten, hex, split…) refuse before building."""
+    kind = _SIZED.get(type(value))
+    if kind is not None:
+        check_length(operation, kind, len(value))
+    elif type(value) is bytes and len(value) > MAX_TEXT_LENGTH:
+        raise too_large(operation, f"{len(value):,} bytes", MAX_TEXT_LENGTH, "bytes")
+
+
 def joined(operation: str, parts: list[str], separator: str = "") -> str:
     """`separator.join(parts)`, refused before it is built when it would be too long."""
     total = len(separator) * (len(parts) - 1)

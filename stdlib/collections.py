@@ -198,8 +198,9 @@ def range_(rt, *bounds):
     """
     numbers = range_numbers(*bounds)
     if numbers[MAX_LIST_LENGTH:]:  # slicing a range is O(1) and, unlike len(), never overflows
-        raise SynError(f"range: more than {MAX_LIST_LENGTH} numbers is too many for a list; loop over "
-                       f"it with each, which does not build the list")
+        raise SynError(f"value too large: range would make a list of more than {MAX_LIST_LENGTH:,} "
+                       "items (the limit is 10,000,000 items; see README, Limits) — loop over it with "
+                       "each, which does not build the list")
     return list(numbers)
 
 

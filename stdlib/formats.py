@@ -212,7 +212,7 @@ def jsonl_encode(rt, values):
             lines.append(_encode(item, 0, {}) + "\n")
         except SynError as error:
             raise SynError("jsonl_encode: " + error.message.removeprefix("json_encode: ")) from None
-    return "".join(lines)
+    return joined("jsonl_encode", lines)
 
 
 # ------------------------------------------------------------------ CSV

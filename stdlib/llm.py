@@ -6,7 +6,7 @@ program which never asks a model pays nothing for it at start-up.
 
 from __future__ import annotations
 
-from synsema.stdlib.core import is_callable, wrong_type
+from synsema.stdlib.core import is_callable, short, wrong_type
 from synsema.stdlib.registry import builtin
 
 
@@ -71,11 +71,22 @@ def tool_result(rt, call, value, error=False):
     return build(call, value, error)
 
 
-@builtin("llm_usage", 0)
-def llm_usage(rt):
-    """Tokens this process has used so far (0 offline).
+@builtin("llm_usage", 0, 1)
+def llm_usage(rt, what="tokens"):
+    """Tokens this process has used so far (0 offline); `llm_usage("cost")` is their price in dollars.
+
+    The cost comes from the price table of docs/tracing.md (the host may set its own prices in
+    synsema.toml); it is `nothing` once any reply's model or input/output split was unknown, so
+    a sum that leaves calls out is never shown as the whole.
 
     Example: llm_usage() => 0
+    Example: llm_usage("cost") => 0.0
     """
     from synsema.runtime.llm import session
-    return session.used_tokens()
+    if what == "tokens":
+        return session.used_tokens()
+    if what == "cost":
+        current = session.current()
+        return current.cost if current.priced else None
+    from synsema.lang.errors import SynError
+    raise SynError(f'llm_usage expects "tokens" or "cost", got {short(what)}')

@@ -19,6 +19,7 @@ server's `timeout` (30 s unless the config says otherwise); at most 1,000 tools 
 from __future__ import annotations
 
 from synsema.lang.errors import SynError
+from synsema.runtime import trace
 from synsema.runtime.calls import TaskCode
 from synsema.runtime.labels import violation, wrap
 from synsema.runtime.values import Param, Task, type_name
@@ -51,7 +52,9 @@ def _task(rt, server: str, info) -> Task:
         st = rt.labels
         if st is not None:
             _refuse_private(st, label, arguments)
-        result = rt.mcp_call(server, info.name, to_json(arguments, f"an argument of {label}"))
+        sent = to_json(arguments, f"an argument of {label}")
+        with trace.span("execute_tool", f"execute_tool {info.name}", _tool_attrs(server, info.name, arguments)):
+            result = rt.mcp_call(server, info.name, sent)
         if st is None:
             return result
         principal = rt.mcp_principal(server)
@@ -63,6 +66,17 @@ def _task(rt, server: str, info) -> Task:
     code = TaskCode(info.name, False, names, defaults, body, [])
     params = tuple(Param(name, kind, not required, not required) for name, kind, required in info.params)
     return Task(info.name, params, code, None, declared=(("mcp", server),))
+
+
+def _tool_attrs(server: str, name: str, arguments: dict) -> dict | None:
+    """An MCP call's execute_tool span attributes; None when no trace is written."""
+    if not trace.enabled():
+        return None
+    attrs = {"gen_ai.operation.name": "execute_tool", "gen_ai.tool.name": name, "gen_ai.tool.type": "extension",
+             "synsema.mcp.server": server, "gen_ai.tool.call.id": trace.current_tracer().call_id_for(name)}
+    if trace.content_allowed_for_values():
+        attrs["gen_ai.tool.call.arguments"] = trace.shown(arguments)
+    return attrs
 
 
 def _refuse_private(st, label: str, arguments: dict) -> None:

@@ -15,6 +15,7 @@ import re
 from urllib.parse import urlsplit
 
 from synsema.lang.errors import SynError
+from synsema.runtime.limits import check_length
 from synsema.runtime.sealed import Secret
 from synsema.runtime.values import type_name
 from synsema.stdlib.core import wrong_type
@@ -100,7 +101,9 @@ def fetch(rt, url, timeout=DEFAULT_TIMEOUT, headers=None):
             except (httpx.HTTPError, httpx.InvalidURL) as failure:
                 raise SynError(f"fetch {url}: {failure}") from None
             if response.next_request is None:
+                body = response.text
+                check_length("fetch", "text", len(body))
                 return {"status": response.status_code, "headers": dict(response.headers.items()),
-                        "body": response.text}
+                        "body": body}
             target = str(response.next_request.url)
     raise SynError(f"fetch {url}: more than {MAX_REDIRECTS} redirects")

@@ -16,6 +16,7 @@ import unicodedata
 from decimal import Decimal
 
 from synsema.lang.errors import SynError
+from synsema.runtime.deadline import Deadline, DeadlineExceeded
 from synsema.runtime.limits import REGEX_SECONDS, check_length
 from synsema.runtime.values import display, type_name
 from synsema.stdlib.core import short, wrong_type
@@ -105,7 +106,9 @@ def split(rt, t, sep):
     """
     _text("split", t)
     if not _text("split", sep, "a text separator"):
+        check_length("split", "list", len(t))
         return list(t)
+    check_length("split", "list", t.count(sep) + 1)
     return t.split(sep)
 
 
@@ -175,16 +178,104 @@ def fmt(rt, template, values):
 
 # ------------------------------------------------------------------ regex
 def _compile(fname: str, pattern):
-    """`pattern` compiled by the `regex` package (imported on first use: start-up stays quick)."""
+    """`pattern` compiled by the `regex` package (imported on first use: start-up stays quick),
+    under the same bound as matching: its parser (Python) is interrupted after REGEX_SECONDS,
+    and the copies its counted repeats make (the C compiler expands `a{1000000,}` into a
+    million nodes, out of any time-out's reach) are counted first and refused past
+    MAX_REGEX_COPIES."""
     import regex
     if type(pattern) is not str:
         raise wrong_type(fname, "a text pattern", pattern)
+    copies = _copies(pattern)
+    if copies < 0:
+        raise SynError(f"invalid regex {short(pattern)}: a repeat count is above the engine's "
+                       f"largest, {_NO_COUNT - 1:,}")
+    if copies > MAX_REGEX_COPIES:
+        raise SynError(f"{fname}: the regex {short(pattern)} compiles to about {copies:,} parts "
+                       f"(the limit is {MAX_REGEX_COPIES:,}; see README, Limits) — a count such as "
+                       "{1000} copies its part that many times; use a shorter pattern, a smaller "
+                       "count, or + / * / {0,n}, which do not copy")
     try:
-        return regex.compile(pattern)
+        if len(pattern) < _PARSED_QUICKLY:
+            return regex.compile(pattern)
+        with Deadline(REGEX_SECONDS):
+            return regex.compile(pattern)
     except (regex.error, OverflowError, ValueError) as error:
         raise SynError(f"invalid regex {short(pattern)}: {error}") from None
     except RecursionError:
         raise SynError(f"invalid regex {short(pattern)}: nested too deeply") from None
+    except DeadlineExceeded:
+        raise SynError(f"{fname}: the regex {short(pattern)} took more than {REGEX_SECONDS:g} s to "
+                       "compile — use a shorter pattern") from None
+
+
+# Patterns shorter than this parse in well under REGEX_SECONDS (the parser takes at most ~30 µs
+# a character), so they are compiled without arming a timer thread.
+_PARSED_QUICKLY = 2_000
+MAX_REGEX_COPIES = 100_000
+_NO_COUNT = 2 ** 32    # the regex package refuses counts from here on
+_COUNT = re.compile(r"\{(\d*)(?:,(\d*))?\}")
+_BRACED_ESCAPE = re.compile(r"\\[pPNxgu]\{[^}]*\}|\\.", re.S)
+
+
+def _copies(pattern: str) -> int:
+    """About how many nodes compiling `pattern` makes: each atom counts once, times the minimum
+    count of every `{n}`/`{n,}`/`{n,m}` around it. One pass; an over-estimate for alternations.
+    -1 when a count is beyond what the engine accepts."""
+    levels = [0]
+    last = 0
+    i, end = 0, len(pattern)
+    while i < end:
+        c = pattern[i]
+        if c == "\\":
+            escape = _BRACED_ESCAPE.match(pattern, i)
+            i = escape.end() if escape else end
+            last = 1
+        elif c == "[":
+            i = _class_end(pattern, i)
+            last = 1
+        elif c == "(":
+            levels.append(0)
+            i += 1
+            continue
+        elif c == ")" and len(levels) > 1:
+            last = levels.pop()
+            levels[-1] += last
+            i += 1
+            continue
+        elif c == "{" and (count := _COUNT.match(pattern, i)) is not None and count.group(1):
+            times = int(count.group(1)) if len(count.group(1)) < 12 else _NO_COUNT
+            if times >= _NO_COUNT:
+                return -1       # the engine refuses it: an invalid regex, not a large one
+            levels[-1] += last * (times - 1)
+            last *= times
+            i = count.end()
+            if levels[-1] > MAX_REGEX_COPIES:
+                break
+            continue
+        else:
+            i += 1
+            last = 1
+        levels[-1] += last
+    return sum(levels)
+
+
+def _class_end(pattern: str, start: int) -> int:
+    """The index after the character class opening at `start` (nested classes, escapes)."""
+    depth, i = 0, start
+    while i < len(pattern):
+        c = pattern[i]
+        if c == "\\":
+            i += 2
+            continue
+        if c == "[":
+            depth += 1
+        elif c == "]" and i > start + 1:
+            depth -= 1
+            if depth == 0:
+                return i + 1
+        i += 1
+    return i
 
 
 def _regex_error() -> type:

@@ -10,6 +10,7 @@ lines declare, intersected with the program's.
 from __future__ import annotations
 
 from synsema.lang.errors import SynError
+from synsema.runtime import trace
 from synsema.runtime.calls import bind, run_body, unknown_parameter
 from synsema.runtime.sealed import Secret
 from synsema.runtime.values import Task, type_name
@@ -105,9 +106,25 @@ def call_tool(rt, fn, args):
     _refuse_secrets(task, named)
     token = rt.enter_tool(task.declared, task.name)
     try:
-        return run_body(task.code, bind(task, [], named, False))
+        if not trace.enabled():
+            return run_body(task.code, bind(task, [], named, False))
+        with trace.span("execute_tool", f"execute_tool {task.name}", _tool_attrs(task.name, named)) as span:
+            result = run_body(task.code, bind(task, [], named, False))
+            if trace.content_allowed_for_values():
+                span.set({"gen_ai.tool.call.result": trace.shown(result)})
+            return result
     finally:
         rt.leave_caps(token)
+
+
+def _tool_attrs(name: str, named: list) -> dict:
+    """An execute_tool span's attributes: the model's call id when a step asked for this tool,
+    and the arguments (as stdout would show them) when the host captures content."""
+    attrs = {"gen_ai.operation.name": "execute_tool", "gen_ai.tool.name": name, "gen_ai.tool.type": "function",
+             "gen_ai.tool.call.id": trace.current_tracer().call_id_for(name)}
+    if trace.content_allowed_for_values():
+        attrs["gen_ai.tool.call.arguments"] = trace.shown(dict(named))
+    return attrs
 
 
 @builtin("tool_spec", 2)

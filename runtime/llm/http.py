@@ -38,6 +38,7 @@ import httpx
 from httpx_sse import EventSource
 
 from synsema.lang.errors import SynError
+from synsema.runtime import trace
 from synsema.runtime.llm.config import redact_url
 from synsema.runtime.llm.exchange import InvalidReply, clean_json
 
@@ -115,7 +116,11 @@ class JsonClient:
             try:
                 response = self._send(url, headers, body, deadline, whole)
             except RETRIED_FAILURES as failure:
-                if attempt == self.attempts or not self._sleep(self.backoff * 2 ** (attempt - 1), deadline):
+                wait = self.backoff * 2 ** (attempt - 1)
+                if attempt < self.attempts:
+                    trace.event("llm.retry", {"error.type": type(failure).__name__, "synsema.attempt": attempt,
+                                              "synsema.wait_seconds": wait})
+                if attempt == self.attempts or not self._sleep(wait, deadline):
                     raise self._unreachable(url, failure, attempt) from None
                 attempt += 1
                 continue
@@ -133,7 +138,10 @@ class JsonClient:
                 raise self._status_error(response, "")
             if attempt == self.attempts:
                 raise self._status_error(response, f" after {attempt} attempts")
-            if not self._sleep(self._wait(response, attempt), deadline):
+            wait = self._wait(response, attempt)
+            trace.event("llm.retry", {"http.response.status_code": response.status_code,
+                                      "synsema.attempt": attempt, "synsema.wait_seconds": wait})
+            if not self._sleep(wait, deadline):
                 raise self._status_error(response, f" after {attempt} attempts (no time left for another "
                                                    f"within SYNSEMA_LLM_TIMEOUT {self.timeout:g} s)")
             attempt += 1

@@ -14,7 +14,10 @@ budget, answering its placeholders.
 
 from __future__ import annotations
 
+import json
+
 from synsema.lang.errors import SynError
+from synsema.runtime import trace
 from synsema.runtime.llm.config import Config, load_config
 from synsema.runtime.llm.exchange import Ask, Reply
 
@@ -23,6 +26,8 @@ class Session:
     def __init__(self, config: Config):
         self.config = config
         self.used = 0
+        self.cost = 0.0          # dollars, over the replies whose model and token split are known
+        self.priced = True       # False once a reply could not be priced (llm_usage says so)
         self._provider = None
 
     @property
@@ -37,21 +42,73 @@ class Session:
         """The budget message once the budget is spent, else None."""
         budget = self.config.budget.value
         if budget is not None and self.used >= budget:
+            trace.event("llm.budget_exceeded", {"synsema.tokens": self.used, "synsema.budget": budget})
             return f"[llm budget exceeded: used {self.used} of {budget} tokens]"
         return None
 
     def ask(self, ask: Ask, stream: bool = False) -> Reply:
         """Send one request to the provider (built now if this is the first) and meter it;
         `stream`: as server-sent events, assembled into the same reply."""
-        reply = self._built().complete(ask, stream)
-        self.used += reply.tokens
+        with trace.span("chat", self._span_name(), self._request_attrs(ask)) as span:
+            reply = self._built().complete(ask, stream)
+            self._metered(reply, span)
         return reply
 
     def stream(self, ask: Ask, on_chunk) -> Reply:
         """Like `ask`, the answer's text pieces passed to `on_chunk` as they arrive."""
-        reply = self._built().stream(ask, on_chunk)
-        self.used += reply.tokens
+        with trace.span("chat", self._span_name(), self._request_attrs(ask)) as span:
+            reply = self._built().stream(ask, on_chunk)
+            self._metered(reply, span)
         return reply
+
+    def _span_name(self) -> str:
+        model = self.config.model.value
+        return f"chat {model}" if model else "chat"
+
+    def _request_attrs(self, ask: Ask) -> dict | None:
+        """A chat span's request attributes (GenAI conventions); None when no trace is written."""
+        if not trace.enabled():
+            return None
+        from urllib.parse import urlsplit
+        config = self.config
+        host = urlsplit(config.base_url.value or "").hostname if config.base_url.value else None
+        attrs = {"gen_ai.operation.name": "chat", "gen_ai.provider.name": config.backend or config.provider.value,
+                 "gen_ai.request.model": config.model.value, "gen_ai.request.max_tokens": config.max_tokens.value,
+                 "server.address": host, "synsema.llm.op": ask.op,
+                 "synsema.llm.tools": [tool.name for tool in ask.tools]}
+        if trace.content_allowed():
+            sent = ask.to_json()
+            attrs["gen_ai.input.messages"] = json.dumps({"prompt": sent["prompt"], "context": sent["context"]},
+                                                        ensure_ascii=False)
+        return attrs
+
+    def _metered(self, reply: Reply, span) -> None:
+        from synsema.runtime.llm.prices import cost
+        self.used += reply.tokens
+        usage = getattr(reply, "usage", None)
+        model = getattr(reply, "model", None) or self.config.model.value
+        spent = cost(model, usage)
+        if spent is not None:
+            self.cost += spent
+        elif reply.tokens:
+            self.priced = False
+        if span is trace.NO_SPAN:
+            return
+        if usage:
+            span.set({"gen_ai.usage.input_tokens": usage.get("input"), "gen_ai.usage.output_tokens": usage.get("output"),
+                      "gen_ai.usage.cache_read.input_tokens": usage.get("cache_read"),
+                      "gen_ai.usage.cache_creation.input_tokens": usage.get("cache_write"),
+                      "gen_ai.response.model": getattr(reply, "model", None),
+                      "gen_ai.response.id": getattr(reply, "id", None), "synsema.cost_usd": spent})
+        finish = ("tool_calls" if reply.kind == "tool" else "length" if reply.truncated
+                  else "content_filter" if reply.refused else "error" if reply.kind == "invalid" else "stop")
+        span.set({"synsema.tokens": reply.tokens, "gen_ai.response.finish_reasons": [finish]})
+        if reply.kind == "tool":
+            calls = [(call.name, call.id) for call in reply.calls]
+            span.tracer.model_called(calls)
+            span.set({"synsema.llm.tool_calls": [f"{name}#{call_id}" for name, call_id in calls]})
+        if trace.content_allowed():
+            span.set({"gen_ai.output.messages": json.dumps(reply.to_json(), ensure_ascii=False)})
 
     def _built(self):
         if self._provider is None:

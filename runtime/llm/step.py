@@ -23,7 +23,7 @@ from synsema.lang.toolschema import catalog_schema
 from synsema.runtime.llm import session
 from synsema.runtime.llm.convert import convert_args
 from synsema.runtime.llm.exchange import Ask, Reply, Tool, assistant_turn, thinking_blocks, tool_turn, user_turn
-from synsema.runtime.limits import tree_size
+from synsema.runtime.limits import check_length, tree_size
 from synsema.runtime.values import display, type_name
 
 NO_PROVIDER = "[no llm provider]"
@@ -138,6 +138,7 @@ def tool_result(call, value, error=False) -> dict:
         if type(call.get(key)) is not str:
             raise SynError(f"tool_result: the call has no text '{key}' (pass a tool step or one of its 'calls')")
     content = value if type(value) is str else json.dumps(json_data(value), ensure_ascii=False)
+    check_length("tool_result", "text", len(content))
     result = {"kind": "tool_result", "id": call["id"], "name": call["name"], "content": content}
     if error:
         result["error"] = True

@@ -252,3 +252,38 @@ def rank_fraction(rows) -> int:
                 a[i] = [x - f * y for x, y in zip(a[i], a[r])]
         r += 1
     return r
+
+
+def check_lp(c, a, b, e, f, result) -> None:
+    """Re-check an opt.lp.solve result with Fractions: feasibility, and the dual, Farkas or
+    ray certificate by its defining inequalities (weak duality / Farkas' lemma)."""
+    def dot(u, v):
+        return sum((Fraction(p) * Fraction(r) for p, r in zip(u, v)), Fraction(0))
+    rows, rhs = list(a) + list(e), [Fraction(v) for v in list(b) + list(f)]
+    columns = [list(col) for col in zip(*rows)] if rows else [[] for _ in c]
+
+    def feasible(x):
+        return (len(x) == len(c) and all(v >= 0 for v in x)
+                and all(dot(row, x) <= bi for row, bi in zip(a, map(Fraction, b)))
+                and all(dot(row, x) == fi for row, fi in zip(e, map(Fraction, f))))
+    status = result["status"]
+    if status == "optimal":
+        x = [q(v) for v in result["x"]]
+        y, w = [q(v) for v in result["dual"]], [q(v) for v in result["dual_eq"]]
+        assert feasible(x) and len(y) == len(a) and len(w) == len(e) and min(y, default=0) >= 0
+        assert all(dot(col, y + w) + Fraction(ci) >= 0 for col, ci in zip(columns, c))
+        assert dot(c, x) == q(result["value"]) == -dot(rhs, y + w)
+    elif status == "infeasible":
+        y, w = [q(v) for v in result["farkas"]], [q(v) for v in result["farkas_eq"]]
+        assert len(y) == len(a) and len(w) == len(e) and min(y, default=0) >= 0
+        assert all(dot(col, y + w) >= 0 for col in columns) and dot(rhs, y + w) < 0
+    elif status == "unbounded":
+        x, d = [q(v) for v in result["x"]], [q(v) for v in result["ray"]]
+        assert feasible(x) and len(d) == len(c) and all(v >= 0 for v in d)
+        assert all(dot(row, d) <= 0 for row in a) and all(dot(row, d) == 0 for row in e)
+        assert dot(c, d) < 0
+    else:
+        assert status == "incomplete"
+        if result["x"] is not None:
+            assert feasible([q(v) for v in result["x"]])
+            assert dot(c, [q(v) for v in result["x"]]) == q(result["value"])

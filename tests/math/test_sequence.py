@@ -37,7 +37,10 @@ def check(terms, result, minimal: bool = True) -> None:
         lhs = sum(den[i] * terms[n - i] for i in range(min(len(den) - 1, n) + 1))
         assert lhs == (num[n] if n < len(num) else 0)
     assert not minimal or order == 0 or not fits(terms, order - 1)
-    assert result["status"] == ("determined" if 2 * order <= len(terms) else "underdetermined")
+    n = len(terms)
+    assert result["status"] == ("determined" if 2 * order < n else
+                                "candidate" if 2 * order == n else "underdetermined")
+    assert result["confirming_terms"] == max(0, n - 2 * order)
     assert result["verified_terms"] == len(terms)
 
 
@@ -93,7 +96,7 @@ def test_request_boundary():
     rng = random.Random(12)
     terms = [rng.randrange(-10**30 + 1, 10**30) for _ in range(64)]
     result = find(terms)
-    assert result["order"] == 32 and result["status"] == "determined"
+    assert result["order"] == 32 and result["status"] == "candidate"  # random: no confirmation
     check(terms, result, minimal=False)  # a 33 x 32 elimination on 30-digit Fractions is slow
     assert max(len(v) for v in result["coefficients"]) < 2000
     assert rejected(ID, {"terms": []}) == ["too_short"]
@@ -101,3 +104,21 @@ def test_request_boundary():
     assert rejected(ID, {"terms": [str(10**30)]}) == ["integer_text"]
     assert rejected(ID, {"terms": ["1/2"]}) == ["integer_text"]
     assert rejected(ID, {"terms": [1.5]}) == ["integer_type"]
+
+
+def test_nothing_left_to_confirm_is_a_candidate_not_determined():
+    # Issue 28: the first 8 digits of pi got an order-4 recurrence called determined, and 20
+    # Catalan numbers (no constant-coefficient recurrence) an order-10 one.
+    pi = find([3, 1, 4, 1, 5, 9, 2, 6])
+    assert (pi["status"], pi["order"], pi["confirming_terms"]) == ("candidate", 4, 0)
+    check([3, 1, 4, 1, 5, 9, 2, 6], pi)
+    catalan = [1]
+    for n in range(19):
+        catalan.append(catalan[-1] * 2 * (2 * n + 1) // (n + 2))
+    result = find(catalan)
+    assert result["status"] in ("candidate", "underdetermined") and result["order"] >= 10
+    check(catalan, result)
+    # One term beyond the fit: Fibonacci's order 2 from 5 terms is confirmed by the fifth.
+    fib = find([1, 1, 2, 3, 5])
+    assert (fib["status"], fib["order"], fib["confirming_terms"]) == ("determined", 2, 1)
+    assert find([1, 1, 2, 3])["status"] == "candidate"

@@ -3,10 +3,13 @@ coefficients that fits every given term, and its rational generating function
 (`seq.recurrence.find`).
 
 The recurrence comes from the Berlekamp-Massey algorithm over Q (exact `Fraction`s), which
-returns the minimal order L of any recurrence generating the whole prefix. That makes two
-honest outcomes: `determined` when 2L <= N (then the minimal recurrence is the unique one of
-order <= N - L that fits) and `underdetermined` when 2L > N (a recurrence of order L fits, none
-shorter does, but the terms do not pin it down). Either way the claim "fits every given term"
+returns the minimal order L of any recurrence generating the whole prefix. Fitting an order-L
+recurrence uses 2L terms (L to start it, L equations for its coefficients), so three honest
+outcomes: `determined` when 2L < N (the unique fit, and the N - 2L terms beyond those 2L agree
+with it: evidence, not just a fit), `candidate` when 2L = N (the unique recurrence of order
+<= N - L that fits, but no term is left to test it: the first 8 digits of pi get one) and
+`underdetermined` when 2L > N (a recurrence of order L fits, none shorter does, but the terms
+do not pin it down). Either way the claim "fits every given term"
 is checked before returning by expanding P/Q back to N terms. The algorithm is written here
 because sympy's `find_linear_recurrence` solves Hankel systems symbolically (2.8 s for 40 terms
 of an order-8 sequence, against milliseconds here).
@@ -35,10 +38,15 @@ class RecurrenceRequest(BaseModel):
 
 class Recurrence(BaseModel):
     model_config = CONFIG
-    status: Literal["determined", "underdetermined"] = Field(description=(
-        "determined: 2 * order <= N, so this is the only recurrence of order <= N - order "
-        "that fits; underdetermined: 2 * order > N, a recurrence of this order fits and none "
+    status: Literal["determined", "candidate", "underdetermined"] = Field(description=(
+        "determined: 2 * order < N, the only recurrence of order <= N - order that fits, and "
+        "confirming_terms >= 1 terms beyond the 2 * order used to fit it agree with it; "
+        "candidate: 2 * order = N, the only fit of order <= N - order but no term is left to "
+        "test it; underdetermined: 2 * order > N, a recurrence of this order fits and none "
         "shorter does, but more terms are needed to pin it down."))
+    confirming_terms: Count(0, MAX_TERMS) = Field(description=(
+        "N - 2 * order when positive, else 0: the given terms beyond the 2 * order that "
+        "fitting the recurrence used, all of which it reproduces."))
     order: Count(0, MAX_TERMS) = Field(description=(
         "L, the least order of a linear recurrence with constant rational coefficients that "
         "fits every given term (0 for the all-zero sequence)."))
@@ -98,7 +106,9 @@ def find_recurrence(request: RecurrenceRequest) -> Recurrence:
     if _series(numerator, connection, len(terms)) != terms:
         raise BackendFault("generating_function_does_not_reproduce_terms")
     return Recurrence(
-        status="determined" if 2 * order <= len(terms) else "underdetermined", order=order,
+        status=("determined" if 2 * order < len(terms) else
+                "candidate" if 2 * order == len(terms) else "underdetermined"),
+        confirming_terms=max(0, len(terms) - 2 * order), order=order,
         coefficients=[-x for x in connection[1:]],
         numerator=polynomial_value("x", _highest_first(numerator)),
         denominator=polynomial_value("x", _highest_first(connection)),
@@ -113,8 +123,10 @@ RECURRENCE = MathTool(
         "Berlekamp-Massey", "next term of a sequence", "Fibonacci-like"),
     claim=("For integer terms a_0..a_(N-1): the least L and rational c_1..c_L with "
            "a_n = sum c_i a_(n-i) for every given n >= L, the generating function P/Q that "
-           "expands to every given term (checked by re-expansion), and whether the terms "
-           "determine it (2L <= N) or not; terms beyond the data are not claimed."),
+           "expands to every given term (checked by re-expansion), and how far the terms "
+           "support it: determined (2L < N: terms beyond the fit confirm it), candidate "
+           "(2L = N: unique but unconfirmed) or underdetermined (2L > N); terms beyond the "
+           "data are not claimed."),
     request=RecurrenceRequest, result=Recurrence, function=find_recurrence,
     examples=(Example.of(
         "Compute the shortest linear recurrence and rational generating function fitting "
@@ -126,7 +138,7 @@ RECURRENCE = MathTool(
                     "re-expansion, on Fractions that grow to about 1900 digits: measured 2.2 s "
                     "at N = 64 random 30-digit terms (the worst case: L = 32), milliseconds for "
                     "short recurrences.",
-        output="L <= 32 when determined (<= 64 in all); every Berlekamp-Massey coefficient is a "
+        output="L < 32 when determined, 32 when a candidate (<= 64 in all); every Berlekamp-Massey coefficient is a "
                "ratio of Hankel minors of the terms of order <= 64, so numerators and "
                "denominators stay below (sqrt(64) 10^30)^64 < 10^1980 (Hadamard; measured "
                "1877 digits), and those of P below 10^2020."))
