@@ -45,7 +45,7 @@ def test_random_seed_budget():
     _passes(run_campaign(seed, RANDOM_BUDGET, avoid=KNOWN_LEAKS))
 
 
-@pytest.mark.xfail(strict=True, reason="issue 24 items 1, 2 and 4 are open on main (generator.KNOWN_LEAKS); "
+@pytest.mark.xfail(strict=True, reason="issue 24 item 4 is open on main (generator.KNOWN_LEAKS); "
                                        "labels: when KNOWN_LEAKS is empty, remove this mark")
 def test_fixed_seed_budget_with_every_construct():
     summary = run_campaign(FIXED_SEED, 60, minimise_limit=0, confirm=False)
