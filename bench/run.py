@@ -106,6 +106,7 @@ MATH_FIRST_CALLS = [("nt.integer.gcd", "no backend"), ("comb.binomial", "no back
                     ("seq.recurrence.find", "no backend"), ("nt.integer.factor", "sympy"),
                     ("poly.factor", "sympy"), ("linalg.det", "sympy"),
                     ("calculus.integrate.rational", "sympy"), ("opt.lp.solve", "no backend"),
+                    ("poly.cyclotomic", "no backend"),
                     ("sat.solve", "PySAT"), ("smt.solve", "z3")]
 
 

@@ -16,6 +16,7 @@ MODULES: dict[str, tuple[str, ...]] = {
     "calculus": ("calculus.integrate.rational",),
     "certify": ("nt.prime.certify",),
     "contfrac": ("nt.continued_fraction.expand",),
+    "cyclotomic": ("poly.cyclotomic",),
     "inverse": ("linalg.inverse",),
     "lattice": ("linalg.integer.normal_forms", "nt.integer.relations"),
     "linalg": ("linalg.charpoly", "linalg.det", "linalg.eigenvalues", "linalg.nullspace",

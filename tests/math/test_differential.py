@@ -335,6 +335,30 @@ def _modp():
     return generate, verify
 
 
+@case("poly.cyclotomic", ["prime", "prime_power", "squarefree", "smooth", "three_odd_primes"])
+def _cyclotomic():
+    def generate(rng, shape):
+        n = {"prime": rng.choice([2, 3, 5, 97, 101, 1999]),
+             "prime_power": rng.choice([2, 3, 5, 7]) ** rng.randrange(1, 4),
+             "squarefree": rng.choice([6, 10, 30, 42, 66, 210]),
+             "smooth": rng.choice([12, 48, 72, 360, 720, 1680]),
+             "three_odd_primes": rng.choice([105, 165, 195, 231, 385, 1155])}[shape]
+        return {"n": n}
+
+    def verify(payload, out):
+        # another algorithm: sympy's cyclotomic_poly; and x^n - 1 = the product of the factors
+        from sympy import Poly, Symbol, cyclotomic_poly
+        x = Symbol("x")
+        n = payload["n"]
+        expected = [int(c) for c in Poly(cyclotomic_poly(n, x), x).all_coeffs()]
+        assert out["cyclotomic"]["coefficients"] == expected
+        product = [1]
+        for f in out["factors"]:
+            product = [int(c) for c in poly_mul(product, f["polynomial"]["coefficients"])]
+        assert product == [1] + [0] * (n - 1) + [-1]
+    return generate, verify
+
+
 @case("linalg.det", [n for n in range(0, 7)])
 def _det():
     def generate(rng, n):
