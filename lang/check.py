@@ -91,9 +91,10 @@ CLEAN, ERRORS, WARNINGS_ONLY = 0, 1, 3
 
 
 def check_files(paths: list[str], out, err, *, builtins=None, predeclared=(), auto_granted=(),
-                as_json: bool = False) -> int:
+                tier_c=lambda name: None, as_json: bool = False) -> int:
     """Parse each file (and the modules it uses) and lint it (`lang.lint`): findings, with a
-    caret, on `err`, or one JSON report on `out`. `builtins` None parses only."""
+    caret, on `err`, or one JSON report on `out` (each diagnostic with its `fixes`, the
+    mechanical rewrites of `lang.hints`). `builtins` None parses only."""
     from synsema.lang.diagnostics import Sources, as_json as error_json, position, render
     from synsema.lang.gcpause import collector_paused
     from synsema.lang.lint import lint
@@ -106,17 +107,18 @@ def check_files(paths: list[str], out, err, *, builtins=None, predeclared=(), au
                 module, modules = load_with_modules(path)
         except SynError as error:
             errors += 1
-            diagnostics.append({**error_json(error, sources), "severity": "error"})
+            diagnostics.append({**error_json(error, sources), "severity": "error",
+                                "fixes": [f.as_dict() for f in error.fixes]})
             if not as_json:
                 from synsema.lang.diagnostics import human
                 err(human(error, sources) + "\n")
             continue
         with collector_paused():
-            findings = lint(module, builtins, predeclared, auto_granted) if builtins is not None else []
+            findings = lint(module, builtins, predeclared, auto_granted, tier_c) if builtins is not None else []
         for finding in findings:
             diagnostics.append({**position(finding.span, sources), "code": finding.code,
                                 "message": finding.message, "hint": finding.hint,
-                                "severity": finding.severity})
+                                "severity": finding.severity, "fixes": [f.as_dict() for f in finding.fixes]})
             if not as_json:
                 err(render(finding.headline(), finding.span, finding.hint, sources) + "\n")
         found_errors = sum(1 for f in findings if f.severity == "error")

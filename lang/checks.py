@@ -18,8 +18,9 @@ from lark import Token
 
 from synsema.lang import ast
 from synsema.lang.errors import Span, SynError, parse_error
+from synsema.lang.hints import Edit, Fix, replace
 from synsema.lang.lexer import (AFTER_WORDS, CLAUSE_WORDS, HARD_KEYWORDS, KEYWORD_TYPES, PUNCTUATION,
-                        STATEMENT_START, STATEMENT_WORDS)
+                        STATEMENT_START, STATEMENT_WORDS, token_end)
 
 PROTECTED_NAMES = frozenset({"private", "declassify", "label_of", "is_private", "print", "eprint"})
 # The builtins whose calls `check_label_call` checks at load time.
@@ -56,8 +57,17 @@ REFLEXES = {
     "const": "Synsema declares variables with `let x be value`",
     "pass": "Synsema has no `pass`: write `nothing` as the statement",
 }
+# Reflex words whose Synsema form is one word in their place: the quick fix.
+REFLEX_WORDS = {"return": "give", "if": "when", "elif": "otherwise when", "else": "otherwise",
+                "for": "each", "def": "task", "function": "task", "fn": "task", "break": "stop",
+                "pass": "nothing", "var": "let", "const": "let"}
 # Reflex words that are also valid expression statements on their own (`break`).
 _BARE_REFLEXES = frozenset({"return", "break", "continue", "else", "pass"})
+# Statements that open an indented block (where a `{` is a brace-language reflex).
+_BLOCK_OPENERS = frozenset({"WHEN", "_OTHERWISE", "EACH", "WHILE", "TASK", "TRY", "_RECOVER", "TEST",
+                            "MATCH", "SANDBOX", "TYPE", "ENUM"})
+# Compound assignments of C, Python and JavaScript, and the operator they apply.
+_COMPOUND = {"PLUS": "+", "MINUS": "-", "STAR": "*", "SLASH": "/", "PERCENT": "%"}
 
 # Tokens whose spelling a message can show directly.
 _SPELLING = {t: w for w, t in HARD_KEYWORDS.items()}
@@ -108,7 +118,11 @@ def check_bound_name(name: str, what: str, span: Span) -> None:
 def check_expression_statement(expr: ast.Expr) -> None:
     """A lone `break`, `return`, `else`… is a Python habit, not a variable read."""
     if isinstance(expr, ast.Name) and expr.name in _BARE_REFLEXES:
-        raise parse_error(f"`{expr.name}` is not Synsema: {REFLEXES[expr.name]}", expr.span)
+        error = parse_error(f"`{expr.name}` is not Synsema: {REFLEXES[expr.name]}", expr.span)
+        word = REFLEX_WORDS.get(expr.name)
+        if word is not None:
+            error.fixes = [replace(expr.span, expr.name, word)]
+        raise error
 
 
 def check_nesting(module: ast.Module) -> None:
@@ -163,13 +177,193 @@ def check_label_call(node: ast.Call) -> None:
                               '("bank" or ["bank", "app"]), never computed', target.span or node.span)
 
 
-def explain_unexpected(tokens: list[Token], i: int, expected: set[str], file: str) -> SynError:
-    """The message for `tokens[i]`, which the parser could not accept in its position."""
-    tok = tokens[i]
-    span = _span(tok, file)
+def explain_unexpected(tokens: list[Token], i: int, expected: set[str], file: str,
+                       source: str | None = None) -> SynError:
+    """The message for `tokens[i]`, which the parser could not accept in its position, with
+    the rewrite that fixes it (`SynError.fixes`) where the rewrite is mechanical. `source` is
+    the text the tokens came from (to measure quoted tokens)."""
     start = i
     while start > 0 and tokens[start - 1].type not in STATEMENT_START:
         start -= 1
+    reflex = _Reflex(tokens, i, start, file, source)
+    found = reflex.explain()
+    if found is not None:
+        return found
+    return _explain(tokens, i, start, expected, file)
+
+
+class _Reflex:
+    """The habits of other languages the parser meets as an unexpected token, each named with
+    its Synsema form and its rewrite: `when x = 1`, `===`, `i++`, `i += 1`, `f"…"`, `lambda x:`,
+    a `{` block, `else if`, `-> type` after a task's parameters, a Python statement word."""
+
+    def __init__(self, tokens: list[Token], i: int, start: int, file: str, source: str | None):
+        self.tokens, self.i, self.start, self.file, self.source = tokens, i, start, file, source
+        self.tok = tokens[i]
+        self.first = tokens[start]
+        self.prev = tokens[i - 1] if i > 0 else None
+
+    def explain(self) -> SynError | None:
+        for rule in (self.strict_equality, self.compound, self.increment, self.comparison,
+                     self.f_string, self.lambda_, self.brace_block, self.return_type, self.else_if,
+                     self.statement_word):
+            found = rule()
+            if found is not None:
+                return found
+        return None
+
+    # -- positions
+    def end(self, tok: Token) -> int:
+        """The column just past `tok`."""
+        if self.source is not None and tok.type in ("STRING", "_RPAR", "_RSQB", "_RBRACE"):
+            return tok.column + token_end(tok, self.source) - tok.start_pos
+        return tok.column + len(tok.value)
+
+    def touching(self, a: Token, b: Token) -> bool:
+        return a.line == b.line and self.end(a) == b.column
+
+    def error(self, message: str, at: Token, title: str, edits: list[Edit]) -> SynError:
+        error = parse_error(message, _span(at, self.file))
+        error.fixes = [Fix(title, edits)]
+        return error
+
+    def span_edit(self, first: Token, last: Token, text: str) -> Edit:
+        """Replace `first` through `last` (on one line) with `text`."""
+        return Edit(first.line, first.column, last.line, self.end(last), text)
+
+    # -- the rules
+    def strict_equality(self):
+        tok, prev = self.tok, self.prev
+        if tok.type == "_EQUAL" and prev is not None and prev.type in ("EQ", "NE") and self.touching(prev, tok):
+            wanted = "==" if prev.type == "EQ" else "!="
+            return self.error(f"`{prev.value}=` is not Synsema: compare with `{wanted}` (it never converts "
+                              "between types, so it is already strict)", prev, f"Replace with '{wanted}'",
+                              [self.span_edit(prev, tok, wanted)])
+        return None
+
+    def compound(self):
+        tok, prev, first = self.tok, self.prev, self.first
+        if (tok.type == "_EQUAL" and prev is not None and prev.type in _COMPOUND and self.i == self.start + 2
+                and first.type == "NAME" and self.touching(prev, tok)):
+            name, op = first.value, _COMPOUND[prev.type]
+            return self.error(f"`{op}=` is not Synsema: write `set {name} to {name} {op} …`", tok,
+                              f"Rewrite as 'set {name} to {name} {op} …'",
+                              [self.span_edit(first, tok, f"set {name} to {name} {op}")])
+        return None
+
+    def increment(self):
+        tokens, i, first = self.tokens, self.i, self.first
+        tok, prev = self.tok, self.prev
+        if (tok.type in ("PLUS", "MINUS") and prev is not None and prev.type == tok.type and i == self.start + 2
+                and first.type == "NAME" and self.touching(prev, tok)
+                and tokens[i + 1].type in ("_NL", "$END", "_DEDENT")):
+            name, op = first.value, tok.value
+            rewrite = f"set {name} to {name} {op} 1"
+            return self.error(f"`{op}{op}` is not Synsema: write `{rewrite}`", prev, f"Rewrite as '{rewrite}'",
+                              [self.span_edit(first, tok, rewrite)])
+        return None
+
+    def comparison(self):
+        if self.tok.type == "_EQUAL" and self.first.type in ("WHEN", "WHILE", "_OTHERWISE"):
+            return self.error("`=` is not a comparison in Synsema: compare with `==`, as in `when x == 1`",
+                              self.tok, "Replace '=' with '=='", [self.span_edit(self.tok, self.tok, "==")])
+        return None
+
+    def f_string(self):
+        tok, prev = self.tok, self.prev
+        if not (tok.type == "STRING" and prev is not None and prev.type == "NAME" and prev.value in ("f", "F")
+                and self.touching(prev, tok)):
+            return None
+        message = ("Synsema has no f-strings: a template is written in backticks, `hi {name}`, and "
+                   "fills each {expression} in")
+        error = parse_error(message, _span(prev, self.file))
+        if self.source is not None:
+            body = self.source[tok.start_pos + 1:token_end(tok, self.source) - 1]
+            if "`" not in body and "\\" not in body:
+                error.fixes = [Fix("Rewrite as a backtick template", [self.span_edit(prev, tok, f"`{body}`")])]
+        return error
+
+    def lambda_(self):
+        tokens, i = self.tokens, self.i
+        at = next((k for k in range(i, self.start - 1, -1)
+                   if tokens[k].type == "NAME" and tokens[k].value == "lambda"), None)
+        if at is None or at < i - 8:
+            return None
+        colon = next((k for k in range(at + 1, len(tokens)) if tokens[k].type == "_COLON"), None)
+        params = tokens[at + 1:colon] if colon is not None else []
+        names = [t.value for t in params if t.type == "NAME"]
+        if colon is None or any(t.type not in ("NAME", "_COMMA") for t in params) or tokens[colon].line != tokens[at].line:
+            return parse_error("`lambda` is not Synsema: Synsema's lambda is `(x) => expression`",
+                               _span(tokens[at], self.file))
+        head = f"({', '.join(names)}) =>"
+        return self.error(f"`lambda` is not Synsema: write `{head} expression`", tokens[at],
+                          f"Rewrite as '{head} …'", [self.span_edit(tokens[at], tokens[colon], head)])
+
+    def brace_block(self):
+        tokens, i, tok = self.tokens, self.i, self.tok
+        if tok.type not in ("LBRACE", "P_LBRACE") or self.first.type not in _BLOCK_OPENERS or self.source is None:
+            return None
+        line_rest = self.source[tok.start_pos + 1:].split("\n", 1)[0]
+        if line_rest.strip():
+            return None
+        message = ("Synsema blocks are indented, not braced: end the line before the `{` and indent "
+                   "the block below it (without a closing `}`)")
+        edits = [Edit(tok.line, self.end(self.prev), tok.line, self.end(tok), "")]
+        depth = 0
+        for k in range(i + 1, len(tokens)):
+            kind = tokens[k].type
+            if kind in ("LBRACE", "P_LBRACE", "_LPAR", "LAMBDA_LPAR", "LSQB", "P_LSQB"):
+                depth += 1
+            elif kind in ("_RBRACE", "_RPAR", "_RSQB"):
+                if depth == 0:
+                    closer = tokens[k]
+                    lines = self.source.split("\n")
+                    if kind == "_RBRACE" and lines[closer.line - 1].strip() == "}":
+                        edits.append(Edit(closer.line, 1, closer.line + 1, 1, ""))
+                        return self.error(message, tok, "Remove the braces", edits)
+                    break
+                depth -= 1
+        return parse_error(message, _span(tok, self.file))
+
+    def return_type(self):
+        tokens, i, tok = self.tokens, self.i, self.tok
+        if tok.type != "RARROW" or self.first.type != "TASK":
+            return None
+        last = i
+        while tokens[last + 1].type not in ("_NL", "$END", "_INDENT", "_DEDENT"):
+            last += 1
+        shown = " ".join(t.value for t in tokens[i:last + 1])
+        return self.error(f"Synsema tasks declare no return type: remove `{shown}` (a parameter may "
+                          "declare one: `task f(a: number)`)", tok, f"Remove '{shown}'",
+                          [Edit(tok.line, self.end(self.prev), tok.line, self.end(tokens[last]), "")])
+
+    def else_if(self):
+        tokens, first, start = self.tokens, self.first, self.start
+        if first.type == "NAME" and first.value == "else" and self.i > start and \
+                tokens[start + 1].type == "NAME" and tokens[start + 1].value == "if":
+            return self.error("`else if` is not Synsema: write `otherwise when condition` + an indented block",
+                              first, "Replace with 'otherwise when'",
+                              [self.span_edit(first, tokens[start + 1], "otherwise when")])
+        return None
+
+    def statement_word(self):
+        first, tokens, start = self.first, self.tokens, self.start
+        if not (first.type == "NAME" and first.value in REFLEXES and self.i > start):
+            return None
+        message = f"`{first.value}` is not Synsema: {REFLEXES[first.value]}"
+        word = REFLEX_WORDS.get(first.value)
+        if word is None:
+            return parse_error(message, _span(first, self.file))
+        edits = [self.span_edit(first, first, word)]
+        if word == "let" and len(tokens) > start + 2 and tokens[start + 2].type == "_EQUAL":
+            edits.append(self.span_edit(tokens[start + 2], tokens[start + 2], "be"))
+        return self.error(message, first, f"Replace '{first.value}' with '{word}'", edits)
+
+
+def _explain(tokens: list[Token], i: int, start: int, expected: set[str], file: str) -> SynError:
+    """The message for an unexpected token that is no reflex of another language."""
+    tok = tokens[i]
+    span = _span(tok, file)
     first = tokens[start]
     prev = tokens[i - 1] if i > 0 else None
 
@@ -179,8 +373,6 @@ def explain_unexpected(tokens: list[Token], i: int, expected: set[str], file: st
         return _unsupported(first.value, _span(first, file))
     if tok.type == "NAME" and tok.value in TIER_C_WORDS and prev is not None and prev.type == "EXPORT":
         return _unsupported(tok.value, span)
-    if first.type == "NAME" and first.value in REFLEXES and i > start:
-        return parse_error(f"`{first.value}` is not Synsema: {REFLEXES[first.value]}", _span(first, file))
     if tok.type == "_EQUAL" and first.type in ("NAME", "LET", "SET"):
         return parse_error("`=` is not assignment in Synsema: declare with `let x be value`, "
                            "change with `set x to value`", span)
@@ -198,8 +390,10 @@ def explain_unexpected(tokens: list[Token], i: int, expected: set[str], file: st
         return parse_error("raise needs a message: write `raise \"what went wrong\"`, or "
                            "`raise err` to pass on a caught error", _span(prev, file))
     if tok.type == "_COLON" and i + 1 < len(tokens) and tokens[i + 1].type == "_NL":
-        return parse_error("Synsema blocks have no colon: remove the ':' at the end of the line "
-                           "and indent the block below it", span)
+        error = parse_error("Synsema blocks have no colon: remove the ':' at the end of the line "
+                            "and indent the block below it", span)
+        error.fixes = [Fix("Remove the ':'", [Edit(tok.line, tok.column, tok.line, tok.column + 1, "")])]
+        return error
     if tok.type == "_OF":
         return parse_error("`of` needs a plain name on its left: write `name of value`, or "
                            "`value.name`", span)

@@ -49,6 +49,7 @@ class SynError(Exception):
         self.assertion = assertion
         self.hint = hint            # how to fix it, shown below the source line (lang.diagnostics)
         self.code = code            # a stable name for the kind of error, for --format json
+        self.fixes: list = []       # lang.hints.Fix: the mechanical rewrites, offered by editors
         self.detail = None          # () -> lines explaining a failed assertion, made when shown
         self.violation = False
         self.secret: frozenset | None = None

@@ -27,6 +27,7 @@ from decimal import Decimal
 from lark import Token
 
 from synsema.lang.errors import Span, lex_error
+from synsema.lang.hints import replace
 from synsema.lang.templates import decode_escapes, scan_template
 
 # Hard (reserved) keywords and the terminal each becomes. A `_` terminal is dropped from the
@@ -244,8 +245,10 @@ class _Scanner:
                 raise lex_error(f"Inconsistent indentation: expected {indents[-1]} spaces but got "
                                 f"{width}", self.span(end))
         if src.startswith("//", end):
-            raise lex_error("Unexpected '//' at the start of a statement: `//` is floor division; "
-                            "comments start with `--`", self.span(end))
+            error = lex_error("Unexpected '//' at the start of a statement: `//` is floor division; "
+                              "comments start with `--`", self.span(end))
+            error.fixes = [replace(error.span, "//", "--", "Write the comment with '--'")]
+            raise error
         return end
 
     def bracket(self, tok: Token) -> None:
@@ -320,7 +323,7 @@ class _Scanner:
         prev = self.tokens[-1] if self.tokens else None
         after = self.src[pos + 2:pos + 3]
         if (prev is not None and prev.type in VALUE_END and prev.line == self.line
-                and _token_end(prev, self.src) == pos and (after.isdigit() or after == "(")):
+                and token_end(prev, self.src) == pos and (after.isdigit() or after == "(")):
             raise lex_error(f"Ambiguous '--' after '{prev.value}': it starts a comment, so "
                             "everything after it is ignored. For subtraction of a negative value "
                             "write `a - -b`; for a comment put a space before `--`", self.span(pos))
@@ -357,7 +360,7 @@ def _new_token(type_: str, value: str, pos: int, line: int, column: int) -> Toke
 
 
 
-def _token_end(tok: Token, src: str) -> int:
+def token_end(tok: Token, src: str) -> int:
     """Where a token ends in the source (strings are stored decoded, so measure them)."""
     if tok.type == "STRING":
         return _STRING[src[tok.start_pos]].match(src, tok.start_pos).end()

@@ -4,43 +4,53 @@ Built on the one resolver (`lang.resolve`), so "undefined" means exactly what th
 would find undefined. Findings:
 
 * errors — `undefined-name` (a read or `set` of a name no frame or global binds),
+  `unsupported` (a call of a tier-C builtin, which always refuses),
   `arity` (a call of a builtin, or of a task or lambda the program never rebinds, with too many
   or too few arguments), `unknown-keyword` (a named argument the callee does not take),
   `missing-capability` (a capability-gated builtin called where no `require` grants it; the
-  hint is the `require …` line to add);
+  hint is the `require …` line to add), `no-methods` (`xs.append(3)` or `xs.length` on a name
+  that certainly holds a list, text or number), `give-outside-task` (a `give` at program level);
 * warnings — `unreachable` (statements after `give`, `stop` or `raise` in the same block).
+
+Every message and hint comes from `lang.hints`, as the evaluator's do, so `check`, `run` and
+the language server word a mistake the same way; a finding whose rewrite is mechanical carries
+it in `fixes` (a list of `lang.hints.Fix`).
 
 Only what is certain is reported: a name a task rebinds with `set`, a callee reached through
 a map or a module, or a call in a branch that may never run is still checked where the rule
 holds for every run. `lang` imports nothing from the runtime, so the caller passes what
 exists before a program starts: `builtins` maps each builtin name to its declaration (an
 object with `min_args`, `max_args` (None: any), `named`, `cap` and `signature()`, as
-`stdlib.registry.BuiltinSpec` has), `predeclared` lists every global name (builtins,
-constants, `math`), and `auto_granted` the capabilities a run grants without `require`.
+`stdlib.registry.BuiltinSpec` has, and `unsupported` true for a tier-C one), `predeclared` lists
+every global name (builtins, constants, `math`), `auto_granted` the capabilities a run grants
+without `require`, and `tier_c` names the tier-C family of a name (None for other names).
 """
 
 from __future__ import annotations
 
-from typing import Iterable, Mapping
+from typing import Callable, Iterable, Mapping
 
-from synsema.lang import ast
+from synsema.lang import ast, hints
 from synsema.lang.caps_outline import program_grants
 from synsema.lang.errors import Span
 from synsema.lang.resolve import Resolution, resolve_module
 from synsema.lang.suggest import did_you_mean
+from synsema.lang.unparse import unparse
 
 
 class Finding:
     """One problem: `severity` is "error" or "warning"; `code` a stable name (see above)."""
 
-    __slots__ = ("severity", "code", "message", "span", "hint")
+    __slots__ = ("severity", "code", "message", "span", "hint", "fixes")
 
-    def __init__(self, severity: str, code: str, message: str, span: Span | None, hint: str | None = None):
+    def __init__(self, severity: str, code: str, message: str, span: Span | None, hint: str | None = None,
+                 fixes: list | None = None):
         self.severity = severity
         self.code = code
         self.message = message
         self.span = span
         self.hint = hint
+        self.fixes = fixes or []
 
     def headline(self) -> str:
         where = f"{self.span}: " if self.span is not None else ""
@@ -66,28 +76,35 @@ def call_parts(node) -> tuple[object, int, list[str]]:
 
 
 class _Linter:
-    def __init__(self, module, builtins: Mapping, predeclared: Iterable[str], auto_granted: Iterable[str]):
+    def __init__(self, module, builtins: Mapping, predeclared: Iterable[str], auto_granted: Iterable[str],
+                 tier_c: Callable[[str], str | None]):
         self.module = module
         self.builtins = builtins
         self.resolution: Resolution = resolve_module(module, predeclared)
         self.survey = Survey(module)
         self.findings: list[Finding] = []
         self.auto = tuple(auto_granted)
+        self.tier_c = tier_c
+        self.unsupported = frozenset(n for n, spec in builtins.items() if getattr(spec, "unsupported", False))
 
-    def add(self, severity, code, message, span, hint=None) -> None:
-        self.findings.append(Finding(severity, code, message, span, hint))
+    def add(self, severity, code, message, span, hint=None, fixes=None) -> None:
+        self.findings.append(Finding(severity, code, message, span, hint, fixes))
 
     # ------------------------------------------------------------ names
     def undefined_names(self) -> None:
         for ref in self.resolution.undefined():
+            family = self.tier_c(ref.name)
+            if family is not None and not ref.is_set:
+                self.add("error", "unsupported", hints.unsupported(ref.name, family), ref.span)
+                continue
             names = self.resolution.candidates(ref.scope)
-            guess = did_you_mean(ref.name, names)
-            hint = f"did you mean '{guess}'?" if guess else None
             if ref.is_set:
+                guess = did_you_mean(ref.name, (n for n in names if n not in self.unsupported))
                 self.add("error", "undefined-name", f"cannot set undefined variable '{ref.name}'",
-                         ref.span, hint or f"declare it first: let {ref.name} be …")
-            else:
-                self.add("error", "undefined-name", f"undefined name '{ref.name}'", ref.span, hint)
+                         ref.span, f"did you mean '{guess}'?" if guess else f"declare it first: let {ref.name} be …")
+                continue
+            suffix, hint, fixes = hints.undefined_name(ref.name, ref.span, names, self.unsupported)
+            self.add("error", "undefined-name", f"undefined name '{ref.name}'{suffix}", ref.span, hint, fixes)
 
     # ------------------------------------------------------------ calls
     def callee(self, func) -> tuple[str, object] | None:
@@ -122,6 +139,8 @@ class _Linter:
         func, given, named = call_parts(node)
         found = self.callee(func)
         if found is None:
+            if type(node) is ast.Call and type(func) is ast.Attr:
+                self.method_call(node, func)
             return
         kind, what = found
         span = func.span or node.span
@@ -131,43 +150,95 @@ class _Linter:
             self.task_call(what, given, named, span)
 
     def builtin_call(self, spec, given: int, named: list[str], span) -> None:
+        if getattr(spec, "unsupported", False):
+            family = self.tier_c(spec.name)
+            self.add("error", "unsupported", hints.unsupported(spec.name, family or "unsupported"), span)
+            return
+        extra = [key for key in named if key not in spec.named]
+        if extra:  # as the evaluator does: the first unknown name, before the count
+            self.add("error", "unknown-keyword", hints.builtin_named(spec.name, extra[0], spec.named), span,
+                     f"call it as {spec.signature()}")
+            return
         low, high = spec.min_args, spec.max_args
         if given < low or (high is not None and given > high):
-            if high is not None and given > high:  # worded as the run-time error is
-                takes = f"at most {high}"
-            elif low == high:
-                takes = str(low)
-            else:
-                takes = f"at least {low}"
-            self.add("error", "arity", f"{spec.name}() takes {takes} argument{'s' if takes != '1' else ''}, "
-                     f"got {given}", span, f"call it as {spec.signature()}")
-        for key in named:
-            if key not in spec.named:
-                accepted = ", ".join(spec.named)
-                guess = did_you_mean(key, spec.named)
-                self.add("error", "unknown-keyword", f"{spec.name}() has no named argument '{key}'", span,
-                         f"did you mean '{guess}'?" if guess else
-                         (f"it accepts: {accepted}" if accepted else f"pass it by position: {spec.signature()}"))
+            self.add("error", "arity", hints.builtin_arity(spec.name, low, high, given), span,
+                     f"call it as {spec.signature()}")
 
     def task_call(self, node, given: int, named: list[str], span) -> None:
         params = node.params
         names = [p.name for p in params]
-        label = f"task '{node.name}'" if type(node) is ast.TaskDef else "the lambda"
-        shown = f"{node.name if type(node) is ast.TaskDef else 'lambda'}({', '.join(names)})"
+        name = node.name if type(node) is ast.TaskDef else None
+        label = hints.task_label(name)
+        shown = hints.call_as(name, names)
         if given > len(params):
-            self.add("error", "arity", f"{label} takes {len(params)} argument{'s' if len(params) != 1 else ''}, "
-                     f"got {given}", span, f"call it as {shown}")
+            self.add("error", "arity", hints.task_too_many(label, len(params), given), span, shown)
             return
         for key in named:
             if key not in names:
-                guess = did_you_mean(key, names)
-                self.add("error", "unknown-keyword", f"{label} has no parameter '{key}'", span,
-                         f"did you mean '{guess}'?" if guess else f"call it as {shown}")
+                self.add("error", "unknown-keyword", hints.unknown_parameter(label, key, names), span)
         for position, p in enumerate(params):
             if position >= given and p.default is None and p.name not in named:
-                self.add("error", "arity", f"{label} is missing argument '{p.name}'", span,
-                         f"call it as {shown}, or give the parameter a default")
+                self.add("error", "arity", hints.task_missing(label, p.name), span, shown)
                 break
+
+    # ------------------------------------------------------------ methods and properties
+    def plain_value(self, node) -> str | None:
+        """The kind of value ("list", "text", "number") `node` certainly holds, when it is a
+        literal or a name bound once by `let` to one and never `set`; else None."""
+        kind = _LITERAL_KINDS.get(type(node))
+        if kind is not None or type(node) is not ast.Name:
+            return kind
+        ref = self.resolution.reference_at(node)
+        binding = ref.binding if ref is not None else None
+        if binding is None or binding.assigned or binding.kind != "let":
+            return None
+        return _LITERAL_KINDS.get(type(binding.node.value))
+
+    def method_call(self, node, func) -> None:
+        """`xs.append(3)` on a list: the evaluator refuses every method call on a non-map."""
+        if self.plain_value(func.obj) is None:
+            return
+        target = func.obj.name if type(func.obj) is ast.Name else None
+        message, form = hints.no_methods(func.name, target)
+        fixes = []
+        if target is not None and form is not None and not node.named:
+            old = unparse(node, width=10_000)
+            args = ", ".join(unparse(a, width=10_000) for a in node.args)
+            function = hints.METHODS[func.name]
+            new = f"set {target} to append({target}, {args})" if function == "append" and \
+                self.is_statement(node) else f"{function}({', '.join([target, *([args] if args else [])])})"
+            fixes = [hints.replace(func.span, old, new)]
+        self.add("error", "no-methods", message, func.span, None, fixes)
+
+    def is_statement(self, node) -> bool:
+        return id(node) in self.survey.statements
+
+    def properties(self) -> None:
+        """`xs.length` on a list or text: a map key read of a value that is not a map."""
+        for node in self.survey.attrs:
+            kind = self.plain_value(node.obj)
+            if kind is None:
+                continue
+            target = node.obj.name if type(node.obj) is ast.Name else None
+            form = hints.no_property(node.name, kind, target)
+            if form is None:
+                self.add("error", "no-methods", f"Cannot access property '{node.name}' of {kind}", node.span)
+                continue
+            fixes = [hints.replace(node.span, f"{target}.{node.name}", form)] if target else []
+            self.add("error", "no-methods", f"Cannot access property '{node.name}' of {kind}", node.span,
+                     f"write {form}", fixes)
+
+    # ------------------------------------------------------------ give at program level
+    def top_level_give(self) -> None:
+        todo = list(self.module.body)
+        while todo:
+            stmt = todo.pop()
+            t = type(stmt)
+            if t is ast.Give:
+                self.add("error", "give-outside-task", hints.TOP_LEVEL_GIVE, stmt.span, hints.TOP_LEVEL_GIVE_HINT)
+            elif t is not ast.TaskDef and t is not ast.TestBlock:
+                for body in _bodies(stmt):
+                    todo.extend(body)
 
     # ------------------------------------------------------------ unreachable
     def unreachable(self) -> None:
@@ -193,6 +264,9 @@ class _Linter:
                          site["span"], f"add `require {cap}` at the top of the program")
 
 
+_LITERAL_KINDS = {ast.ListLit: "list", ast.Str: "text", ast.Template: "text", ast.Num: "number",
+                  ast.Bool: "bool"}
+
 _ONE_BODY = (ast.Module, ast.TaskDef, ast.Each, ast.While, ast.Sandbox, ast.TestBlock, ast.Marker)
 _HOLDS_BODIES = frozenset({*_ONE_BODY, ast.When, ast.Try, ast.Match})
 
@@ -215,20 +289,31 @@ class Survey:
     """What the rules need from one walk of a module, each list in walk order (`ast.walk`):
     `calls`, every call to check (a Call, except the step of a pipe, and every Pipe);
     `sites`, every Call and Pipe with the innermost task holding it (None at program level);
-    `tasks`, every task definition; `blocks`, every node that holds statement lists."""
+    `tasks`, every task definition; `blocks`, every node that holds statement lists;
+    `attrs`, every `obj.name` that is not called; `statements`, the ids of calls that are a
+    whole statement."""
 
     def __init__(self, module):
         self.calls: list = []
         self.sites: list[tuple] = []
         self.tasks: list = []
         self.blocks: list = []
+        self.attrs: list = []
+        self.statements: set[int] = set()
         steps: set[int] = set()   # a pipe's step comes after the pipe in walk order
+        callees: set[int] = set()
         for node, task in ast.walk_in_tasks(module):
             t = type(node)
             if t is ast.Call:
                 self.sites.append((node, task))
+                callees.add(id(node.func))
                 if id(node) not in steps:
                     self.calls.append(node)
+            elif t is ast.Attr:
+                if id(node) not in callees:
+                    self.attrs.append(node)
+            elif t is ast.ExprStmt:
+                self.statements.add(id(node.expr))
             elif t is ast.Pipe:
                 self.sites.append((node, task))
                 self.calls.append(node)
@@ -308,11 +393,14 @@ def capability_report(module, builtins: Mapping, resolution: Resolution, auto_gr
     }
 
 
-def lint(module, builtins: Mapping, predeclared: Iterable[str] = (), auto_granted: Iterable[str] = ()) -> list[Finding]:
+def lint(module, builtins: Mapping, predeclared: Iterable[str] = (), auto_granted: Iterable[str] = (),
+         tier_c: Callable[[str], str | None] = lambda name: None) -> list[Finding]:
     """Every finding for one parsed module, in source order."""
-    linter = _Linter(module, builtins, set(predeclared) | set(builtins), auto_granted)
+    linter = _Linter(module, builtins, set(predeclared) | set(builtins), auto_granted, tier_c)
     linter.undefined_names()
     linter.calls()
+    linter.properties()
+    linter.top_level_give()
     linter.unreachable()
     linter.capabilities()
     return sorted(linter.findings, key=lambda f: (f.span.line, f.span.col) if f.span else (0, 0))

@@ -79,7 +79,7 @@ class Document:
     # ---------------------------------------------------------------- positions
     def _find(self, name: str, line: int, col: int = 1, member: bool = False) -> Occurrence:
         """Where `name` is written at or after (line, col), looking a few lines on."""
-        pattern = re.compile((r"\.\s*" if member else "") + _WORD.format(re.escape(name)))
+        pattern = re.compile(r"\.\s*" + re.escape(name) + r"(?!\w)" if member else _WORD.format(re.escape(name)))
         for number in range(line, min(line + 4, len(self.lines) + 1)):
             text = self.lines[number - 1]
             m = pattern.search(text, col - 1 if number == line else 0)

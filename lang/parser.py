@@ -37,7 +37,7 @@ def parse(source: str, file: str) -> ast.Module:
         source = source[1:]
     with collector_paused():
         tokens = tokenize(source, file)
-        module, watch = _feed(tokens, "module", file)
+        module, watch = _feed(tokens, "module", file, source)
         if watch.height > checks.MAX_NESTING or watch.label_calls:
             checks.check_nesting(module)
     return module
@@ -54,7 +54,7 @@ def _expression(source: str, file: str, line: int, col: int) -> tuple[ast.Expr, 
     tokens = tokenize(source, file, line, col, expression=True)
     if not tokens:
         raise parse_error("Expected an expression", Span(file, line, col))
-    expr, watch = _feed(tokens, "lone_expr", file)
+    expr, watch = _feed(tokens, "lone_expr", file, source)
     # As a statement of its own the expression sits one level down.
     if watch.height + 1 > checks.MAX_NESTING or watch.label_calls:
         checks.check_nesting(ast.Module(file, [ast.ExprStmt(expr, span=expr.span)]))
@@ -329,9 +329,10 @@ def _tables() -> _Tables:
     return _TABLES
 
 
-def _feed(tokens: list[Token], start: str, file: str):
+def _feed(tokens: list[Token], start: str, file: str, source: str):
     """Run the LALR automaton over `tokens` (then the end marker); return the tree the builder
-    made and the `_Watch` of the run. A token no action accepts is explained by lang.checks."""
+    made and the `_Watch` of the run. A token no action accepts is explained by lang.checks
+    (from the tokens, and the `source` they came from for the fix it offers)."""
     global _watch
     tables = _tables()
     actions = tables.actions
@@ -357,7 +358,7 @@ def _feed(tokens: list[Token], start: str, file: str):
                         watch.height = heights[-1]
                         return values[-1], watch
                     expected = {s for s in row if s.isupper()}
-                    raise checks.explain_unexpected([*tokens, end], i, expected, file)
+                    raise checks.explain_unexpected([*tokens, end], i, expected, file, source)
                 flag = entry[0]
                 if flag:
                     state = entry[1]

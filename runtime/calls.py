@@ -11,7 +11,7 @@ from __future__ import annotations
 import decimal
 
 from synsema.lang.errors import SynError
-from synsema.lang.suggest import nearest
+from synsema.lang import hints
 from synsema.runtime.control import StopLoop
 from synsema.runtime.limits import MAX_DECIMAL_EXPONENT, MAX_LIST_LENGTH, check_result, too_large
 from synsema.runtime.scope import UNBOUND
@@ -69,22 +69,13 @@ class TaskCode:
         #                                   may also run on public arguments once something is private
 
 
-def _plural(n: int) -> str:
-    return f"{n} argument" if n == 1 else f"{n} arguments"
-
-
 def unknown_parameter(label: str, name: str, names, listing: bool = False) -> SynError:
-    """`task 'f' has no parameter 'x' — did you mean 'y'?`, listing the parameters when a map
-    of arguments (from a model, say) named it, so the list can go back to whoever wrote it."""
-    guess = nearest(name, names)
-    hint = f" — did you mean '{guess}'?" if guess is not None else " — it takes no parameters"
-    listed = f" (parameters: {', '.join(names)})" if listing and names else ""
-    return SynError(f"{label} has no parameter '{name}'{hint}{listed}")
+    return SynError(hints.unknown_parameter(label, name, names, listing))
 
 
 def _task_call(code: TaskCode) -> str:
     """`call it as f(a, b)`: the hint of a task's arity errors."""
-    return f"call it as {code.name if code.label != 'lambda' else 'the lambda'}({', '.join(code.names)})"
+    return hints.call_as(code.name if code.label != "lambda" else None, code.names)
 
 
 def bind(task: Task, args: list, named, strict: bool) -> list:
@@ -95,7 +86,7 @@ def bind(task: Task, args: list, named, strict: bool) -> list:
     given = len(args)
     if given > count:
         if strict:
-            raise SynError(f"{code.label} takes {_plural(count)}, got {given}", code="arity",
+            raise SynError(hints.task_too_many(code.label, count, given), code="arity",
                            hint=_task_call(code))
         args = args[:count]
         given = count
@@ -119,8 +110,8 @@ def bind(task: Task, args: list, named, strict: bool) -> list:
                 if default is not None:
                     frame[position + 1] = default(frame)
                 elif strict:
-                    raise SynError(f"{code.label} is missing argument '{names[position]}' — pass it, "
-                                   "or give the parameter a default", code="arity", hint=_task_call(code))
+                    raise SynError(hints.task_missing(code.label, names[position]), code="arity",
+                                   hint=_task_call(code))
                 else:
                     frame[position + 1] = None
     return frame
@@ -200,14 +191,12 @@ def call_builtin(rt, spec, args: list, named, span=None):
     if named:
         extra = [k for k, _ in named if k not in spec.named]
         if extra:  # before arity: `length(x = 1)` is a naming mistake, not a missing argument
-            if not spec.named:
-                raise SynError(f"{spec.name}() does not accept named arguments (got {extra[0]} = …); "
-                               "pass it by position")
-            raise SynError(f"{spec.name}() has no named argument '{extra[0]}' "
-                           f"(it accepts: {', '.join(spec.named)})")
+            raise SynError(hints.builtin_named(spec.name, extra[0], spec.named), code="unknown-keyword",
+                           hint=f"call it as {spec.signature()}")
     given = len(args)
     if given < spec.min_args or (spec.max_args is not None and given > spec.max_args):
-        raise SynError(_builtin_arity(spec, given), code="arity", hint=f"call it as {spec.signature()}")
+        raise SynError(hints.builtin_arity(spec.name, spec.min_args, spec.max_args, given), code="arity",
+                       hint=f"call it as {spec.signature()}")
     try:
         result = spec.fn(rt, *args, **dict(named)) if named else spec.fn(rt, *args)
     except _HOST_FAILURES as problem:
@@ -253,16 +242,6 @@ def host_failure(name: str, problem: BaseException) -> SynError:
     if isinstance(problem, decimal.DecimalException):
         return SynError(f"{name}: the decimal operation has no exact result here")
     return SynError(f"{name}: {problem}")
-
-
-def _builtin_arity(spec, given: int) -> str:
-    """`append() takes at most 2 arguments, got 3` (LANGUAGE.md §5) and its mirror images."""
-    low, high = spec.min_args, spec.max_args
-    if high is not None and given > high:
-        return f"{spec.name}() takes at most {_plural(high)}, got {given}"
-    if low == high:
-        return f"{spec.name}() takes {_plural(low)}, got {given}"
-    return f"{spec.name}() takes at least {_plural(low)}, got {given}"
 
 
 def call_value(rt, fn, args: list, named=None, strict: bool = True, span=None):

@@ -605,6 +605,7 @@ def cmd_check(args: list[str]) -> int:
     from synsema.lang.check import check_files
     from synsema.runtime.capabilities import RUN_MODE_AUTO_GRANTS
     from synsema.stdlib.registry import global_names, load_all
+    from synsema.stdlib.unsupported import tier_c_family
     fmt, files = _format_flag(args, "check")
     if not files:
         raise UsageError("check needs at least one FILE")
@@ -614,7 +615,8 @@ def cmd_check(args: list[str]) -> int:
         _read_source(arg)  # a missing or non-UTF-8 file is a usage error, as for run
     return on_big_stack(lambda: check_files(files, sys.stdout.write, sys.stderr.write, builtins=load_all(),
                                             predeclared=global_names(),
-                                            auto_granted=RUN_MODE_AUTO_GRANTS, as_json=fmt == "json"))
+                                            auto_granted=RUN_MODE_AUTO_GRANTS, tier_c=tier_c_family,
+                                            as_json=fmt == "json"))
 
 
 def _format_flag(args: list[str], command: str) -> tuple[str, list[str]]:

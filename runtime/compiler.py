@@ -13,12 +13,11 @@ from __future__ import annotations
 import sys
 from decimal import Decimal
 
-from synsema.lang import ast
+from synsema.lang import ast, hints
 from synsema.lang.checks import PROTECTED_NAMES, protected_binding
 from synsema.lang.errors import SynError
 from synsema.lang.gcpause import collector_paused
 from synsema.lang.resolve import Scope, arm_scope, block_scope, task_scope, test_scope
-from synsema.lang.suggest import did_you_mean
 from synsema.lang.toolschema import JSON_TYPES
 from synsema.runtime import assertions, fastpaths
 from synsema.runtime import operators as ops
@@ -38,14 +37,6 @@ _refcount = sys.getrefcount
 # The types a parameter may declare (seed 000): the ones a tool schema can describe.
 PARAMETER_TYPES = tuple(JSON_TYPES)
 
-# Names Python programmers reach for, and what Synsema calls them.
-PYTHON_NAMES = {
-    "True": "true", "False": "false", "None": "nothing", "null": "nothing", "nil": "nothing",
-    "len": "length(x)", "str": "text", "float": "number(x)", "self": "a parameter (Synsema has no methods)",
-    "dict": "a map literal {…}", "input": "read_line()", "return": "give",
-}
-
-
 # A second `intent:`: the purpose is fixed once the program runs, so injected code cannot widen it.
 INTENT_FROZEN = ("intent is frozen: it cannot be declared after execution has started; a program "
                  "declares it once, at the top")
@@ -56,18 +47,23 @@ ITERATE_HINT = "each walks a list, a map's keys or a text; to count, write each 
 
 
 def undefined(name: str, scope: Scope | None = None, globals_=()) -> SynError:
-    """The error for reading an unbound name; a near name in scope (`scope`'s frames, then the
-    globals and builtins) is suggested as the fix."""
+    """The error for reading an unbound name: a tier-C builtin's refusal, or the hint of
+    `lang.hints.undefined_name` (the Synsema name of a Python habit, else a near name in scope:
+    `scope`'s frames, then the globals and builtins, never a tier-C builtin)."""
     from synsema.stdlib.unsupported import tier_c_family, unsupported_error
     family = tier_c_family(name)
     if family is not None:
         return unsupported_error(name, family)
-    hint = PYTHON_NAMES.get(name)
-    suffix = f" — in Synsema: {hint}" if hint else ""
     near = [*(scope.visible() if scope else ()), *_user_first(globals_)]
-    guess = None if hint else did_you_mean(name, near)
-    return SynError(f"Undefined variable: '{name}'{suffix}", code="undefined-name",
-                    hint=f"did you mean '{guess}'?" if guess else None)
+    suffix, hint, _ = hints.undefined_name(name, None, near, _unsupported(globals_))
+    return SynError(f"Undefined variable: '{name}'{suffix}", code="undefined-name", hint=hint)
+
+
+def _unsupported(globals_) -> set[str]:
+    """The tier-C builtins among the globals: never offered as a fix."""
+    if type(globals_) is not dict:
+        return set()
+    return {n for n, v in globals_.items() if type(v) is Builtin and v.spec.unsupported}
 
 
 def _user_first(globals_) -> list[str]:
@@ -79,13 +75,11 @@ def _user_first(globals_) -> list[str]:
     return names
 
 
-def no_methods(name: str, span) -> SynError:
-    """`xs.append(1)` and the like: Synsema has functions, not methods."""
-    if name == "append":
-        hint = "set xs to append(xs, item)"
-    else:
-        hint = f"call {name}(value, …) with the value as the first argument"
-    return SynError(f"Synsema has no methods: {hint}", span)
+def no_methods(name: str, span, target=None) -> SynError:
+    """`xs.append(1)` and the like: Synsema has functions, not methods (`target`: the receiver
+    node, named in the message when it is a plain name)."""
+    message, _ = hints.no_methods(name, target.name if type(target) is ast.Name else None)
+    return SynError(message, span)
 
 
 def _not_declared(name: str, span) -> SynError:
@@ -597,7 +591,7 @@ class Compiler:
 
     def s_Give(self, node, scope, tail):
         if not scope.in_task() and not self._in_test(scope):
-            raise SynError("give can only be used inside a task (or a test block)", node.span)
+            raise SynError(hints.TOP_LEVEL_GIVE, node.span, hint=hints.TOP_LEVEL_GIVE_HINT)
         value = self.expr(node.value, scope) if node.value is not None else (lambda f: None)
         if tail:
             return value
@@ -1217,6 +1211,7 @@ class Compiler:
         obj = self.expr(node.obj, scope)
         name = node.name
         span = node.span
+        target = node.obj.name if type(node.obj) is ast.Name else None
         attribute = ops.attribute
 
         def run(f):
@@ -1227,7 +1222,7 @@ class Compiler:
                 except KeyError:
                     pass
             try:
-                return attribute(o, name)
+                return attribute(o, name, target)
             except SynError as e:
                 raise e.at(span)
         return run
@@ -1366,7 +1361,7 @@ class Compiler:
                     return attribute(o, name)
                 except SynError as e:
                     raise e.at(span)
-            raise no_methods(name, span)
+            raise no_methods(name, span, node.obj)
         return method
 
     def e_SandboxExpr(self, node, scope):

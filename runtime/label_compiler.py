@@ -847,11 +847,12 @@ class LabelCompiler(Compiler):
         obj = self.expr(node.obj, scope)
         name = node.name
         span = node.span
+        target = node.obj.name if type(node.obj) is ast.Name else None
 
         def run(f):
             o, labels = unwrap(obj(f))
             try:
-                return wrap(ops.attribute(o, name), labels)
+                return wrap(ops.attribute(o, name, target), labels)
             except SynError as error:
                 raise make_secret(error.at(span), labels)
         return run
@@ -870,7 +871,7 @@ class LabelCompiler(Compiler):
                     return wrap(ops.attribute(o, name), labels)
                 except SynError as error:
                     raise make_secret(error.at(span), labels)
-            raise no_methods(name, span)
+            raise no_methods(name, span, node.obj)
         return run
 
     def e_Call(self, node, scope):

@@ -4,13 +4,20 @@ other LSP client), on stdio, built on pygls with lsprotocol's types.
 Each open file is re-read on every change (`lang.navigation.Document`: the parser and the one
 resolver) and answers:
 
-* diagnostics: parse errors and load-time checks, and the linter of `synsema check`;
+* diagnostics: parse errors and load-time checks, and the linter of `synsema check`, worded as
+  `run` and `check` word them (`lang.hints`), each with its hint;
+* code actions: a quick fix for every diagnostic whose rewrite is mechanical (the did-you-mean
+  name, the narrowest `require`, the Synsema form of a Python or JavaScript habit);
 * hover: a builtin's reference entry, a task's signature and doc comment, what a name is, what a
   capability in `require` allows;
-* completion: names in scope, builtins with their signatures, keywords, the keys of a literal
-  map (`m.` and `m["`), a used module's exports (`mod.`);
-* go to definition and find references, across `use`;
-* document symbols (tasks, tests, types, enums, top-level `let`s) and formatting (`synsema fmt`).
+* completion: names in scope (innermost first), builtins with their signatures (never a tier-C
+  one), keywords, the keys of a literal map (`m.` and `m["`), a used module's exports (`mod.`);
+* signature help (parameters with types and defaults, the summary line), parameter-name inlay
+  hints at literal arguments (setting `synsema.inlayHints.parameterNames`, default on);
+* go to definition, find references, document highlight and rename, across `use` (a builtin or
+  a keyword is never renamed);
+* document and workspace symbols, semantic tokens (full and delta), folding ranges, and
+  formatting (`synsema fmt`).
 
 LSP positions are 0-based lines and UTF-16 columns; Synsema's spans are 1-based lines and code
 point columns, converted here with pygls's position codec.
@@ -22,12 +29,14 @@ import os
 import re
 
 from lsprotocol import types as lsp
+from pygls.exceptions import JsonRpcException
 from pygls.lsp.server import LanguageServer
 from pygls.uris import from_fs_path, to_fs_path
 
-from synsema.lang.lexer import AFTER_WORDS, CLAUSE_WORDS, HARD_KEYWORDS, STATEMENT_WORDS
 from synsema.lang.navigation import Document, Occurrence, Target
+from synsema.runtime import lsp_views as views
 from synsema.runtime.interp import builtin_globals
+from synsema.runtime.values import Builtin
 
 # What each capability lets a program do (LANGUAGE.md §8), shown on hover over `require`.
 CAPABILITIES = {
@@ -46,6 +55,12 @@ CAPABILITIES = {
     "llm": "ask a language model (`llm_step`, `reason`, `decide`, …)",
 }
 _TYPES = ("number", "text", "bool", "list", "map")
+
+
+class RequestFailed(JsonRpcException):
+    """LSP's RequestFailed: the request was valid but cannot be done (a rename of a builtin);
+    the editor shows the message."""
+    CODE = -32803
 _SEVERITY = {"error": lsp.DiagnosticSeverity.Error, "warning": lsp.DiagnosticSeverity.Warning}
 
 
@@ -54,6 +69,8 @@ class SynsemaServer(LanguageServer):
         super().__init__("synsema", "0.1.0")
         self.builtins = builtin_globals()
         self.documents: dict[str, Document] = {}
+        self.tokens: dict[str, tuple[str, list[int]]] = {}   # uri -> (result id, data) last sent
+        self.parameter_hints = True
 
     def document(self, uri: str) -> Document:
         text_document = self.workspace.get_text_document(uri)
@@ -85,25 +102,59 @@ class SynsemaServer(LanguageServer):
 
     # ------------------------------------------------------------ features
     def diagnostics(self, uri: str) -> list[lsp.Diagnostic]:
+        return [diagnostic for diagnostic, _fixes in self.problems(uri)]
+
+    def problems(self, uri: str) -> list[tuple[lsp.Diagnostic, list]]:
+        """Each diagnostic of the file with the fixes (`lang.hints.Fix`) that apply to its text."""
         document = self.document(uri)
         found = []
         if document.error is not None:
-            span = document.error.span
+            error = document.error
+            span = error.span
             line = span.line if span is not None else 1
             col = span.col if span is not None else 1
             text = document.lines[line - 1] if 0 < line <= len(document.lines) else ""
             word = re.match(r"\w+|\S?", text[col - 1:]).group()
-            found.append(self._diagnostic(uri, line, col, max(len(word), 1), "error",
-                                          document.error.message, document.error.phase.lower()))
-            return found
-        for problem in lint(document):
-            found.append(self._diagnostic(uri, *problem))
-        return found
+            message = error.message + (f"\nhint: {error.hint}" if error.hint else "")
+            found.append((self._diagnostic(uri, line, col, max(len(word), 1), "error", message,
+                                           error.phase.lower()), error.fixes))
+        else:
+            for *problem, fixes in lint(document):
+                found.append((self._diagnostic(uri, *problem), fixes))
+        lines = document.lines
+        return [(diagnostic, [f for f in fixes if f.applies(lines)]) for diagnostic, fixes in found]
 
     def _diagnostic(self, uri, line, col, length, severity, message, code) -> lsp.Diagnostic:
         occurrence = Occurrence(to_fs_path(uri) or uri, line, col, length)
         return lsp.Diagnostic(range=self.range_of(occurrence), message=message, source="synsema",
                               severity=_SEVERITY[severity], code=code)
+
+    def code_actions(self, uri: str, wanted: lsp.Range) -> list[lsp.CodeAction]:
+        """The quick fixes of the diagnostics that touch `wanted`."""
+        actions = []
+        for diagnostic, fixes in self.problems(uri):
+            if not _overlaps(diagnostic.range, wanted):
+                continue
+            for fix in fixes:
+                edits = [lsp.TextEdit(range=self.edit_range(uri, e), new_text=e.text) for e in fix.edits]
+                actions.append(lsp.CodeAction(title=fix.title, kind=lsp.CodeActionKind.QuickFix,
+                                              diagnostics=[diagnostic], is_preferred=len(fixes) == 1,
+                                              edit=lsp.WorkspaceEdit(changes={uri: edits})))
+        return actions
+
+    def edit_range(self, uri: str, edit) -> lsp.Range:
+        lines = self.workspace.get_text_document(uri).lines
+        return lsp.Range(start=self._codec_position(lines, edit.line - 1, edit.col - 1),
+                         end=self._codec_position(lines, edit.end_line - 1, edit.end_col - 1))
+
+    def convert(self, uri: str):
+        """(line, col) -> 0-based (line, UTF-16 character) in the open file `uri`."""
+        lines = self.workspace.get_text_document(uri).lines
+
+        def to_client(line: int, col: int) -> tuple[int, int]:
+            position = self._codec_position(lines, line - 1, col - 1)
+            return position.line, position.character
+        return to_client
 
     def hover(self, uri: str, line: int, col: int) -> str | None:
         document = self.document(uri)
@@ -136,19 +187,22 @@ class SynsemaServer(LanguageServer):
         if member or keyed:
             name = (member or keyed).group(1)
             return self._members(document, name, line)
+        # Ranked by scope: the innermost frame's names first, then the program's globals, the
+        # builtins, the keywords (sort_text orders them; the client filters by what is typed).
         items = []
-        for name, kind in document.visible_names(line):
+        for rank, (name, kind) in enumerate(document.visible_names(line)):
             items.append(lsp.CompletionItem(label=name, kind=_ITEM_KIND.get(kind, lsp.CompletionItemKind.Variable),
-                                            detail=kind))
+                                            detail=kind, sort_text=f"0{rank:05d}"))
         local = {item.label for item in items}
         for name in sorted(self.builtins):
-            if name in local:
-                continue
+            if name in local or _refuses(self.builtins[name]):
+                continue   # tier-C builtins exist only to refuse: never offered
             signature = _builtin_signature(name)
             items.append(lsp.CompletionItem(label=name, kind=lsp.CompletionItemKind.Function,
-                                            detail=signature, documentation=_builtin_text(name)))
-        for word in sorted({*HARD_KEYWORDS, *STATEMENT_WORDS, *AFTER_WORDS, *CLAUSE_WORDS}):
-            items.append(lsp.CompletionItem(label=word, kind=lsp.CompletionItemKind.Keyword))
+                                            detail=signature, documentation=_builtin_text(name),
+                                            sort_text=f"1{name}"))
+        for word in sorted(views.KEYWORDS):
+            items.append(lsp.CompletionItem(label=word, kind=lsp.CompletionItemKind.Keyword, sort_text=f"2{word}"))
         return items
 
     def _completion_document(self, uri: str, line: int) -> Document:
@@ -192,6 +246,43 @@ _ITEM_KIND = {"task": lsp.CompletionItemKind.Function, "type": lsp.CompletionIte
 _SYMBOL_KIND = {"task": lsp.SymbolKind.Function, "test": lsp.SymbolKind.Method, "type": lsp.SymbolKind.Struct,
                 "enum": lsp.SymbolKind.Enum, "field": lsp.SymbolKind.Field,
                 "variant": lsp.SymbolKind.EnumMember, "variable": lsp.SymbolKind.Variable}
+
+
+# Bounds of the workspace walk behind rename and workspace symbols: a folder opened by mistake
+# (a home directory) costs a bounded time, and a huge file is skipped.
+MAX_WORKSPACE_FILES = 2000
+MAX_WORKSPACE_FILE_BYTES = 1 << 20
+_SKIPPED_FOLDERS = frozenset({".git", ".venv", "venv", "node_modules", "__pycache__", ".tox"})
+
+
+def workspace_paths(server: SynsemaServer) -> list[str]:
+    """The .syn files under the workspace folders (at most MAX_WORKSPACE_FILES)."""
+    roots = [to_fs_path(f.uri) for f in server.workspace.folders.values()] or \
+        ([server.workspace.root_path] if server.workspace.root_path else [])
+    found: list[str] = []
+    for root in roots:
+        for folder, subfolders, files in os.walk(root):
+            subfolders[:] = sorted(d for d in subfolders if d not in _SKIPPED_FOLDERS and not d.startswith("."))
+            for name in sorted(files):
+                if name.endswith(".syn"):
+                    found.append(os.path.join(folder, name))
+                    if len(found) >= MAX_WORKSPACE_FILES:
+                        return found
+    return found
+
+
+def document_at(server: SynsemaServer, path: str) -> Document | None:
+    """The file at `path` as the editor has it open, else as it is on disk (None: unreadable)."""
+    uri = from_fs_path(path) or path
+    if uri in server.workspace.text_documents:
+        return server.document(uri)
+    try:
+        if os.path.getsize(path) > MAX_WORKSPACE_FILE_BYTES:
+            return None
+        with open(path, encoding="utf-8") as handle:
+            return Document(handle.read(), path, server.builtins)
+    except (OSError, UnicodeDecodeError):
+        return None
 
 
 def _file_lines(path: str, server: SynsemaServer) -> list[str]:
@@ -240,20 +331,28 @@ def _capability_at(document: Document, line: int, col: int) -> str | None:
     return None
 
 
-def lint(document: Document) -> list[tuple[int, int, int, str, str, str]]:
-    """(line, col, length, severity, message, code) of what `synsema check` reports for a file
-    that parses: the findings of its linter (`lang.lint`), each with its hint."""
+def lint(document: Document) -> list[tuple[int, int, int, str, str, str, list]]:
+    """(line, col, length, severity, message, code, fixes) of what `synsema check` reports for a
+    file that parses: the findings of its linter (`lang.lint`), each with its hint and fixes."""
     from synsema.lang.diagnostics import extent
     from synsema.lang.lint import lint as findings
     from synsema.runtime.capabilities import RUN_MODE_AUTO_GRANTS
     from synsema.stdlib.registry import load_all
+    from synsema.stdlib.unsupported import tier_c_family
     found = []
-    for finding in findings(document.module, load_all(), document.predeclared, RUN_MODE_AUTO_GRANTS):
+    for finding in findings(document.module, load_all(), document.predeclared, RUN_MODE_AUTO_GRANTS, tier_c_family):
         line, col = (finding.span.line, finding.span.col) if finding.span is not None else (1, 1)
         text = document.lines[line - 1] if 0 < line <= len(document.lines) else ""
         message = finding.message + (f"\nhint: {finding.hint}" if finding.hint else "")
-        found.append((line, col, max(1, extent(text, col) - col), finding.severity, message, finding.code))
+        found.append((line, col, max(1, extent(text, col) - col), finding.severity, message, finding.code,
+                      finding.fixes))
     return found
+
+
+def _overlaps(a: lsp.Range, b: lsp.Range) -> bool:
+    def key(p: lsp.Position) -> tuple[int, int]:
+        return p.line, p.character
+    return key(a.start) <= key(b.end) and key(b.start) <= key(a.end)
 
 
 def build_server() -> SynsemaServer:
@@ -324,6 +423,159 @@ def build_server() -> SynsemaServer:
                                       children=[convert(c) for c in symbol.children])
         return [convert(s) for s in document.symbols()]
 
+    @server.feature(lsp.TEXT_DOCUMENT_CODE_ACTION,
+                    lsp.CodeActionOptions(code_action_kinds=[lsp.CodeActionKind.QuickFix]))
+    def code_action(params: lsp.CodeActionParams):
+        return server.code_actions(params.text_document.uri, params.range) or None
+
+    @server.feature(lsp.TEXT_DOCUMENT_PREPARE_RENAME)
+    def prepare_rename(params: lsp.PrepareRenameParams):
+        uri = params.text_document.uri
+        found = server.document(uri).target_at(*server.cursor(uri, params.position))
+        if found is None or views.renameable(found[1]) is not None:
+            return None
+        return server.range_of(found[0])
+
+    @server.feature(lsp.TEXT_DOCUMENT_RENAME, lsp.RenameOptions(prepare_provider=True))
+    def rename(params: lsp.RenameParams):
+        uri = params.text_document.uri
+        document = server.document(uri)
+        found = document.target_at(*server.cursor(uri, params.position))
+        if found is None:
+            raise RequestFailed("there is no name to rename here (a keyword or a literal)")
+        why = views.renameable(found[1])
+        try:
+            if why is not None:
+                raise views.RenameRefused(why)
+            views.check_new_name(params.new_name, [n for n in document.predeclared if not _refuses(server.builtins[n])])
+        except views.RenameRefused as refused:
+            raise RequestFailed(str(refused)) from None
+        users = [d for d in (document_at(server, p) for p in workspace_paths(server)) if d is not None]
+        changes: dict[str, list[lsp.TextEdit]] = {}
+        for site in views.rename_sites(document, found[1], users):
+            changes.setdefault(from_fs_path(site.path) or site.path, []).append(
+                lsp.TextEdit(range=server.range_of(site), new_text=params.new_name))
+        return lsp.WorkspaceEdit(changes=changes)
+
+    @server.feature(lsp.TEXT_DOCUMENT_SIGNATURE_HELP,
+                    lsp.SignatureHelpOptions(trigger_characters=["(", ","], retrigger_characters=[","]))
+    def signature_help(params: lsp.SignatureHelpParams):
+        uri = params.text_document.uri
+        line, col = server.cursor(uri, params.position)
+        lines = server.workspace.get_text_document(uri).lines
+        text = lines[line - 1] if 0 < line <= len(lines) else ""
+        found = views.signature_at(server._completion_document(uri, line), text, line, col, server.builtins)
+        if found is None:
+            return None
+        signature, active = found
+        parameters = [lsp.ParameterInformation(label=p.label) for p in signature.parameters]
+        information = lsp.SignatureInformation(
+            label=signature.label, parameters=parameters, active_parameter=active,
+            documentation=lsp.MarkupContent(kind=lsp.MarkupKind.Markdown, value=signature.doc)
+            if signature.doc else None)
+        return lsp.SignatureHelp(signatures=[information], active_signature=0, active_parameter=active)
+
+    @server.feature(lsp.TEXT_DOCUMENT_DOCUMENT_HIGHLIGHT)
+    def document_highlight(params: lsp.DocumentHighlightParams):
+        uri = params.text_document.uri
+        document = server.document(uri)
+        found = document.target_at(*server.cursor(uri, params.position))
+        if found is None:
+            return None
+        target = found[1]
+        declared = document.binding_site(target.binding) if target.kind == "binding" else None
+        here = os.path.realpath(document.path)
+        return [lsp.DocumentHighlight(range=server.range_of(o),
+                                      kind=lsp.DocumentHighlightKind.Write if o == declared
+                                      else lsp.DocumentHighlightKind.Read)
+                for o in document.references(target) if os.path.realpath(o.path) == here] or None
+
+    @server.feature(lsp.WORKSPACE_SYMBOL)
+    def workspace_symbol(params: lsp.WorkspaceSymbolParams):
+        query = params.query.lower()
+        found = []
+        for path in workspace_paths(server):
+            document = document_at(server, path)
+            if document is None:
+                continue
+            todo = [(symbol, None) for symbol in document.symbols()]
+            while todo:
+                symbol, container = todo.pop(0)
+                if _subsequence(query, symbol.name.lower()):
+                    found.append(lsp.WorkspaceSymbol(
+                        name=symbol.name, kind=_SYMBOL_KIND[symbol.kind], container_name=container,
+                        location=server.location(symbol.selection)))
+                todo.extend((child, symbol.name) for child in symbol.children)
+        return found
+
+    legend = lsp.SemanticTokensLegend(token_types=list(views.TOKEN_TYPES), token_modifiers=list(views.MODIFIERS))
+
+    def tokens_of(uri: str) -> tuple[str, list[int]]:
+        data = views.encode(views.semantic_tokens(server.document(uri), server.builtins), server.convert(uri))
+        previous = server.tokens.get(uri)
+        result_id = str(int(previous[0]) + 1) if previous else "1"
+        server.tokens[uri] = (result_id, data)
+        return result_id, data, previous
+
+    @server.feature(lsp.TEXT_DOCUMENT_SEMANTIC_TOKENS_FULL,
+                    lsp.SemanticTokensRegistrationOptions(legend=legend, full=lsp.SemanticTokensFullDelta(delta=True),
+                                                          document_selector=[{"language": "synsema"}]))
+    def semantic_tokens_full(params: lsp.SemanticTokensParams):
+        result_id, data, _ = tokens_of(params.text_document.uri)
+        return lsp.SemanticTokens(data=data, result_id=result_id)
+
+    @server.feature(lsp.TEXT_DOCUMENT_SEMANTIC_TOKENS_FULL_DELTA)
+    def semantic_tokens_delta(params: lsp.SemanticTokensDeltaParams):
+        result_id, data, previous = tokens_of(params.text_document.uri)
+        if previous is None or previous[0] != params.previous_result_id:
+            return lsp.SemanticTokens(data=data, result_id=result_id)
+        start, deleted, inserted = views.delta(previous[1], data)
+        edits = [lsp.SemanticTokensEdit(start=start, delete_count=deleted, data=inserted)] \
+            if deleted or inserted else []
+        return lsp.SemanticTokensDelta(edits=edits, result_id=result_id)
+
+    @server.feature(lsp.TEXT_DOCUMENT_FOLDING_RANGE)
+    def folding_range(params: lsp.FoldingRangeParams):
+        document = server.document(params.text_document.uri)
+        return [lsp.FoldingRange(start_line=f.first - 1, end_line=f.last - 1,
+                                 kind=lsp.FoldingRangeKind.Comment if f.kind == "comment"
+                                 else lsp.FoldingRangeKind.Region)
+                for f in views.folding_ranges(document)]
+
+    @server.feature(lsp.TEXT_DOCUMENT_INLAY_HINT, lsp.InlayHintOptions(resolve_provider=False))
+    def inlay_hint(params: lsp.InlayHintParams):
+        if not server.parameter_hints:
+            return []
+        uri = params.text_document.uri
+        document = server.document(uri)
+        first, _ = server.cursor(uri, params.range.start)
+        last, _ = server.cursor(uri, params.range.end)
+        to_client = server.convert(uri)
+        hints = []
+        for hint in views.parameter_hints(document, server.builtins, first, last):
+            line, char = to_client(hint.line, hint.col)
+            hints.append(lsp.InlayHint(position=lsp.Position(line=line, character=char), label=hint.label,
+                                       kind=lsp.InlayHintKind.Parameter, padding_right=True))
+        return hints
+
+    @server.feature(lsp.INITIALIZE)
+    def initialize(params: lsp.InitializeParams):
+        settings(params.initialization_options)
+
+    @server.feature(lsp.WORKSPACE_DID_CHANGE_CONFIGURATION)
+    def did_change_configuration(params: lsp.DidChangeConfigurationParams):
+        settings(params.settings)
+
+    def settings(options) -> None:
+        """`{"synsema": {"inlayHints": {"parameterNames": false}}}` (or without the outer key, as
+        initialization options) turns the parameter-name hints off."""
+        if not isinstance(options, dict):
+            return
+        options = options.get("synsema", options)
+        hints = options.get("inlayHints") if isinstance(options, dict) else None
+        if isinstance(hints, dict) and isinstance(hints.get("parameterNames"), bool):
+            server.parameter_hints = hints["parameterNames"]
+
     @server.feature(lsp.TEXT_DOCUMENT_FORMATTING)
     def formatting(params: lsp.DocumentFormattingParams):
         from synsema.lang.errors import SynError
@@ -341,6 +593,17 @@ def build_server() -> SynsemaServer:
                              new_text=formatted)]
 
     return server
+
+
+def _refuses(value) -> bool:
+    """A tier-C builtin: present only so that a call explains itself, never offered."""
+    return type(value) is Builtin and value.spec.unsupported
+
+
+def _subsequence(query: str, name: str) -> bool:
+    """Whether the letters of `query` appear in `name` in order (how editors filter symbols)."""
+    letters = iter(name)
+    return all(ch in letters for ch in query)
 
 
 def main() -> int:

@@ -11,6 +11,7 @@ import math
 from decimal import Decimal, DivisionByZero, InvalidOperation, Overflow, localcontext
 
 from synsema.lang.errors import SynError
+from synsema.lang import hints
 from synsema.lang.suggest import did_you_mean
 from synsema.runtime.labels import Labeled, make_secret, unwrap, wrap
 from synsema.runtime.limits import (MAX_DECIMAL_EXPONENT, MAX_INT_BITS, MAX_LIST_LENGTH, MAX_TEXT_LENGTH,
@@ -343,8 +344,9 @@ def missing_key(key: str, keys) -> SynError:
                     if guess else f"use get(m, \"{key}\", default) when the key may be missing")
 
 
-def attribute(obj, name: str):
-    """`obj.name` / `name of obj`: a map key, a module export or an enum field."""
+def attribute(obj, name: str, target: str | None = None):
+    """`obj.name` / `name of obj`: a map key, a module export or an enum field. `target` is the
+    receiver's name when it is a plain name, for the hint on `xs.length` (`length(xs)`)."""
     t = type(obj)
     if t is dict:
         try:
@@ -357,7 +359,9 @@ def attribute(obj, name: str):
         return obj.globals[name]
     if t is EnumValue and name in obj.names:
         return obj.fields[obj.names.index(name)]
-    raise SynError(f"Cannot access property '{name}' of {type_name(obj)}")
+    kind = type_name(obj)
+    form = hints.no_property(name, kind, target)
+    raise SynError(f"Cannot access property '{name}' of {kind}", hint=f"write {form}" if form else None)
 
 
 def store_position(container: list, i, value) -> None:

@@ -364,7 +364,7 @@ def task_signature(task) -> str:
 def _refuses(value) -> bool:
     """A tier-C builtin: present so that using it explains itself, but never worth offering."""
     from synsema.runtime.values import Builtin
-    return type(value) is Builtin and value.spec.module == "synsema.stdlib.unsupported"
+    return type(value) is Builtin and value.spec.unsupported
 
 
 def _kind(value) -> str:

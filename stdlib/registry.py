@@ -64,6 +64,11 @@ class BuiltinSpec:
         self.module = module
         self.flow = flow
 
+    @property
+    def unsupported(self) -> bool:
+        """A tier-C builtin (stdlib.unsupported): present only to explain that it is missing."""
+        return self.module == "synsema.stdlib.unsupported"
+
     def signature(self) -> str:
         """How a call is written, `split(t, sep)`: the reference's form (stdlib.reference)."""
         from synsema.stdlib.reference import BuiltinDoc

@@ -16,6 +16,7 @@ here. The list is upstream's builtin registry minus what this implementation pro
 from __future__ import annotations
 
 from synsema.lang.errors import SynError
+from synsema.lang.hints import unsupported
 from synsema.stdlib.registry import builtin
 
 FAMILIES: dict[str, tuple[str, ...]] = {
@@ -110,7 +111,7 @@ def tier_c_family(name: str) -> str | None:
 
 
 def unsupported_error(name: str, family: str) -> SynError:
-    return SynError(f"'{name}' is not supported by this implementation (tier C: {family})")
+    return SynError(unsupported(name, family), code="unsupported")
 
 
 def _register(name: str, family: str) -> None:

@@ -39,7 +39,9 @@ def test_check_json_has_structured_diagnostics():
     first = report["diagnostics"][0]
     assert first == {"file": "five_classes.syn", "line": 3, "col": 7, "end_line": 3, "end_col": 13,
                      "code": "undefined-name", "message": "undefined name 'lenght'",
-                     "hint": "did you mean 'length'?", "severity": "error"}
+                     "hint": "did you mean 'length'?", "severity": "error",
+                     "fixes": [{"title": "Change 'lenght' to 'length'",
+                                "edits": [{"line": 3, "col": 7, "end_line": 3, "end_col": 13, "text": "length"}]}]}
 
 
 def test_a_parse_error_in_json_is_a_diagnostic_too(tmp_path):

@@ -32,7 +32,8 @@ def _environment():
     from synsema.runtime.capabilities import RUN_MODE_AUTO_GRANTS
     from synsema.runtime.interp import builtin_globals
     from synsema.stdlib.registry import load_all
-    return load_all(), list(builtin_globals().keys()), RUN_MODE_AUTO_GRANTS
+    from synsema.stdlib.unsupported import tier_c_family
+    return load_all(), list(builtin_globals().keys()), RUN_MODE_AUTO_GRANTS, tier_c_family
 
 
 def _span(span):
@@ -60,13 +61,13 @@ def results(source: str, file: str, environment) -> dict:
     from synsema.lang.lint import lint
     from synsema.lang.parser import parse
     from synsema.lang.resolve import resolve_module
-    builtins, predeclared, auto = environment
+    builtins, predeclared, auto, tier_c = environment
     try:
         module = parse(source, file)
     except SynError as error:
         return {"error": error.report()}
     findings = [[f.severity, f.code, f.message, f.hint, _span(f.span)]
-                for f in lint(module, builtins, predeclared, auto)]
+                for f in lint(module, builtins, predeclared, auto, tier_c)]
     resolution = resolve_module(module, set(predeclared) | set(builtins))
     frames: dict = {}
     answers = {
@@ -94,7 +95,8 @@ PROGRAMS = _load()
 
 def test_the_corpus_trips_every_rule():
     codes = {f[1] for p in PROGRAMS for f in p["expected"].get("findings", [])}
-    assert codes == {"undefined-name", "arity", "unknown-keyword", "missing-capability", "unreachable"}
+    assert codes == {"undefined-name", "arity", "unknown-keyword", "missing-capability", "unreachable",
+                     "unsupported", "no-methods", "give-outside-task"}
     assert len(PROGRAMS) > 400
 
 

@@ -33,12 +33,12 @@ _VALID = [p for p in _PROGRAMS if _parses(p)]
 
 def _comments(source: str) -> list[str]:
     """The comment texts of a program, in order: the `--` runs in the gaps between tokens."""
-    from synsema.lang.lexer import _token_end, tokenize
+    from synsema.lang.lexer import token_end, tokenize
     source = source.lstrip("\ufeff").replace("\r\n", "\n")
     found, end = [], 0
     for tok in tokenize(source, "x.syn"):
         found += [m.group().rstrip() for m in re.finditer(r"--[^\n]*", source[end:tok.start_pos])]
-        end = max(end, _token_end(tok, source))
+        end = max(end, token_end(tok, source))
     return found + [m.group().rstrip() for m in re.finditer(r"--[^\n]*", source[end:])]
 
 

@@ -65,7 +65,8 @@ def test_an_error_half_way_keeps_what_ran_before_it(repl):
 
 def test_stop_and_give_at_top_level_are_errors_not_crashes(repl):
     assert repl.enter("give 1").err == \
-        "Runtime error: <repl>:1:1: give can only be used inside a task (or a test block)\n  1 | give 1\n    | ^^^^\n"
+        "Runtime error: <repl>:1:1: give can only be used inside a task (or a test block)\n  1 | give 1\n    | ^^^^\n" \
+        "  hint: to end the program early call exit(); to hand back a value, put the code in a task\n"
     assert repl.enter("stop").err == "Runtime error: <repl>:1:1: stop used outside a loop\n  1 | stop\n    | ^^^^\n"
     repl.enter("task leave()\n    stop\n")
     assert repl.enter("leave()").err == "Runtime error: <repl>:2:5: stop used outside a loop\n"
