@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from synsema.runtime.llm.api import ApiProvider, Streamed
 from synsema.runtime.llm.config import Config
-from synsema.runtime.llm.exchange import (Ask, Call, InvalidReply, Reply, cut_off, parse_arguments, refusal_text,
-                                          split_reasoning, text_reply)
+from synsema.runtime.llm.exchange import (Ask, Call, InvalidReply, Reply, count, cut_off, parse_arguments,
+                                          refusal_text, split_reasoning, text_reply, usage)
 from synsema.runtime.llm.names import ToolNames
 
 API_VERSION = "2023-06-01"
@@ -93,7 +93,7 @@ class AnthropicMessages(ApiProvider):
         if kind == "message_start" and isinstance(event.get("message"), dict):
             usage = event["message"].get("usage")
             if isinstance(usage, dict):
-                state.usage.update({name: _count(usage.get(name)) for name in USAGE_FIELDS})
+                state.usage.update({name: count(usage.get(name)) for name in USAGE_FIELDS})
         elif kind == "message_delta":
             delta = event.get("delta") if isinstance(event.get("delta"), dict) else {}
             stop = delta.get("stop_reason")
@@ -103,7 +103,7 @@ class AnthropicMessages(ApiProvider):
                 state.refused |= stop == "refusal"
             usage = event.get("usage")
             if isinstance(usage, dict):  # cumulative counts: the last one holds
-                state.usage.update({name: _count(usage[name]) for name in USAGE_FIELDS if name in usage})
+                state.usage.update({name: count(usage[name]) for name in USAGE_FIELDS if name in usage})
                 state.parts["output_reported"] = "output_tokens" in usage
         elif kind == "message_stop":
             state.complete = True
@@ -123,11 +123,23 @@ class AnthropicMessages(ApiProvider):
         return {"content": [blocks[index] for index in sorted(blocks)],
                 "stop_reason": state.parts.get("stop")}
 
-    def stream_usage(self, state: Streamed) -> tuple[int | None, int | None]:
-        usage = state.usage
-        spent_in = sum(usage.get(name, 0) for name in USAGE_FIELDS if name != "output_tokens")
-        output = usage.get("output_tokens", 0) if state.parts.get("output_reported") else 0
-        return spent_in or None, output or None
+    def stream_usage(self, state: Streamed) -> tuple[int | None, int | None, int, int]:
+        found = state.usage
+        spent_in = sum(found.get(name, 0) for name in USAGE_FIELDS if name != "output_tokens")
+        output = found.get("output_tokens", 0) if state.parts.get("output_reported") else 0
+        return (spent_in or None, output or None, found.get("cache_read_input_tokens", 0),
+                found.get("cache_creation_input_tokens", 0))
+
+    def usage_of(self, data) -> dict[str, int] | None:
+        """Input (with cache writes and reads) and output tokens; None when there is no usage."""
+        found = data.get("usage") if isinstance(data, dict) else None
+        if not isinstance(found, dict):
+            return None
+        counts = {name: count(found.get(name)) for name in USAGE_FIELDS}
+        if not any(counts.values()):
+            return None
+        return usage(counts["input_tokens"] + counts["cache_creation_input_tokens"] + counts["cache_read_input_tokens"],
+                     counts["output_tokens"], counts["cache_read_input_tokens"], counts["cache_creation_input_tokens"])
 
     def tokens(self, data) -> int:
         """Every token the usage reports: input and output, cache writes and cache reads."""
@@ -224,6 +236,3 @@ def _blocks(turn: dict, names: ToolNames) -> list[dict]:
     return blocks + [{"type": "tool_use", "id": call["id"], "name": names.outgoing(call["name"]),
                       "input": call["args"]} for call in turn["calls"]]
 
-
-def _count(value) -> int:
-    return value if type(value) is int and value > 0 else 0

@@ -26,7 +26,7 @@ from typing import Callable
 from synsema.lang.errors import SynError
 from synsema.runtime.llm.config import Config
 from synsema.runtime.llm.exchange import (CUTS, Ask, Call, InvalidReply, Reply, clean_json, cut_before_answer,
-                                          estimate_tokens)
+                                          estimate_tokens, usage)
 from synsema.runtime.llm.http import JsonClient, StreamCut
 from synsema.runtime.llm.names import ToolNames
 
@@ -52,21 +52,22 @@ class ApiProvider:
             try:
                 self._stream(body, state, lambda piece: None)
             except InvalidReply as invalid:
-                return Reply("invalid", text=str(invalid), tokens=self._stream_tokens(state, sent))
-            data, tokens, cut = self.assembled(state), self._stream_tokens(state, sent), state.cut
+                return _stamped(Reply("invalid", text=str(invalid)), self._stream_usage(state, sent), state.parts)
+            data, spent, cut = self.assembled(state), self._stream_usage(state, sent), state.cut
+            tokens, about = spent["input"] + spent["output"], state.parts
         else:
             try:
                 data = self.client.post(self.url, self.headers, body)
             except InvalidReply as invalid:
-                return Reply("invalid", text=str(invalid), tokens=estimate_tokens(sent))
+                return _stamped(Reply("invalid", text=str(invalid)), usage(estimate_tokens(sent), 0), {})
             _raise_error_body(self.name, data)
-            tokens = self.tokens(data) or estimate_tokens(sent) + estimate_tokens(len(json.dumps(data)))
-            cut = None
+            spent = self.usage_of(data) or usage(estimate_tokens(sent), estimate_tokens(len(json.dumps(data))))
+            tokens, cut, about = self.tokens(data) or spent["input"] + spent["output"], None, data
         try:
-            reply = self.read(data, names, tokens, cut)
+            reply = _unique_ids(self.read(data, names, tokens, cut), ask, self.id_prefix)
         except InvalidReply as invalid:
-            return Reply("invalid", text=str(invalid), tokens=tokens, truncated=invalid.truncated)
-        return _unique_ids(reply, ask, self.id_prefix)
+            reply = Reply("invalid", text=str(invalid), tokens=tokens, truncated=invalid.truncated)
+        return _stamped(reply, spent, about)
 
     def stream(self, ask: Ask, on_chunk: Callable[[str], None]) -> Reply:
         """A plain-text answer streamed: `on_chunk(piece)` as each piece of text arrives.
@@ -87,23 +88,23 @@ class ApiProvider:
         try:
             self._stream(body, state, passed)
         except InvalidReply as invalid:
-            return Reply("invalid", text=str(invalid), tokens=self._stream_tokens(state, sent),
-                         chunks=tuple(state.chunks))
+            return _stamped(Reply("invalid", text=str(invalid), chunks=tuple(state.chunks)),
+                            self._stream_usage(state, sent), state.parts)
         tail = state.finish()
         if tail:
             state.chunks.append(tail)
             on_chunk(tail)
-        tokens = self._stream_tokens(state, sent)
+        spent = self._stream_usage(state, sent)
         if not "".join(state.chunks).strip():
-            return Reply("invalid", text=cut_before_answer(state.cut) if state.cut else "no content",
-                         tokens=tokens, chunks=tuple(state.chunks), truncated=state.cut is not None)
+            return _stamped(Reply("invalid", text=cut_before_answer(state.cut) if state.cut else "no content",
+                                  chunks=tuple(state.chunks), truncated=state.cut is not None), spent, state.parts)
         if state.cut:  # the text is all the script gets: its last piece says it is not the whole answer
             what, advice = CUTS[state.cut]
             state.chunks.append(f"[truncated: {what} cut the answer off{advice}]")
             on_chunk(state.chunks[-1])
         text = "".join(state.chunks)
-        return Reply("text", text=text, chunks=tuple(state.chunks), truncated=state.cut is not None,
-                     refused=state.refused, reasoning=state.reasoning.strip(), tokens=tokens)
+        return _stamped(Reply("text", text=text, chunks=tuple(state.chunks), truncated=state.cut is not None,
+                              refused=state.refused, reasoning=state.reasoning.strip()), spent, state.parts)
 
     def _stream(self, body: dict, state: "Streamed", on_piece: Callable[[str], None]) -> None:
         """Read the event stream for `body` into `state`, each text piece to `on_piece`; a stream
@@ -117,6 +118,7 @@ class ApiProvider:
                 except ValueError:
                     raise InvalidReply("a stream event is not JSON") from None
                 _raise_error_body(self.name, event)
+                _note_identity(event, state.parts)
                 for piece in self.read_event(event, state):
                     on_piece(piece)
         except StreamCut:
@@ -124,15 +126,15 @@ class ApiProvider:
         if not state.complete and state.cut is None:
             state.cut = "stream"
 
-    def _stream_tokens(self, state: "Streamed", sent: int) -> int:
+    def _stream_usage(self, state: "Streamed", sent: int) -> dict[str, int]:
         """The stream's reported input, else an estimate from the request; its reported output
         when the stream completed with it, else at least an estimate from what arrived."""
-        reported_in, reported_out = self.stream_usage(state)
+        reported_in, reported_out, cache_read, cache_write = self.stream_usage(state)
         spent_in = reported_in if reported_in else estimate_tokens(sent)
-        arrived = estimate_tokens(len(json.dumps(self.assembled(state))))
         if state.cut == "stream" or not reported_out:
-            return spent_in + max(reported_out or 0, arrived)
-        return spent_in + reported_out
+            arrived = estimate_tokens(len(json.dumps(self.assembled(state))))
+            return usage(spent_in, max(reported_out or 0, arrived), cache_read, cache_write)
+        return usage(spent_in, reported_out, cache_read, cache_write)
 
     stream_options: dict = {}
 
@@ -145,8 +147,13 @@ class ApiProvider:
         """The answer the stream adds up to, in the shape `read` takes."""
         raise NotImplementedError
 
-    def stream_usage(self, state: "Streamed") -> tuple[int | None, int | None]:
-        """(input, output) tokens the stream's events reported; None for what they did not."""
+    def stream_usage(self, state: "Streamed") -> tuple[int | None, int | None, int, int]:
+        """(input, output, cache read, cache write) tokens the stream's events reported, input
+        counting the cache's; None for input or output they did not report."""
+        raise NotImplementedError
+
+    def usage_of(self, data) -> dict[str, int] | None:
+        """The usage (exchange.usage) a whole answer reports, or None when it reports none."""
         raise NotImplementedError
 
     def body(self, ask: Ask, names: ToolNames) -> dict:
@@ -222,6 +229,26 @@ class Streamed:
             self.add_reasoning(held.lstrip()[len(self._OPEN):])
             return ""
         return held.lstrip() if mode in ("start", "after") else ""
+
+
+def _stamped(reply: Reply, spent: dict[str, int], about: dict) -> Reply:
+    """`reply` with its usage, its tokens (unless already read from the answer) and the
+    response's id and model, when `about` (the answer, or what its stream said) gives them."""
+    reply.usage = spent
+    reply.tokens = reply.tokens or spent["input"] + spent["output"]
+    for field in ("id", "model"):
+        value = about.get(field) if isinstance(about, dict) else None
+        reply_value = value if isinstance(value, str) else ""
+        setattr(reply, field, reply_value)
+    return reply
+
+
+def _note_identity(event: dict, parts: dict) -> None:
+    """The response's id and model, from an OpenAI chunk or Anthropic's message_start."""
+    source = event.get("message") if isinstance(event.get("message"), dict) else event
+    for field in ("id", "model"):
+        if isinstance(source.get(field), str) and source[field]:
+            parts.setdefault(field, source[field])
 
 
 def _unique_ids(reply: Reply, ask: Ask, prefix: str) -> Reply:

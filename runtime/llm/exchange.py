@@ -78,6 +78,19 @@ def clean_json(text: str):
     return clean(json.loads(text))
 
 
+USAGE_KEYS = ("input", "output", "cache_read", "cache_write")
+
+
+def usage(input_tokens: int, output_tokens: int, cache_read: int = 0, cache_write: int = 0) -> dict[str, int]:
+    """A Reply's `usage`: `input_tokens` counts the cache reads and writes too."""
+    return {"input": input_tokens, "output": output_tokens, "cache_read": cache_read, "cache_write": cache_write}
+
+
+def count(value) -> int:
+    """A token count as an API reports it: a positive whole number, else 0."""
+    return value if type(value) is int and value > 0 else 0
+
+
 def estimate_tokens(characters: int) -> int:
     """Tokens for `characters` of text when the server reports no usage: one per four characters,
     rounded up — the usual rule of thumb for English, and high for JSON's punctuation, so a budget
@@ -249,9 +262,15 @@ class Reply:
     model's visible reasoning, kept apart from `text`; `thinking` the thinking blocks it came
     in, kept whole to be sent back (see `thinking_blocks`). `chunks` are the text pieces of a
     streamed answer, in order (their concatenation is `text`).
+
+    `usage` is `{"input", "output", "cache_read", "cache_write"}` as the provider reported it
+    (`input` counting cache reads and writes too), or estimated where it reported nothing (see
+    `estimate_tokens`), or None when nothing is known (an old cassette); `model` and `id` are the
+    response's own, "" when it gave none. They are for traces and cost; `tokens` is what is metered.
     """
 
-    __slots__ = ("kind", "text", "calls", "tokens", "truncated", "refused", "reasoning", "chunks", "thinking")
+    __slots__ = ("kind", "text", "calls", "tokens", "truncated", "refused", "reasoning", "chunks", "thinking",
+                 "usage", "model", "id")
 
     def __init__(self, kind: str, text: str = "", calls: tuple[Call, ...] = (), tokens: int = 0,
                  truncated: bool = False, refused: bool = False, reasoning: str = "",
@@ -265,6 +284,9 @@ class Reply:
         self.reasoning = reasoning
         self.chunks = chunks
         self.thinking = thinking
+        self.usage: dict[str, int] | None = None
+        self.model = ""
+        self.id = ""
 
     def to_json(self) -> dict:
         data: dict = {"kind": self.kind}
@@ -282,11 +304,32 @@ class Reply:
         if self.chunks:
             data["chunks"] = list(self.chunks)
         data["tokens"] = self.tokens
+        if self.usage is not None:
+            data["usage"] = dict(self.usage)
+        for field in ("model", "id"):
+            if getattr(self, field):
+                data[field] = getattr(self, field)
         return data
 
     @classmethod
     def from_json(cls, data: dict) -> "Reply":
-        """Read a stored reply; raises ValueError when `data` is not one.
+        """Read a stored reply; raises ValueError when `data` is not one."""
+        reply = cls._read(data)
+        usage = data.get("usage")
+        if usage is not None:
+            if not (type(usage) is dict and set(usage) == set(USAGE_KEYS)
+                    and all(type(value) is int for value in usage.values())):
+                raise ValueError(f"'usage' must be a map of {', '.join(USAGE_KEYS)} to whole numbers")
+            reply.usage = dict(usage)
+        for field in ("model", "id"):
+            if not isinstance(data.get(field, ""), str):
+                raise ValueError(f"'{field}' must be text")
+            setattr(reply, field, data.get(field, ""))
+        return reply
+
+    @classmethod
+    def _read(cls, data: dict) -> "Reply":
+        """The reply's own fields (from_json adds what providers report beside them).
 
         A tool reply is `{kind: tool, calls: [{id, name, args}], tokens}`; the one-call form
         `{kind: tool, name, args, tokens}` of older cassettes reads as a call with id `call_0`.

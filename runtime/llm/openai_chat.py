@@ -13,8 +13,8 @@ import re
 
 from synsema.runtime.llm.api import ApiProvider, Streamed
 from synsema.runtime.llm.config import Config, host_names
-from synsema.runtime.llm.exchange import (Ask, Call, InvalidReply, Reply, Tool, cut_off, parse_arguments,
-                                          refusal_text, split_reasoning, text_reply)
+from synsema.runtime.llm.exchange import (Ask, Call, InvalidReply, Reply, Tool, count, cut_off, parse_arguments,
+                                          refusal_text, split_reasoning, text_reply, usage)
 from synsema.runtime.llm.names import ToolNames
 
 
@@ -97,9 +97,9 @@ class OpenAIChat(ApiProvider):
         (and sets the flags), the last chunk carries the usage."""
         usage = event.get("usage")
         if isinstance(usage, dict):
-            state.usage = {"input": _count(usage.get("prompt_tokens")),
-                           "output": _count(usage.get("completion_tokens")),
-                           "total": _count(usage.get("total_tokens"))}
+            state.usage = {"input": count(usage.get("prompt_tokens")),
+                           "output": count(usage.get("completion_tokens")),
+                           "total": count(usage.get("total_tokens")), "cache_read": _cached(usage)}
         choices = event.get("choices")
         if not isinstance(choices, list) or not choices or not isinstance(choices[0], dict):
             return []
@@ -146,12 +146,20 @@ class OpenAIChat(ApiProvider):
                                      for _, call in sorted(calls.items())]
         return {"choices": [{"index": 0, "message": message, "finish_reason": parts.get("finish")}]}
 
-    def stream_usage(self, state: Streamed) -> tuple[int | None, int | None]:
-        usage = state.usage
-        if not usage:
-            return None, None
-        output = usage["output"] or max(usage["total"] - usage["input"], 0)
-        return usage["input"] or None, output or None
+    def stream_usage(self, state: Streamed) -> tuple[int | None, int | None, int, int]:
+        found = state.usage
+        if not found:
+            return None, None, 0, 0
+        output = found["output"] or max(found["total"] - found["input"], 0)
+        return found["input"] or None, output or None, found["cache_read"], 0
+
+    def usage_of(self, data) -> dict[str, int] | None:
+        """prompt_tokens (cached ones among them) and completion_tokens; None without both."""
+        found = data.get("usage") if isinstance(data, dict) else None
+        if not isinstance(found, dict):
+            return None
+        prompt, completion = count(found.get("prompt_tokens")), count(found.get("completion_tokens"))
+        return usage(prompt, completion, _cached(found)) if prompt or completion else None
 
     def tokens(self, data) -> int:
         """usage.total_tokens, or prompt plus completion tokens."""
@@ -180,8 +188,10 @@ def _add_call_delta(calls: dict, position: int, delta: dict) -> None:
         call["arguments"] += function["arguments"]
 
 
-def _count(value) -> int:
-    return value if type(value) is int and value > 0 else 0
+def _cached(found: dict) -> int:
+    """prompt_tokens_details.cached_tokens: the prompt tokens OpenAI read from its cache."""
+    details = found.get("prompt_tokens_details")
+    return count(details.get("cached_tokens")) if isinstance(details, dict) else 0
 
 
 # OpenAI's reasoning models, by name: the o-series (o1, o3-mini, o4-mini…) and the gpt-5 family

@@ -45,7 +45,8 @@ def test_a_recorded_loop_replays_identically_without_the_server(llm_env, tmp_pat
     assert "scripted model replies" in lines[0]["note"].lower() and len(lines) == 4
     # the cassette keeps the model's raw arguments: conversion happens again on replay
     assert lines[1]["reply"] == {"kind": "tool", "calls": [{"id": "call_1", "name": "add", "args": {"a": "2", "b": "3"}}],
-                                 "tokens": 25}
+                                 "tokens": 25, "usage": {"input": 20, "output": 5, "cache_read": 0, "cache_write": 0},
+                                 "model": "fake-model", "id": "chatcmpl-fake"}
     assert "sk-rec" not in cassette.read_text()
 
 
@@ -210,3 +211,15 @@ def test_record_can_wrap_anthropic_while_an_openai_key_is_set(llm_env, tmp_path)
         assert server.requests[0]["path"] == "/v1/messages"
     llm_env(SYNSEMA_LLM_PROVIDER="replay")
     assert llm_step("hi", [], "")["text"] == "from claude"
+
+
+def test_a_reply_s_usage_model_and_id_survive_the_cassette_and_old_lines_have_none():
+    from synsema.runtime.llm.exchange import Reply
+    stored = {"kind": "text", "text": "hi", "tokens": 30, "model": "m", "id": "r1",
+              "usage": {"input": 25, "output": 5, "cache_read": 0, "cache_write": 0}}
+    reply = Reply.from_json(stored)
+    assert (reply.usage, reply.model, reply.id) == (stored["usage"], "m", "r1") and reply.to_json() == stored
+    old = Reply.from_json({"kind": "text", "text": "hi", "tokens": 3})
+    assert (old.usage, old.model, old.id) == (None, "", "")
+    with pytest.raises(ValueError, match="'usage' must be a map of input, output, cache_read, cache_write"):
+        Reply.from_json({**stored, "usage": {"input": "25"}})

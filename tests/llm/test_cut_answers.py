@@ -143,3 +143,29 @@ def test_the_budget_holds_when_no_usage_is_reported(served, streamed):
     assert all(tokens > 0 for tokens in spent)
     assert len(server.requests) == len(sent) < 6
     assert sum(spent[:-1]) < 300 <= sum(spent) == session.used_tokens()  # at most one request past it
+
+
+@pytest.mark.parametrize("streamed", [False, True])
+def test_each_reply_carries_its_usage_model_and_id(served, streamed):
+    from synsema.runtime.llm.exchange import Ask
+    provider, server, _ = served
+    if provider == "openai":
+        whole = openai_text("hello")
+        whole["usage"]["prompt_tokens_details"] = {"cached_tokens": 8}
+        events = openai_chunks([{"content": "hello"}])
+        last = json.loads(events[-2].removeprefix("data: "))
+        last["usage"]["prompt_tokens_details"] = {"cached_tokens": 8}
+        events[-2] = f"data: {json.dumps(last)}\n\n"
+        expected = ({"input": 20, "output": 5, "cache_read": 8, "cache_write": 0}, "chatcmpl-fake")
+    else:
+        spent = anthropic_usage(10, 5, cache_write=200, cache_read=800)
+        whole = anthropic_message(anthropic_blocks(text="hello"), "end_turn", spent)
+        events = anthropic_events(anthropic_blocks(text="hello"), "end_turn", usage=spent, output_tokens=5)
+        expected = ({"input": 1010, "output": 5, "cache_read": 800, "cache_write": 200}, "msg_fake")
+    if streamed:
+        server.stream(events)
+    else:
+        server.reply(whole)
+    reply = session.current().ask(Ask("step", "hi"), stream=streamed)
+    assert (reply.usage, reply.id, reply.model) == (*expected, "fake-model")
+    assert reply.tokens == reply.usage["input"] + reply.usage["output"]
