@@ -6,7 +6,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 BENCH_STAMP := $(VENV)/.installed-bench
 
-.PHONY: demo test differential bench clean vscode browser
+.PHONY: demo test differential bench fuzz-labels clean vscode browser
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -47,6 +47,13 @@ test: $(STAMP)
 # The math differential suite with 20 times the default draws per shape class (about 2 min).
 differential: $(STAMP)
 	SYNSEMA_DIFFERENTIAL=20 $(BIN)/python -m pytest tests/math/test_differential.py -q
+
+# A long noninterference campaign for --labels (tests/labels/nifuzz; CI runs a small budget in
+# tests/labels/test_noninterference_fuzz.py): `make fuzz-labels N=100000 JOBS=2 [SEED=…]`.
+N ?= 10000
+JOBS ?= 1
+fuzz-labels: $(STAMP)
+	PYTHONPATH=tests $(BIN)/python -m labels.nifuzz -n $(N) --jobs $(JOBS) $(if $(SEED),--seed $(SEED)) $(FUZZ_FLAGS)
 
 # The bench extra (asteval, smolagents, RestrictedPython: the peers of bench/run.py) has its own
 # stamp, so `make test` never installs it.

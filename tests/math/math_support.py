@@ -287,3 +287,25 @@ def check_lp(c, a, b, e, f, result) -> None:
         if result["x"] is not None:
             assert feasible([q(v) for v in result["x"]])
             assert dot(c, [q(v) for v in result["x"]]) == q(result["value"])
+
+
+def strong_lucas_probable_prime(n: int, d: int, p: int, q: int) -> bool:
+    """The strong Lucas probable-prime test of odd n with parameters (D, P, Q), written for the
+    tests from the doubling formulas (independent of the library and sympy)."""
+    half = pow(2, -1, n)
+    e, s = n + 1, 0
+    while e % 2 == 0:
+        e //= 2
+        s += 1
+    u, v, qk = 0, 2, 1  # U_0, V_0, Q^0
+    for bit in bin(e)[2:]:
+        u, v, qk = u * v % n, (v * v - 2 * qk) % n, qk * qk % n
+        if bit == "1":
+            u, v, qk = ((p * u + v) * half % n, (d * u + p * v) * half % n, qk * q % n)
+    if u == 0 or v == 0:
+        return True
+    for _ in range(s - 1):
+        v, qk = (v * v - 2 * qk) % n, qk * qk % n
+        if v == 0:
+            return True
+    return False

@@ -11,7 +11,8 @@ from __future__ import annotations
 import math
 import random
 
-from math_support import MR_BASES, PSI13, rejected, run, strong_probable_prime
+from math_support import (MR_BASES, PSI13, rejected, run, strong_lucas_probable_prime,
+                          strong_probable_prime)
 
 
 def factor(n) -> list[tuple[int, int, str]]:
@@ -91,6 +92,9 @@ def check_witness(n: int, result: dict) -> None:
         w = result["witness"]
         if w["kind"] == "factor":
             assert 1 < w["factor"] < n and n % w["factor"] == 0
+        elif w["kind"] == "strong_lucas":
+            assert w["p"] == 1 and 4 * w["q"] == 1 - w["d"] and math.gcd(n, 2 * w["q"]) == 1
+            assert not strong_lucas_probable_prime(n, w["d"], w["p"], w["q"])
         else:
             assert 2 <= w["base"] < n - 1 and not strong_probable_prime(n, w["base"])
     elif result["status"] == "prime":
@@ -389,3 +393,17 @@ def test_partitions_ramanujan_congruences_and_largest_input():
     assert len(str(top)) == 1108
     assert partitions(999999) % 5 == 0  # 999999 = 5 * 199999 + 4
     assert rejected("comb.partitions.count", {"n": 10**6 + 1}) == ["less_than_equal"]
+
+
+def test_prime_test_witness_needs_no_unbounded_search():
+    # Issue 28: a composite passing BPSW's base 2 but failing its Lucas test once led to a
+    # witness search bounded only by the deadline. Arnault's 1995 number is a strong
+    # pseudoprime to every prime base below 307: bases 43..58 are tried, and then the failed
+    # Lucas test's parameters are the witness.
+    p1 = int("29674495668685510550154174642905332730771991799853043350995075531276838753171770"
+             "199594238596428121188033664754218345562493168782883")
+    n = p1 * (313 * (p1 - 1) + 1) * (353 * (p1 - 1) + 1)
+    assert all(strong_probable_prime(n, a) for a in MR_BASES)
+    result = verdict(str(n))
+    assert result["status"] == "composite"
+    check_witness(n, result)

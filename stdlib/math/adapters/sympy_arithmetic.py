@@ -6,7 +6,6 @@ from sympy import divisors as _divisors
 from sympy import primerange as _primerange
 from sympy.external.gmpy import jacobi as _jacobi
 from sympy.ntheory import n_order as _n_order
-from sympy.ntheory import primitive_root as _primitive_root
 from sympy.ntheory import sqrt_mod as _sqrt_mod
 
 
@@ -23,12 +22,6 @@ def divisors(n: int) -> list[int]:
 def sqrt_mod(a: int, p: int) -> list[int]:
     """Every x in [0, p) with x^2 = a (mod p) for a prime p, increasing."""
     return sorted(int(x) for x in _sqrt_mod(a % p, p, all_roots=True))
-
-
-def primitive_root(n: int) -> int | None:
-    """The smallest primitive root modulo n >= 1, or None when (Z/nZ)^* is not cyclic."""
-    root = _primitive_root(n, smallest=True)
-    return None if root is None else int(root)
 
 
 def multiplicative_order(a: int, n: int) -> int:

@@ -6,6 +6,7 @@ from sympy import factorint as _factorint
 from sympy.functions.combinatorial.numbers import partition as _partition
 from sympy.ntheory.modular import solve_congruence as _solve_congruence
 from sympy.ntheory.primetest import is_strong_bpsw_prp as _is_strong_bpsw_prp
+from sympy.ntheory.primetest import is_strong_lucas_prp as _is_strong_lucas_prp
 
 
 def factorint(n: int) -> dict[int, int]:
@@ -17,6 +18,11 @@ def factorint(n: int) -> dict[int, int]:
 def is_strong_bpsw_probable_prime(n: int) -> bool:
     """The strong Baillie-PSW test (Miller-Rabin base 2 plus a strong Lucas test)."""
     return bool(_is_strong_bpsw_prp(n))
+
+
+def is_strong_lucas_probable_prime(n: int) -> bool:
+    """The strong Lucas test with Selfridge's parameters (method A), for odd non-square n."""
+    return bool(_is_strong_lucas_prp(n))
 
 
 def merge_congruences(pairs: list[tuple[int, int]]) -> tuple[int, int] | None:

@@ -26,6 +26,7 @@ FUNCTIONS = ("totient", "divisors", "sigma", "mobius", "jacobi", "sqrt_mod", "pr
 NEEDS_A = ("jacobi", "sqrt_mod", "multiplicative_order")
 FACTOR_LIMIT = 10**30
 DIVISORS_LIMIT = 10**12
+ROOT_CANDIDATES = 2000
 SQRT_LIMIT = 10**24
 
 RULE_ARGUMENTS = Rule("function_arguments", (
@@ -142,9 +143,12 @@ class SquareRoots(BaseModel):
 class PrimitiveRoot(BaseModel):
     model_config = CONFIG
     function: Literal["primitive_root"]
-    status: Literal["found", "none_exists"]
+    status: Literal["found", "none_exists", "not_found_below"] = Field(description=(
+        "found: root is the smallest generator; none_exists: (Z/nZ)^* is not cyclic; "
+        f"not_found_below: a generator exists (lambda(n) = phi(n)) but none is at most "
+        f"{ROOT_CANDIDATES}, the candidates this operation tests (no claim about larger ones)."))
     root: OutInt | None = Field(description=(
-        "found: the smallest g in [1, n) generating (Z/nZ)^*; null when none exists."))
+        "found: the smallest g in [1, n) generating (Z/nZ)^*; null otherwise."))
     totient: OutInt = Field(description="phi(n), the order of (Z/nZ)^*.")
     totient_primes: list[OutInt] = Field(description=(
         "The primes q dividing phi(n); found: g^(phi/q) != 1 (mod n) for each, the "
@@ -245,14 +249,17 @@ def evaluate(request: FunctionRequest):
     phi = _totient(factors)
     primes = list(_totient_factorization(factors))
     carmichael = _carmichael(factors)
-    root = backend.primitive_root(n)
-    if root is None:
-        if carmichael >= phi:
-            raise BackendFault("primitive_root_missed")
+    if carmichael < phi:  # no element has order phi(n)
         return PrimitiveRoot(function=f, status="none_exists", root=None, totient=phi,
                              totient_primes=primes, carmichael=carmichael)
-    _certify_order(root, n, phi, primes)
-    return PrimitiveRoot(function=f, status="found", root=root, totient=phi,
+    # The smallest generator, by testing g = 1, 2, ... up to ROOT_CANDIDATES: g generates
+    # exactly when gcd(g, n) = 1 and g^(phi/q) != 1 for every prime q of phi.
+    for g in range(1, min(n, ROOT_CANDIDATES + 1)):
+        if math.gcd(g, n) == 1 and all(pow(g, phi // q, n) != 1 % n for q in primes):
+            _certify_order(g, n, phi, primes)
+            return PrimitiveRoot(function=f, status="found", root=g, totient=phi,
+                                 totient_primes=primes, carmichael=carmichael)
+    return PrimitiveRoot(function=f, status="not_found_below", root=None, totient=phi,
                          totient_primes=primes, carmichael=carmichael)
 
 
@@ -291,9 +298,12 @@ FUNCTION = MathTool(
         computation="At most one factorisation of n below 10^30 (as nt.integer.factor: about "
                     "1.5 s for the hardest 100-bit semiprimes, 3.3 s measured under load 13 on 2 cores) plus, for primitive_root and "
                     "multiplicative_order, factorisations of p - 1 for the primes p of n (each "
-                    "below 10^30); the smallest primitive root is found after a few hundred "
-                    "candidates at most in every measured case (search is killed at the "
-                    "deadline, an execution_limit error, never an answer). jacobi and sqrt_mod "
+                    "below 10^30); primitive_root searches only when a root exists (n = "
+                    "2, 4, p^k or 2p^k, so phi(n) = p^(k-1)(p-1) has at most 23 distinct "
+                    "primes below 10^30) and tests at most 2000 candidates with at most one "
+                    "exponentiation per prime: at most 46,000 exponentiations modulo "
+                    "n < 10^30, about 0.6 s (40,000 measured in 0.54 s). A larger smallest "
+                    "root is reported as not_found_below, never guessed. jacobi and sqrt_mod "
                     "are polynomial in the digits of n: milliseconds.",
         output="Values below 10^3000 (sigma_100 of n < 10^30 is below 2 n^100); at most 6720 "
                "divisors below 10^12; at most 2 roots; at most 99 prime powers."))
