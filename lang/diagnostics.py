@@ -23,6 +23,29 @@ from synsema.lang.errors import SynError
 _TOKEN = re.compile(r"[^\W\d]\w*(?:\.[^\W\d]\w*)*|\d[\w.]*|\"(?:[^\"\\]|\\.)*\"?|`[^`]*`?|\S")
 
 
+# Control characters, and the format characters that reorder or hide text (bidi overrides and
+# isolates, line and paragraph separators): a terminal would act on them.
+_UNSAFE = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u061c\u200e\u200f\u2028-\u202e\u2066-\u2069]")
+
+
+def terminal_safe(text: str) -> str:
+    """`text` with every character a terminal would act on written as an escape (`\x1b`,
+    `\u202e`): a test name or a message a program chose cannot rewrite the screen."""
+    return _UNSAFE.sub(_escape, text)
+
+
+def _escape(match: re.Match) -> str:
+    code = ord(match.group())
+    return f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}"
+
+
+def source_lines(text: str) -> list[str]:
+    """The lines of a source as the lexer counts them: only a line feed, CR LF or CR ends a
+    line. (str.splitlines also splits at U+2028, U+0085, form feeds…, which may sit inside a
+    string, and would then show every later error with the wrong line.)"""
+    return text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
+
+
 class Sources:
     """The text of the files errors point into: registered ones first, then the disk."""
 
@@ -30,14 +53,14 @@ class Sources:
         self._texts: dict[str, list[str]] = {}
 
     def add(self, file: str, text: str) -> None:
-        self._texts[file] = text.splitlines()
+        self._texts[file] = source_lines(text)
 
     def line(self, file: str, number: int) -> str | None:
         lines = self._texts.get(file)
         if lines is None:
             try:
                 with open(file, encoding="utf-8") as handle:
-                    lines = handle.read().splitlines()
+                    lines = source_lines(handle.read())
             except (OSError, UnicodeDecodeError, ValueError):
                 lines = []
             self._texts[file] = lines

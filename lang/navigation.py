@@ -18,8 +18,9 @@ import re
 from typing import Iterable, NamedTuple
 
 from synsema.lang import ast
+from synsema.lang.diagnostics import source_lines
 from synsema.lang.errors import SynError
-from synsema.lang.outline import doc_comment, outline
+from synsema.lang.outline import outline
 from synsema.lang.resolve import Binding, resolve_module
 
 
@@ -63,7 +64,7 @@ class Document:
         from synsema.lang.parser import parse
         self.source = source
         self.path = path
-        self.lines = source.splitlines()
+        self.lines = source_lines(source)
         self.predeclared = frozenset(predeclared)
         self.error: SynError | None = None
         self.module = None
@@ -245,7 +246,7 @@ class Document:
                            + (f" = {p['default']}" if p["default"] is not None else "")
                            for p in (entry["parameters"] if entry else []))
         text = f"task {node.name}({params})"
-        doc = doc_comment(self.lines, node.span.line)
+        doc = entry["doc"] if entry else None
         return text + ("\n\n" + doc if doc else "")
 
     def visible_names(self, line: int) -> list[tuple[str, str]]:

@@ -15,6 +15,7 @@ import json
 import sys
 
 from synsema.lang import ast
+from synsema.lang.diagnostics import source_lines
 from synsema.lang.errors import SynError
 from synsema.lang.toolschema import input_schema
 
@@ -52,11 +53,27 @@ def _source_text(lines: list[str], span, stop: str = ",)") -> str:
     return text.strip()
 
 
+def doc_lines(source: str, file: str) -> list[str]:
+    """The source's lines for `doc_comment`: a line that continues a multi-line template is
+    blanked, so a template whose text looks like `-- …` is never taken for a comment."""
+    from synsema.lang.lexer import tokenize
+    lines = source_lines(source)
+    for token in tokenize(source, file):
+        if token.type == "TEMPLATE":
+            for number in range(token.line, token.line + token.value.count("\n")):
+                lines[number] = ""
+    return lines
+
+
 def doc_comment(lines: list[str], line: int) -> str | None:
     """The doc comment of the definition starting at 1-based `line`, or None when it has none."""
     found = []
     index = line - 2
-    while index >= 0 and lines[index].lstrip().startswith("--"):
+    definition = lines[line - 1] if 0 < line <= len(lines) else ""
+    indent = definition[:len(definition) - len(definition.lstrip())]
+    # Only comments at the definition's own indentation: one indented deeper ends the block
+    # above (synsema fmt keeps it there, apart from the definition).
+    while index >= 0 and lines[index].startswith(indent + "--"):
         text = lines[index].lstrip()[2:]
         found.append(text[1:] if text.startswith(" ") else text)
         index -= 1
@@ -65,7 +82,8 @@ def doc_comment(lines: list[str], line: int) -> str | None:
 
 def outline(module: ast.Module, source: str) -> list[dict]:
     """The task entries of a parsed module, nested tasks included, in source order."""
-    lines = source.splitlines()
+    lines = source_lines(source)
+    docs = doc_lines(source, module.file)
     tasks = []
     for node in ast.walk(module):
         if type(node) is not ast.TaskDef:
@@ -78,7 +96,7 @@ def outline(module: ast.Module, source: str) -> list[dict]:
         schema = input_schema((p["name"], p["type"], not p["optional"]) for p in parameters)
         tasks.append({"name": node.name, "line": node.span.line, "end_line": _end_line(node),
                       "parameters": parameters, "input_schema": schema,
-                      "doc": doc_comment(lines, node.span.line)})
+                      "doc": doc_comment(docs, node.span.line)})
     return tasks
 
 

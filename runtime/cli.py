@@ -353,7 +353,9 @@ def cmd_run(args: list[str]) -> int:
         if arg == "--":
             program_args = args[i + 1:]
             break
-        if arg in ("--format",) and i + 1 < len(args):
+        if arg == "--format":
+            if i + 1 >= len(args):
+                raise UsageError("--format needs a value: human or json")
             fmt = args[i + 1]
             i += 2
             continue

@@ -29,8 +29,9 @@ import os
 import re
 
 from lsprotocol import types as lsp
-from pygls.exceptions import JsonRpcException
+from pygls.exceptions import JsonRpcException, JsonRpcInvalidParams
 from pygls.lsp.server import LanguageServer
+from pygls.protocol import LanguageServerProtocol
 from pygls.uris import from_fs_path, to_fs_path
 
 from synsema.lang.navigation import Document, Occurrence, Target
@@ -64,13 +65,58 @@ class RequestFailed(JsonRpcException):
 _SEVERITY = {"error": lsp.DiagnosticSeverity.Error, "warning": lsp.DiagnosticSeverity.Warning}
 
 
+class _AnsweringProtocol(LanguageServerProtocol):
+    """Every request gets an answer without a Python traceback in it. pygls drops a request
+    whose parameters do not fit the protocol's types (a negative position, say) and the editor
+    waits forever: it is answered with the JSON-RPC error InvalidParams. A request about a
+    document the server cannot read (never opened, no such file) is answered with nothing
+    instead of pygls's FileNotFoundError."""
+
+    def _handle_request(self, msg_id, method_name: str, params) -> None:
+        uri = getattr(getattr(params, "text_document", None), "uri", None)
+        if uri is not None and not self._server.readable(uri):
+            self._send_response(msg_id, None)
+            return
+        super()._handle_request(msg_id, method_name, params)
+
+    def structure_message(self, data):
+        try:
+            return super().structure_message(data)
+        except JsonRpcInvalidParams:
+            if not ("id" in data and "method" in data):
+                raise
+            self._send_response(data["id"], error=lsp.ResponseError(
+                code=JsonRpcInvalidParams.CODE,
+                message=f"{data['method']}: the parameters are not valid (a position's line and "
+                        "character are numbers from 0 up)"))
+            return _ANSWERED
+
+
+class _Answered:
+    """What the reader hands on for a request answered while reading it: a message of another
+    protocol version, which pygls then ignores."""
+    jsonrpc = "answered"
+
+
+_ANSWERED = _Answered()
+
+
 class SynsemaServer(LanguageServer):
     def __init__(self):
-        super().__init__("synsema", "0.1.0")
+        super().__init__("synsema", "0.1.0", protocol_cls=_AnsweringProtocol)
         self.builtins = builtin_globals()
         self.documents: dict[str, Document] = {}
         self.tokens: dict[str, tuple[str, list[int]]] = {}   # uri -> (result id, data) last sent
         self.parameter_hints = True
+
+    def readable(self, uri: str) -> bool:
+        """Whether `uri` can be read: open in the editor, or a UTF-8 file on disk. A request
+        about any other is answered with nothing (never with pygls's FileNotFoundError)."""
+        try:
+            self.workspace.get_text_document(uri).source
+        except (OSError, UnicodeDecodeError, ValueError):
+            return False
+        return True
 
     def document(self, uri: str) -> Document:
         text_document = self.workspace.get_text_document(uri)

@@ -27,7 +27,7 @@ import re
 import time
 
 from synsema.lang import ast
-from synsema.lang.diagnostics import Sources, below
+from synsema.lang.diagnostics import Sources, below, terminal_safe
 from synsema.lang.errors import SynError
 from synsema.runtime.calls import GIVE, REG, host_failure
 from synsema.runtime.control import ExitProgram, SkipTest, StopLoop
@@ -416,18 +416,21 @@ def report_file(run: FileRun, several: bool, verbose: bool, write) -> None:
     """One file's block of the human report: its header (when several files run), then a line
     per outcome, with `-v` the tests' output."""
     if several:
-        write(f"{run.path}:\n")
+        write(f"{terminal_safe(run.path)}:\n")
     for outcome in run.outcomes:
-        label = outcome.name if outcome.name is not None else f"(loading {os.path.basename(run.path)})"
+        # names, reasons and details are the program's text: escaped, so none drives the terminal
+        label = terminal_safe(outcome.name) if outcome.name is not None else \
+            f"(loading {terminal_safe(os.path.basename(run.path))})"
         timing = f" ({outcome.seconds:.2f}s)" if verbose and outcome.seconds > 1 else ""
+        reason = terminal_safe(outcome.reason or "")
         if outcome.skipped:
-            write(f"  - {label}: skipped{f' ({outcome.reason})' if outcome.reason else ''}\n")
+            write(f"  - {label}: skipped{f' ({reason})' if reason else ''}\n")
         elif outcome.passed:
             write(f"  ✓ {label}{timing}\n")
         else:
-            write(f"  ✗ {label}: {outcome.reason}{timing}\n")
-            for line in outcome.detail.splitlines():
-                write(f"  {line}\n")
+            write(f"  ✗ {label}: {reason}{timing}\n")
+            for line in outcome.detail.removesuffix("\n").split("\n") if outcome.detail else ():
+                write(f"  {terminal_safe(line)}\n")
         if verbose:
             for line in "".join(outcome.output).splitlines():
                 write(f"  | {line}\n")
