@@ -19,6 +19,7 @@ MODULES: dict[str, tuple[str, ...]] = {
     "cyclotomic": ("poly.cyclotomic",),
     "inverse": ("linalg.inverse",),
     "lattice": ("linalg.integer.normal_forms", "nt.integer.relations"),
+    "lll": ("linalg.lattice.reduce",),
     "linalg": ("linalg.charpoly", "linalg.det", "linalg.eigenvalues", "linalg.nullspace",
                "linalg.rank", "linalg.rref", "linalg.solve"),
     "lp": ("opt.lp.solve",),

@@ -359,6 +359,36 @@ def _cyclotomic():
     return generate, verify
 
 
+@case("linalg.lattice.reduce", [(n, m, kind) for n, m in ((1, 1), (2, 2), (3, 5), (6, 6))
+                                 for kind in ("random", "knapsack")])
+def _lll():
+    def generate(rng, shape):
+        n, m, kind = shape
+        while True:
+            if kind == "knapsack" and m > n:
+                rows = [[int(i == j) for j in range(n)] + [rng.randrange(10**8, 10**9)]
+                        for i in range(n)]
+                rows = [r + [0] * (m - n - 1) for r in rows]
+            else:
+                rows = [[rng.randrange(-50, 51) for _ in range(m)] for _ in range(n)]
+            if rank_fraction(rows) == n:
+                return {"basis": mat(rows)}
+
+    def verify(payload, out):
+        # the defining invariants by another route: T integral with |det T| = 1 (Fractions),
+        # T * input = reduced, and LLL's conditions from Fraction Gram-Schmidt; for 2 x 2 a
+        # brute-force shortest vector: Lagrange-reduced, the first vector is a shortest one.
+        from test_lll import check
+        rows = payload["basis"]["rows"]
+        check(rows, out)
+        if len(rows) == 2 == len(rows[0]):
+            first = out["basis"]["rows"][0]
+            shortest = min(sum((a * rows[0][k] + b * rows[1][k]) ** 2 for k in range(2))
+                           for a in range(-60, 61) for b in range(-60, 61) if a or b)
+            assert sum(x * x for x in first) <= 2 * shortest
+    return generate, verify
+
+
 @case("linalg.det", [n for n in range(0, 7)])
 def _det():
     def generate(rng, n):
