@@ -64,8 +64,11 @@ class CallProcesses:
         ours, theirs = socket.socketpair()
         pid = os.fork()
         if pid == 0:
-            ours.close()
-            self._serve_forks(theirs)
+            try:
+                ours.close()
+                self._serve_forks(theirs)
+            finally:
+                os._exit(0)     # the zygote never returns into the server's code
         theirs.close()
         self._control, self._zygote = ours, pid
 
@@ -75,10 +78,15 @@ class CallProcesses:
         try:
             with self._send:
                 socket.send_fds(self._control, [b"c"], [theirs.fileno()])
+        except OSError:
+            ours.close()
+            return outcome_type(error=f"Runtime error: task '{name}' could not start: the server's "
+                                      "call processes are gone; restart the server")
         finally:
             theirs.close()
         reader, writer = await asyncio.open_unix_connection(sock=ours)
         pid = None
+        answered = False
         try:
             async with asyncio.timeout(self.seconds):
                 pid = int(await reader.readline())
@@ -86,6 +94,7 @@ class CallProcesses:
                 writer.write(json.dumps({"tool": name, "arguments": arguments}).encode() + b"\n")
                 await writer.drain()
                 data = await reader.read()
+                answered = True     # it closed its end: it is exiting, and is not ours to kill
         except TimeoutError:
             return outcome_type(error=f"Runtime error: task '{name}' ran longer than the per-call "
                                       f"time limit of {self.seconds:g} s (--time-limit), so it was stopped")
@@ -94,7 +103,9 @@ class CallProcesses:
         finally:
             writer.close()
             if pid is not None:
-                self._stop(pid)
+                self._running.discard(pid)
+                if not answered:     # stopped, abandoned or broken: the process still runs
+                    self._stop(pid)
         if not data:
             return outcome_type(error=f"Runtime error: task '{name}' ended without an answer (its "
                                       "process was stopped)")
@@ -134,7 +145,12 @@ class CallProcesses:
                 os._exit(0)
             if not message or not fds:
                 os._exit(0)
-            socket.send_fds(spare, [b"c"], fds)
+            try:
+                socket.send_fds(spare, [b"c"], fds)
+            except OSError:             # the waiting child is gone (killed from outside)
+                spare.close()
+                spare = self._fork_spare(control)
+                socket.send_fds(spare, [b"c"], fds)
             os.close(fds[0])
             spare.close()
             spare = self._fork_spare(control)
