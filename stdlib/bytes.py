@@ -199,7 +199,7 @@ def hmac(rt, data, key, algorithm="sha256"):
 
     Example: slice(hex(hmac("msg", "key")), 0, 8) => "2d93cbc1"
     """
-    if algorithm not in _DIGESTS:
+    if type(algorithm) is not str or algorithm not in _DIGESTS:
         raise SynError(f"hmac: unsupported algorithm {short(algorithm)} — use \"sha256\" or "
                        "\"sha512\" (SHA-1 and MD5 are not offered)")
     message = _data("hmac", data)
