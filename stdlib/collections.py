@@ -191,8 +191,6 @@ def range_numbers(*bounds) -> range:
 def range_(rt, *bounds):
     """range(end), range(start, end) or range(start, end, step) as a list of integers (end excluded).
 
-    range(end), range(start, end) or range(start, end, step) as a list of integers.
-
     Example: range(3) => [0, 1, 2]
     Example: range(1, 10, 4) => [1, 5, 9]
     """
@@ -216,8 +214,6 @@ def enumerate_(rt, xs):
 @builtin("flatten", 1)
 def flatten(rt, xs):
     """One level of nesting removed: list items are spliced in, other items kept.
-
-    One level: list items are spliced in, other items kept as they are.
 
     Example: flatten([[1, 2], 3, [4]]) => [1, 2, 3, 4]
     """
@@ -374,8 +370,7 @@ def contains(rt, coll, item):
 def index_of(rt, coll, target):
     """Position of an item (by `==`), of the first item a predicate accepts, or of a piece of text; `nothing` when absent.
 
-    Position of an item (by `==`), of the first item a predicate accepts, or of a piece of
-    text; `nothing` when absent — never −1, which would index from the end.
+    Never −1, which would index from the end.
 
     Example: index_of(["a", "b"], "b") => 1
     Example: index_of("hello", "z") => nothing
@@ -477,8 +472,7 @@ def where(rt, xs, fn):
 def transform(rt, xs, fn, pred=None):
     """Apply `fn` to the items `pred` accepts (every item without a predicate); the others stay as they are.
 
-    Apply `fn` to the items `pred` accepts (every item without a predicate); the others
-    stay as they are, in place.
+    Each item keeps its place in the list.
 
     Example: transform([1, 2, 3], (x) => x * 10, (x) => x > 1) => [1, 20, 30]
     """
@@ -525,7 +519,6 @@ def reduce(rt, xs, fn, *init):
 def zip_with(rt, a, b, c):
     """Combine two lists pairwise with `fn(x, y)`, stopping at the end of the shorter one.
 
-    Combine two lists pairwise with `fn(x, y)`, stopping at the end of the shorter one.
     The function may come first or last.
 
     Example: zip_with([1, 2], [10, 20], (x, y) => x + y) => [11, 22]
@@ -599,7 +592,7 @@ def sort(rt, xs, desc=False):
 def sort_by(rt, xs, key, desc=False):
     """A copy sorted by a key function (called once per item) or a field name.
 
-    Stable sort by a key function (called once per item) or a field name.
+    The sort is stable: items with equal keys keep their order.
 
     Example: sort_by([{n: 2}, {n: 1}], "n") => [{n: 1}, {n: 2}]
     Example: sort_by(["bb", "a"], length) => ["a", "bb"]

@@ -58,8 +58,6 @@ def is_callable(value) -> bool:
 def print_(rt, *values):
     """Write the display forms of `values`, joined by one space, then a newline.
 
-    Display forms joined by one space, then a newline (stdout is capability-checked by rt).
-
     Example: print("total:", 3) => total: 3
     """
     rt.stdout(" ".join([display(v) for v in values]) + "\n")
@@ -375,8 +373,6 @@ def is_list(rt, value):
 def is_map(rt, value):
     """Whether `value` is a map (records and modules are maps too).
 
-    Records and modules are maps too, as type_of says.
-
     Example: is_map({a: 1}) => true
     """
     return type_name(value) == "map"
@@ -408,8 +404,6 @@ def raise_(rt, message):
 @builtin("exit", 0, 1, flow="sink")
 def exit_(rt, code=0):
     """End the program with an exit status; travels past `recover`.
-
-    End the program with an exit status; travels past `recover` as a BaseException.
 
     Example: type_of(exit) => "task"
     """
@@ -473,7 +467,6 @@ def assert_ne(rt, actual, other, message=None):
 def assert_error(rt, fn):
     """Pass only if calling `fn` raises; returns the error's message for further checks.
 
-    Pass only if calling `fn` raises; returns the error's message for further checks.
     Runaway recursion counts as raising, exactly as `try`/`recover` sees it.
 
     Example: assert_error(() => 1 / 0) => "Division by zero"

@@ -183,8 +183,6 @@ def _can_name_later(directory: str) -> bool:
 def write_file(rt, path, text):
     """Replace the file's content with `text` (created if missing), atomically.
 
-    Replace the file's content with `text` (created if missing); gives nothing.
-
     Example: write_file("out.txt", "done") => nothing
     Example: read_file("out.txt") => "done"
     """

@@ -147,8 +147,6 @@ def _decode(text, allow_nan: bool):
 def json_decode(rt, text, default=_NO_DEFAULT, allow_nan=False):
     """Parse JSON text to Synsema values; with a `default`, any failure gives the default.
 
-    Parse JSON text to Synsema values; with a default, any failure returns the default.
-
     Example: json_decode("[1, 2.5, null]") => [1, 2.5, nothing]
     Example: json_decode("oops", nothing) => nothing
     """

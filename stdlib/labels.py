@@ -39,8 +39,6 @@ def private(rt, value, principal):
 def declassify(rt, value, reason, principals=None):
     """Publish a private value (or narrow it to some of its principals), on the record with a reason.
 
-    Publish a value (or narrow it to some of its principals), on the record with a reason.
-
     Example: declassify(private(42, "app"), "the answer is public") => 42
     """
     st = rt.labels
@@ -70,8 +68,6 @@ def declassify(rt, value, reason, principals=None):
 @builtin("label_of", 1, flow="raw")
 def label_of(rt, value):
     """The principals a value is private to (an answer exactly as private as the value).
-
-    The principals a value is private to — an answer exactly as private as the value.
 
     Example: label_of(1) => []
     """

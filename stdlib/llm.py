@@ -14,8 +14,6 @@ from synsema.stdlib.registry import builtin
 def llm_available(rt):
     """Whether a real provider (or a replay cassette) answers; false offline or misconfigured.
 
-    True iff a real provider (or a replay cassette) answers; false offline or misconfigured.
-
     Example: llm_available() => false
     """
     from synsema.runtime.llm import session

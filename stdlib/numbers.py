@@ -128,8 +128,6 @@ def trunc(rt, x):
 def round_(rt, x):
     """The nearest integer, ties to even (banker's rounding): round(2.5) is 2.
 
-    Nearest integer, ties to even (banker's rounding): round(2.5) is 2, round(3.5) is 4.
-
     Example: round(2.5) => 2
     Example: round(3.7) => 4
     """
@@ -189,8 +187,6 @@ def sign(rt, x):
 def clamp(rt, x, lo, hi):
     """`x` limited to the range [lo, hi].
 
-    x limited to [lo, hi].
-
     Example: clamp(15, 0, 10) => 10
     """
     values = [_number("clamp", v) for v in (x, lo, hi)]
@@ -232,8 +228,7 @@ def sqrt(rt, x):
 def cbrt(rt, x):
     """Cube root (of negative numbers too); exact for perfect cubes.
 
-    Cube root (of negative numbers too); exact for perfect cubes, which libm may miss by
-    an ulp (cbrt(-27) must be -3.0).
+    A perfect cube gives the exact root where libm may miss it by an ulp: cbrt(-27) is -3.0.
 
     Example: cbrt(-27) => -3.0
     """
@@ -259,7 +254,7 @@ def hypot(rt, *xs):
 def pow_(rt, x, y):
     """The function form of `x ** y`, with exactly its rules.
 
-    The function form of `x ** y`, with exactly its rules (and its range errors).
+    A result out of range fails as the operator does.
 
     Example: pow(2, 10) => 1024
     """
@@ -320,8 +315,6 @@ def log2(rt, x):
 @builtin("log_base", 2)
 def log_base(rt, x, base):
     """The logarithm of `x` in `base` (base > 0 and not 1).
-
-    Logarithm of x in `base` (base > 0 and not 1).
 
     Example: log_base(81, 3) => 4.0
     """

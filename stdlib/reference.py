@@ -196,9 +196,16 @@ def render_entry(doc: BuiltinDoc) -> str:
 
 
 def _capability(doc: BuiltinDoc) -> str:
+    """The capability line: what a program writes to be allowed the call. `synsema run` grants
+    some capabilities without a `require` (runtime.capabilities.RUN_MODE_AUTO_GRANTS), as the
+    README says; only a host ceiling takes those away."""
+    from synsema.runtime.capabilities import CEILING_FLAGS, RUN_MODE_AUTO_GRANTS
     if doc.cap is None:
         return "none (pure)"
-    return f"{doc.cap} — the program needs `require {doc.cap}`"
+    if doc.cap in RUN_MODE_AUTO_GRANTS:
+        return (f"{doc.cap} — granted to every `synsema run` without a `require`; a host ceiling "
+                f"({CEILING_FLAGS}) can withhold it")
+    return f"{doc.cap} — the program needs `require {doc.cap}` (or a narrower `require {doc.cap}(…)`)"
 
 
 def render_index(docs: list[BuiltinDoc]) -> str:
@@ -232,7 +239,7 @@ def render_markdown(docs: list[BuiltinDoc]) -> str:
         named = [p for p in doc.params if p.named_only]
         if named:
             facts.append("named: " + ", ".join(f"`{p.shown()}`" for p in named))
-        facts.append(f"capability: `{doc.cap}`" if doc.cap else "pure")
+        facts.append(f"capability: {_capability(doc)}" if doc.cap else "pure")
         out += ["; ".join(facts), ""]
         if doc.examples:
             out.append("```")

@@ -89,8 +89,6 @@ def _replace(fname: str, t, old, new) -> str:
 def replace(rt, t, old, new):
     """Replace every literal occurrence of `old` with `new` (for patterns, see regex_replace).
 
-    Replace every literal occurrence of `old` (for patterns, see regex_replace).
-
     Example: replace("a-b-c", "-", "+") => "a+b+c"
     """
     return _replace("replace", t, old, new)
@@ -118,8 +116,6 @@ _JOINABLE = (str, int, float, bool, Decimal)
 @builtin("join", 2, 4)
 def join(rt, items, sep, *table_args):
     """Join a list of texts (numbers and bools by their display form) with `sep` between them.
-
-    Join texts, converting numbers and bools with their display form.
 
     `nothing`, lists and maps are refused instead of printed: joining them is almost always a
     bug (a missing field, an unflattened list) that a silent "nothing" would hide.

@@ -84,8 +84,8 @@ def sleep(rt, seconds):
 def format_time(rt, timestamp, pattern=None):
     """A timestamp as text: ISO 8601 in UTC by default, or with a strftime `pattern`.
 
-    A timestamp as text: ISO 8601 in UTC by default (`1970-01-01T00:00:00Z`, with the
-    fraction of a second only when there is one), or with a strftime pattern.
+    The ISO form is `1970-01-01T00:00:00Z`, with the fraction of a second only when there is
+    one.
 
     Example: format_time(0) => "1970-01-01T00:00:00Z"
     Example: format_time(0, "%Y") => "1970"
@@ -144,8 +144,6 @@ def date_parts(rt, timestamp):
 def random(rt):
     """A random float in [0, 1).
 
-    A float in [0, 1).
-
     Example: random() < 1 => true
     """
     rt.check_cap("random", None)
@@ -155,8 +153,6 @@ def random(rt):
 @builtin("random_int", 2, cap="random")
 def random_int(rt, lo, hi):
     """A random integer from lo to hi, both included.
-
-    An integer from lo to hi, both included.
 
     Example: random_int(3, 3) => 3
     """

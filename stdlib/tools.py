@@ -63,8 +63,6 @@ def _checked_args(task: Task, args, who: str) -> list[tuple[str, object]]:
 def call(rt, fn, args):
     """Call a task with named arguments from a map, with the capabilities in effect.
 
-    Call a task with named arguments from a map, running with the ambient capabilities.
-
     Example: call((a, b) => a - b, {a: 5, b: 2}) => 3
     """
     task = _task(fn, "call")
@@ -96,8 +94,6 @@ def _refuse_secrets(task, named) -> None:
 @builtin("call_tool", 2)
 def call_tool(rt, fn, args):
     """Call a task the way a tool runs: arguments checked against its types, only its declared capabilities.
-
-    Call a task the way a tool runs: checked arguments, only its declared capabilities.
 
     Example: call_tool((a, b) => a * b, {a: 3, b: 4}) => 12
     """

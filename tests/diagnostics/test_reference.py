@@ -6,6 +6,7 @@ between them, as stdlib/registry.py's docstring promises.
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 from conftest import ROOT, run_synsema
@@ -101,3 +102,38 @@ def test_repl_doc_shows_builtins_and_session_tasks(tmp_path):
     assert shown.stdout.startswith("split(t, sep)\n")
     assert "task greet(name: text, punct = …)\n" in shown.stdout
     assert shown.returncode == 0 and shown.stderr == ""
+
+
+def _words(text: str) -> list[str]:
+    return re.findall(r"\w+", text.lower())
+
+
+def test_no_entry_repeats_its_summary():
+    """The prose below a summary adds to it: its first paragraph is not the summary again
+    (issue 29 found eleven that were, nearly word for word)."""
+    from difflib import SequenceMatcher
+    from synsema.stdlib.reference import reference
+    repeated = []
+    for doc in reference():
+        first = doc.details.strip().split("\n\n")[0]
+        if first and SequenceMatcher(None, _words(doc.summary), _words(first)).ratio() >= 0.6:
+            repeated.append(doc.name)
+    assert repeated == []
+
+
+# Names of the implementation a reader of the reference has never met.
+INTERNAL = re.compile(r"\b(rt|BaseException|SynError|BuiltinSpec|stdlib|runtime|lang|registry|self)\b|__\w+")
+
+
+def test_no_entry_uses_internal_names():
+    from synsema.stdlib.reference import reference, render_entry
+    leaks = {doc.name: INTERNAL.findall(render_entry(doc)) for doc in reference()}
+    assert {name: found for name, found in leaks.items() if found} == {}
+
+
+def test_the_capability_line_agrees_with_the_readme():
+    """`print` needs no `require` under `synsema run` (stdout is granted unless a ceiling
+    withholds it, README "The console is one output"); `read_file` does."""
+    shown = run_synsema("doc", "print").stdout
+    assert "require stdout" not in shown and "granted to every `synsema run` without a `require`" in shown
+    assert "the program needs `require file.read`" in run_synsema("doc", "read_file").stdout
