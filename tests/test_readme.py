@@ -43,3 +43,18 @@ def test_every_runnable_block_of_the_readme_passes_as_written(tmp_path):
 def test_every_example_is_in_canonical_form():
     done = run_synsema("fmt", "--check", "examples/", cwd=ROOT)
     assert done.returncode == 0, done.stdout + done.stderr
+
+
+def test_the_skip_example_skips_as_written(tmp_path):
+    """The README's `skip` example, run with API_KEY unset: one skip, not a failure (issue 29)."""
+    text = (ROOT / "README.md").read_text(encoding="utf-8")
+    (block,) = [b for b in re.findall(r"^  ```synsema\n(.*?)^  ```$", text, re.MULTILINE | re.DOTALL)
+                if 'skip("needs API_KEY")' in b]
+    (tmp_path / "api_test.syn").write_text("\n".join(line[2:] for line in block.splitlines()) + "\n")
+    env = {k: v for k, v in synsema_env().items() if k != "API_KEY"}
+    done = run_synsema("test", "api_test.syn", cwd=tmp_path, env=env)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "1 skipped" in done.stdout and "0 failed" in done.stdout, done.stdout
+    env["API_KEY"] = "k"
+    ran = run_synsema("test", "api_test.syn", cwd=tmp_path, env=env)
+    assert ran.returncode == 0 and "1 passed" in ran.stdout, ran.stdout + ran.stderr
