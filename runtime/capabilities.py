@@ -647,6 +647,7 @@ class Capabilities:
         self._bindings = {"host": [], "program": []}
         for scope in ceiling.items_named("secret") if ceiling is not None else ():
             self._bind("host", scope)
+        self.labels = None   # the run's LabelState under --labels: a check is an audited effect
 
     # -- changing the set
     def grant(self, name: str, scope: str | None, span: Span | None) -> None:
@@ -686,6 +687,8 @@ class Capabilities:
 
     # -- asking
     def check(self, name: str, scope: str | None, span: Span | None = None) -> None:
+        if self.labels is not None:
+            self.labels.capability_check(name, span)
         request = _Request(name, scope, self._cwd, span)
         if self._audit is not None and name.startswith("file") and self._audit.is_sink(request.text):
             self._audit.record(name, request.text, False, "the audit log of this run", span)

@@ -15,7 +15,7 @@ import sys
 
 from synsema.lang.errors import SynError
 from synsema.lang.gcpause import collector_paused
-from synsema.runtime.calls import REG, call_value, callback, invoke
+from synsema.runtime.calls import REG, call_value, callback, invoke, run_body
 from synsema.runtime.capabilities import Capabilities, validate_cap_name
 from synsema.runtime.compiler import INTENT_FROZEN, Compiler
 from synsema.runtime import limits
@@ -56,6 +56,7 @@ class Runtime:
         self.argv = list(argv)
         self.cwd = cwd or os.getcwd()
         self.caps = Capabilities(ceiling, audit=audit, cwd=self.cwd, host_files=host_files)
+        self.caps.labels = self.labels
         self._out = out or _StreamWriter(sys.stdout)
         self._err = err or _StreamWriter(sys.stderr)
         self._stdin = stdin or sys.stdin
@@ -161,9 +162,9 @@ class Runtime:
                 return invoke(fn, list(args))
             return call_value(self, fn, list(args), None, strict=False)
         fn, fn_labels = unwrap(fn)
-        pc, taint = st.pc, st.give_taint
-        st.pc = pc | fn_labels
-        st.give_taint = EMPTY
+        pc, taint, data = st.pc, st.give_taint, st.data
+        st.pc = pc | data | fn_labels   # the builtin's private arguments decide this call
+        st.give_taint = st.data = EMPTY
         try:
             if type(fn) is Builtin:  # a builtin as a callback meets the same label rules
                 from synsema.runtime.label_compiler import call_labelled_builtin
@@ -174,9 +175,27 @@ class Runtime:
         except SynError as error:
             raise make_secret(error, st.pc)
         finally:
-            st.pc, st.give_taint = pc, taint
+            st.pc, st.give_taint, st.data = pc, taint, data
         st.callback_labels = st.callback_labels | found | fn_labels
         return result
+
+    def run_task(self, task: Task, frame: list):
+        """Run a bound frame of `task` for the running builtin (`call`, `call_tool`): under
+        labels, as a callback runs — under the pc its private arguments raise, its result
+        carrying the pc it ended with, an error there secret."""
+        st = self.labels
+        if st is None:
+            return run_body(task.code, frame)
+        pc, taint, data = st.pc, st.give_taint, st.data
+        st.pc = pc | data
+        st.give_taint = st.data = EMPTY
+        try:
+            result = run_body(task.code, frame)
+            return wrap(result, st.pc) if st.pc else result
+        except SynError as error:
+            raise make_secret(error, st.pc)
+        finally:
+            st.pc, st.give_taint, st.data = pc, taint, data
 
     def callback(self, fn, arity: int):
         """`fn` as a Python function of `arity` arguments, called as `call` would call it: for

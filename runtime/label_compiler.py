@@ -651,7 +651,9 @@ class LabelCompiler(Compiler):
                     raise make_secret(error, st.pc)
                 reg.depth = depth
                 st.pc = pc
-                return recover([f, error.message, *template])
+                # an error whose text came from outside (an MCP tool's) is caught with it private
+                message = getattr(error, "private_message", None) or error.message
+                return recover([f, message, *template])
             except RecursionError:
                 reg.depth = depth
                 st.pc = pc
@@ -1021,6 +1023,7 @@ class LabelCompiler(Compiler):
             extras = {k: strip(v(f)) for k, v in with_}
             for _, found in [subject, given, objective, *extras.values()]:
                 labels = labels | found
+            labels = labels | st.effect(kind, ("llm",), ("llm",), labels)
             if labels and not st.llm_allows(labels, rt.llm_host()):
                 raise violation(f"{kind} would send data private to {', '.join(sorted(labels))} to a "
                                 "model the host ceiling does not allow for it; the host must add "
@@ -1101,10 +1104,14 @@ def call_labelled_builtin(rt, spec, values: list, pairs: list, span):
                             f"{', '.join(sorted(labels | st.pc))} to a model the host ceiling does "
                             f"not allow for it; the host must add llm=<principal>@<host> to --cap-set")
         labels = labels | st.pc
+    answer = EMPTY   # what the answer carries beyond the data: it decides no control flow
     if flow == "clock":
-        labels = labels | st.touched   # the time or work so far may depend on anything touched
-    if labels:
-        st.pc = st.pc | labels
+        answer = st.touched   # the time or work so far may depend on anything touched
+    if spec.changes or spec.reads:
+        answer = answer | st.effect(f"{spec.name}()", spec.changes, spec.reads, labels)
+    data = st.data
+    st.data = labels   # the callbacks it makes run under them (Runtime.call); the pc is the site's
+    labels = labels | answer
     outer = st.callback_labels
     st.callback_labels = EMPTY
     try:
@@ -1114,6 +1121,7 @@ def call_labelled_builtin(rt, spec, values: list, pairs: list, span):
         raise make_secret(error, labels | st.callback_labels)
     finally:
         st.callback_labels = outer
+        st.data = data
 
 
 def _updated(container, keys: list, value):

@@ -143,6 +143,15 @@ def make_secret(error: SynError, labels: frozenset) -> SynError:
     return error
 
 
+def private_text(error: SynError, prefix: str, text: str, labels: frozenset) -> SynError:
+    """`error` with `text` (words from outside the program, an MCP server's) private to
+    `labels`: still catchable, `recover` binds its message as a private value, and uncaught it
+    shows `prefix` and the redacted text."""
+    error.message = prefix + Labeled.redacted
+    error.private_message = Labeled(prefix + text, labels)
+    return error
+
+
 class LabelState:
     """The label side of one run: the pc label, what the run touched, the host's label policy."""
 
@@ -150,9 +159,12 @@ class LabelState:
         self.pc: frozenset = EMPTY
         self.give_taint: frozenset = EMPTY     # private branches that may `give`, in this task
         self.callback_labels: frozenset = EMPTY  # what callbacks of the running builtin returned
+        self.data: frozenset = EMPTY            # the running builtin's argument labels: its
+        #                                         callbacks run under them (a raised pc)
         self.touched: frozenset = EMPTY
         self.principals: frozenset = EMPTY      # declared in the source, fixed before the run
         self.ceiling = ceiling
+        self.tainted: dict = {}                 # state name → principals of the private changes
 
     def declare_principals(self, principals) -> None:
         """Fix the principals (and so the redacted text) from what the program's source and its
@@ -171,6 +183,43 @@ class LabelState:
                 raise violation(f"an argument of {what} is private to {', '.join(sorted(labels))}, "
                                 f"the sink accepts (public); declassify(…) it first if it may leave "
                                 f"the program", span)
+
+    def effect(self, what: str, changes: tuple, reads: tuple, labels: frozenset) -> frozenset:
+        """The one gate of effects that outlive a branch (runtime.effects): `what` changes the
+        states `changes` with data private to `labels` under the current pc, and reads `reads`.
+        Refuses any private change of a "refuse" state. A "taint" state changed from public
+        control flow with private data keeps those principals; under a private pc it may only
+        change if it is already that private (no-sensitive-upgrade, as for `set`: tainting it
+        only in the branch that ran would itself tell the branch). Answers the principals that
+        what it reads carries."""
+        from synsema.runtime.effects import EFFECTS
+        pc = self.pc
+        private = pc | labels
+        if private:
+            for name in changes:
+                effect = EFFECTS[name]
+                held = self.tainted.get(name, EMPTY)
+                if effect.rule == "refuse" or not pc <= held:
+                    how = (f"under private control flow (pc = {shown(pc)})" if pc
+                           else f"from data private to {shown(labels)}")
+                    raise violation(f"{what} would change {effect.state} {how}; a later public "
+                                    "call would see the difference — make the call from public "
+                                    "control flow" + (" with public arguments" if labels - pc else ""))
+                self.tainted[name] = held | private
+        found = EMPTY
+        if self.tainted:
+            for name in reads:
+                found = found | self.tainted.get(name, EMPTY)
+        return found
+
+    def capability_check(self, name: str, span=None) -> None:
+        """A capability check is recorded in the audit log, a public sink: refused under a
+        private pc (audited or not, so a program behaves the same either way)."""
+        if self.pc:
+            raise violation(f"the {name} capability checked under private control flow (pc = "
+                            f"{shown(self.pc)}); every check is an audit record, a public sink — "
+                            "make the call from public control flow (declassify(…) the condition)",
+                            span)
 
     def stdout(self, what: str) -> None:
         if self.pc:

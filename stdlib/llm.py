@@ -10,7 +10,7 @@ from synsema.stdlib.core import is_callable, short, wrong_type
 from synsema.stdlib.registry import builtin
 
 
-@builtin("llm_available", 0)
+@builtin("llm_available", 0, changes=("llm",), reads=("llm",))
 def llm_available(rt):
     """Whether a real provider (or a replay cassette) answers; false offline or misconfigured.
 
@@ -20,7 +20,7 @@ def llm_available(rt):
     return session.current().config.live
 
 
-@builtin("llm_step", 3, named=("stream",), cap="llm", flow="llm")
+@builtin("llm_step", 3, named=("stream",), cap="llm", flow="llm", changes=("llm",), reads=("llm",))
 def llm_step(rt, prompt, catalog, context, stream=None):
     """One tool-aware model step: `{kind: "final", text, tokens}` or `{kind: "tool", name, args, tokens}`.
 
@@ -36,7 +36,7 @@ def llm_step(rt, prompt, catalog, context, stream=None):
     return step(prompt, catalog, context, stream)
 
 
-@builtin("llm_stream", 3, cap="llm", flow="llm")
+@builtin("llm_stream", 3, cap="llm", flow="llm", changes=("llm",), reads=("llm",))
 def llm_stream(rt, prompt, context, on_chunk):
     """Stream a plain-text answer: on_chunk gets each piece as it arrives; the whole text is returned.
 
@@ -69,7 +69,7 @@ def tool_result(rt, call, value, error=False):
     return build(call, value, error)
 
 
-@builtin("llm_usage", 0, 1)
+@builtin("llm_usage", 0, 1, reads=("llm",))
 def llm_usage(rt, what="tokens"):
     """Tokens this process has used so far (0 offline); `llm_usage("cost")` is their price in dollars.
 

@@ -21,12 +21,12 @@ from __future__ import annotations
 from synsema.lang.errors import SynError
 from synsema.runtime import trace
 from synsema.runtime.calls import TaskCode
-from synsema.runtime.labels import violation, wrap
+from synsema.runtime.labels import private_text, violation, wrap
 from synsema.runtime.values import Param, Task, type_name
 from synsema.stdlib.registry import builtin
 
 
-@builtin("mcp_tools", 1, cap="mcp")
+@builtin("mcp_tools", 1, cap="mcp", changes=("mcp",))
 def mcp_tools(rt, server):
     """A map of tool name → task value for each tool of an MCP server the host listed.
 
@@ -53,13 +53,20 @@ def _task(rt, server: str, info) -> Task:
         if st is not None:
             _refuse_private(st, label, arguments)
         sent = to_json(arguments, f"an argument of {label}")
-        with trace.span("execute_tool", f"execute_tool {info.name}", _tool_attrs(server, info.name, arguments)):
-            result = rt.mcp_call(server, info.name, sent)
         if st is None:
-            return result
+            with trace.span("execute_tool", f"execute_tool {info.name}", _tool_attrs(server, info.name, arguments)):
+                return rt.mcp_call(server, info.name, sent)
         principal = rt.mcp_principal(server)
         rt.declare_principal(principal)   # so redacted output names it: private(<principal>)
         st.touched = st.touched | {principal}
+        try:
+            with trace.span("execute_tool", f"execute_tool {info.name}", _tool_attrs(server, info.name, arguments)):
+                result = rt.mcp_call(server, info.name, sent)
+        except SynError as error:
+            text = getattr(error, "tool_text", None)
+            if text is not None:   # the server's error text is its output, as private as a result
+                raise private_text(error, f"{label} failed: ", text, frozenset((principal,)))
+            raise
         return wrap(result, frozenset((principal,)))
 
     defaults = [None if required else (lambda frame: None) for _, _, required in info.params]

@@ -51,10 +51,12 @@ class BuiltinSpec:
     """How to call one builtin: its name, arity, accepted named arguments, capability, and
     how it meets labelled values under `--labels` (`flow`, see `builtin`)."""
 
-    __slots__ = ("name", "fn", "min_args", "max_args", "named", "cap", "module", "flow")
+    __slots__ = ("name", "fn", "min_args", "max_args", "named", "cap", "module", "flow", "changes",
+                 "reads")
 
     def __init__(self, name: str, fn: Callable, min_args: int, max_args: int | None,
-                 named: tuple[str, ...], cap: str | None, module: str, flow: str):
+                 named: tuple[str, ...], cap: str | None, module: str, flow: str,
+                 changes: tuple[str, ...] = (), reads: tuple[str, ...] = ()):
         self.name = name
         self.fn = fn
         self.min_args = min_args
@@ -63,6 +65,8 @@ class BuiltinSpec:
         self.cap = cap
         self.module = module
         self.flow = flow
+        self.changes = changes   # process states it changes (runtime.effects), checked under labels
+        self.reads = reads       # process states whose private changes its answer carries
 
     @property
     def unsupported(self) -> bool:
@@ -91,7 +95,8 @@ _SINK_CAPS = ("file", "file.read", "file.write", "net", "env", "secret", "exec",
 
 
 def builtin(name: str, min_args: int, max_args: int | None = -1, *, named: tuple[str, ...] = (),
-            cap: str | None = None, flow: str | None = None):
+            cap: str | None = None, flow: str | None = None, changes: tuple[str, ...] = (),
+            reads: tuple[str, ...] = ()):
     """Register the decorated function as builtin `name`.
 
     `max_args` defaults to `min_args`; pass None for varargs. `named` lists the only named
@@ -104,13 +109,21 @@ def builtin(name: str, min_args: int, max_args: int | None = -1, *, named: tuple
     "llm" (labelled prompts only where the host ceiling lets that principal reach the model) or
     "clock" (like "propagate", and the result reveals elapsed time or work done, so it is also
     private to every principal the run has touched: `now`, `steps`).
+    `changes` and `reads` name the process states (runtime.effects.EFFECTS) the builtin changes
+    and whose changes its answer reveals; under `--labels` they meet one gate,
+    `LabelState.effect`: a private change is refused or remembered, and a reading carries it.
     """
     def register(fn: Callable) -> Callable:
         if name in BUILTINS:
             raise RuntimeError(f"builtin {name!r} declared twice")
         top = min_args if max_args == -1 else max_args
         kind = flow or ("sink" if cap in _SINK_CAPS else "propagate")
-        BUILTINS[name] = BuiltinSpec(name, fn, min_args, top, named, cap, fn.__module__, kind)
+        from synsema.runtime.effects import EFFECTS
+        unknown = [state for state in changes + reads if state not in EFFECTS]
+        if unknown:
+            raise RuntimeError(f"builtin {name!r} names an undeclared effect {unknown[0]!r}")
+        BUILTINS[name] = BuiltinSpec(name, fn, min_args, top, named, cap, fn.__module__, kind,
+                                     changes, reads)
         return fn
     return register
 

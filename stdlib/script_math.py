@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from synsema.lang.errors import SynError
 from synsema.runtime.calls import TaskCode
+from synsema.runtime.labels import make_secret, strip, wrap
 from synsema.runtime.limits import tree_size
 from synsema.runtime.values import Builtin, ModuleValue, Param, Task, type_name
 from synsema.stdlib.registry import BUILTINS, builtin
@@ -63,7 +64,7 @@ def describe(rt, op_id):
     return _guarded(lambda: _library().describe(_text(op_id, "the operation id")))
 
 
-@builtin("math.run", 2)
+@builtin("math.run", 2, changes=("math",))
 def run(rt, op_id, payload):
     """Validate the payload, run exactly one operation, return its typed result.
 
@@ -99,7 +100,7 @@ def check(rt, op_id, payload):
     return _guarded(lambda: _library().check(_text(op_id, "the operation id"), payload), payload)
 
 
-@builtin("math.prewarm", 0, 1)
+@builtin("math.prewarm", 0, 1, changes=("math",), reads=("math",))
 def prewarm(rt, domains=None):
     """Load the backends of the named domains (or "all") into the math worker now; the
     backends it holds.
@@ -128,7 +129,16 @@ def tool(rt, op_id):
 
     def body(frame):
         payload = {name: frame[i + 1] for i, name in enumerate(names) if frame[i + 1] is not None}
-        return _guarded(lambda: _library().run(op_id, payload), payload)
+        st = rt.labels
+        if st is None:
+            return _guarded(lambda: _library().run(op_id, payload), payload)
+        # under --labels: as the builtin math.run is called (label_compiler.call_labelled_builtin)
+        payload, labels = strip(payload)
+        st.effect(f"math.tool({op_id!r})", BUILTINS["math.run"].changes, (), labels)
+        try:
+            return wrap(_guarded(lambda: _library().run(op_id, payload), payload), labels)
+        except SynError as error:
+            raise make_secret(error, labels)
 
     defaults = [None if required else (lambda frame: None) for _, _, required in fields]
     code = TaskCode(op_id, False, names, defaults, body, [])

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from synsema.lang.errors import SynError
 from synsema.runtime import trace
-from synsema.runtime.calls import bind, run_body, unknown_parameter
+from synsema.runtime.calls import bind, unknown_parameter
 from synsema.runtime.sealed import Secret
 from synsema.runtime.values import Task, type_name
 from synsema.stdlib.registry import builtin
@@ -67,7 +67,7 @@ def call(rt, fn, args):
     """
     task = _task(fn, "call")
     named = _checked_args(task, args, "call")
-    return run_body(task.code, bind(task, [], named, False))
+    return rt.run_task(task, bind(task, [], named, False))
 
 
 def _refuse_secrets(task, named) -> None:
@@ -103,9 +103,9 @@ def call_tool(rt, fn, args):
     token = rt.enter_tool(task.declared, task.name)
     try:
         if not trace.enabled():
-            return run_body(task.code, bind(task, [], named, False))
+            return rt.run_task(task, bind(task, [], named, False))
         with trace.span("execute_tool", f"execute_tool {task.name}", _tool_attrs(task.name, named)) as span:
-            result = run_body(task.code, bind(task, [], named, False))
+            result = rt.run_task(task, bind(task, [], named, False))
             if trace.content_allowed_for_values():
                 span.set({"gen_ai.tool.call.result": trace.shown(result)})
             return result

@@ -192,7 +192,9 @@ class Hub:
                             f"answer tool '{tool}'")
         text = "\n".join(block.text for block in result.content if block.type == "text")
         if result.isError:
-            raise SynError(f"MCP tool '{name}/{tool}' failed: {text or 'no message'}")
+            error = SynError(f"MCP tool '{name}/{tool}' failed: {text or 'no message'}")
+            error.tool_text = text or "no message"   # the server's words: private under --labels
+            raise error
         if result.structuredContent is not None:
             data = result.structuredContent
             if info is not None and info.wraps_result and set(data) == {"result"}:
