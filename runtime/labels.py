@@ -243,3 +243,25 @@ class LabelState:
             return False
         items = set(self.ceiling.items_named("llm"))
         return all(any(f"{principal}@{host}" in items for host in hosts) for principal in labels)
+
+
+class WatchedLabelState(LabelState):
+    """A LabelState that also remembers every principal its pc was raised by (`raised`), so
+    `mcp serve --labels` can tell a call whose control flow a private value decided, even where
+    the branch closed again before the answer (see runtime.mcp.serve)."""
+
+    @property
+    def pc(self) -> frozenset:
+        return self.__dict__["pc"]
+
+    @pc.setter
+    def pc(self, value: frozenset) -> None:
+        self.__dict__["pc"] = value
+        if value:
+            self.__dict__["raised"] = self.__dict__.get("raised", EMPTY) | value
+
+
+def watch_branches(st: LabelState) -> None:
+    """Turn `st` (already in use by compiled code) into a WatchedLabelState, `raised` empty."""
+    st.__class__ = WatchedLabelState
+    st.raised = EMPTY

@@ -97,7 +97,8 @@ class CallProcesses:
                 answered = True     # it closed its end: it is exiting, and is not ours to kill
         except TimeoutError:
             return outcome_type(error=f"Runtime error: task '{name}' ran longer than the per-call "
-                                      f"time limit of {self.seconds:g} s (--time-limit), so it was stopped")
+                                      f"time limit of {self.seconds:g} s (--time-limit), so it was stopped",
+                                stopped=True)
         except (ValueError, ConnectionError):
             data = b""
         finally:
@@ -108,7 +109,7 @@ class CallProcesses:
                     self._stop(pid)
         if not data:
             return outcome_type(error=f"Runtime error: task '{name}' ended without an answer (its "
-                                      "process was stopped)")
+                                      "process was stopped)", stopped=True)
         answer = json.loads(data)
         if self._audit is not None:
             self._audit.absorb(**answer.pop("audit"))

@@ -23,8 +23,9 @@ arguments, a refused capability, a failing task, a math payload past its bound, 
 limits — is an MCP tool error (`isError: true` with the message, file names relative to the
 served program); the connection stays up. A file that fails to load ends the command (exit 1)
 with the language's error, naming its line.
-Under `--labels` a result that is private at any depth is refused, never sent. stdout belongs to
-the protocol, so whatever a script prints goes to stderr, and stdin reads as empty.
+Under `--labels` a call whose outcome private data decided is never answered: it ends the
+server (one bit per lifetime, `_end_of_lifetime`). stdout belongs to the protocol, so whatever a
+script prints goes to stderr, and stdin reads as empty.
 """
 
 from __future__ import annotations
@@ -65,6 +66,8 @@ class Outcome:
     error: str | None = None
     text: str = ""
     structured: dict | None = None
+    private: bool = False   # under --labels: private data decided it, so the server ends (see below)
+    stopped: bool = False   # the call was stopped at its limits (runtime.mcp.forked)
 
 
 def _stderr(text: str) -> None:
@@ -100,27 +103,38 @@ def load_script(path: str, source: str, options: dict) -> list[ScriptTool]:
 
 
 def call_script_tool(tool: ScriptTool, arguments: dict) -> Outcome:
-    """Run one task the way `call_tool` does; never raises."""
+    """Run one task the way `call_tool` does; never raises. Under `--labels`, a call whose
+    control flow a private value decided at any point, or that ended in a label violation, a
+    private error or a private result, answers only `Outcome.private` (see `_end_of_lifetime`)."""
+    from synsema.runtime.labels import EMPTY, watch_branches
+    st = tool.rt.labels
+    if st is None:
+        return _run_script_tool(tool, arguments)
+    st.pc = st.give_taint = EMPTY
+    watch_branches(st)
+    outcome = _run_script_tool(tool, arguments)
+    if outcome.private or st.raised:
+        return Outcome(error=f"label_violation: the outcome of task '{tool.name}' depended on private "
+                             "data; this server has stopped", private=True)
+    return outcome
+
+
+def _run_script_tool(tool: ScriptTool, arguments: dict) -> Outcome:
     from synsema.runtime.calls import REG
     from synsema.runtime.control import ExitProgram, StopLoop
-    from synsema.runtime.labels import EMPTY, deep_labels
+    from synsema.runtime.labels import deep_labels
     from synsema.runtime.mcp.jsonvalues import to_json
     from synsema.stdlib.tools import call_tool
     rt = tool.rt
     REG.depth = 0
-    if rt.labels is not None:
-        rt.labels.pc = rt.labels.give_taint = EMPTY
     try:
         value = call_tool(rt, tool.task, arguments)
-        if rt.labels is not None:
-            private = deep_labels(value)
-            if private:
-                return Outcome(error=f"label_violation: the result of task '{tool.name}' is private "
-                                     f"to {', '.join(sorted(private))}; an MCP reply is a public sink, "
-                                     "so it is refused — declassify(…) what may be published inside "
-                                     "the task")
+        if rt.labels is not None and deep_labels(value):
+            return Outcome(private=True)   # an MCP reply is a public sink
         data = to_json(value, f"the result of task '{tool.name}'")
     except SynError as error:
+        if rt.labels is not None and not error.catchable:
+            return Outcome(private=True)
         return Outcome(error=error.report())
     except ExitProgram as done:
         return Outcome(error=f"task '{tool.name}' called exit({done.code}); a tool gives its answer "
@@ -214,9 +228,10 @@ def call_math_tool(identifier: str, arguments: dict) -> Outcome:
 
 # ------------------------------------------------------------------ the server
 
-def build_server(scripts: list[ScriptTool], math: list, calls: CallProcesses):
+def build_server(scripts: list[ScriptTool], math: list, calls: CallProcesses, end_of_lifetime=None):
     """The SDK server with both kinds of tool; each script call runs in a process of its own
-    (`calls`), math calls on a thread under the library's own deadline."""
+    (`calls`), math calls on a thread under the library's own deadline. Under --labels,
+    `end_of_lifetime(tool, outcome)` ends the process after a call private data decided."""
     import anyio
     import mcp.types as types
     from mcp.server.lowlevel import Server
@@ -246,6 +261,8 @@ def build_server(scripts: list[ScriptTool], math: list, calls: CallProcesses):
     async def call_tool(name: str, arguments: dict) -> types.CallToolResult:
         if name in by_script:
             outcome = await calls.call(name, arguments, Outcome)
+            if end_of_lifetime is not None and (outcome.private or outcome.stopped):
+                end_of_lifetime(name, outcome)
         elif name in by_math:
             outcome = await anyio.to_thread.run_sync(call_math_tool, by_math[name], arguments)
         elif name == MATH_RUN_MANY and by_math:
@@ -315,6 +332,28 @@ def _forked() -> None:
         isolation.forked()
 
 
+def _end_of_lifetime(audit, calls: CallProcesses):
+    """Under --labels a server leaks at most one bit per lifetime, as a run does (TINI): the
+    first call whose outcome private data decided — its control flow branched on a private
+    value, or it ended in a label violation, a private error or a private result — or that was
+    stopped at its limits (its time may be the secret's doing), ends the process with status 1,
+    an audit record and a line for the operator, before anything of it is answered. So the
+    client of a served `when balance < amount` learns, per lifetime, only that one call was
+    made: never which way it went, and never a second answer."""
+    def end(tool: str, outcome: Outcome) -> None:
+        why = ("was stopped at its limits" if outcome.stopped and not outcome.private
+               else "depended on private data")
+        _stderr(f"synsema mcp serve: label_violation: the outcome of a call of '{tool}' {why}; "
+                "under --labels a server answers no such call and stops, as a run stops at a "
+                "label violation — declassify(…) the condition the task branches on if it may be "
+                "published, then restart the server\n")
+        if audit is not None:
+            audit.limit("labels", f"a call of '{tool}' {why}", 1)
+        calls.close()
+        os._exit(1)
+    return end
+
+
 def relative_paths(text: str, folders: list[str]) -> str:
     """`text` with the served programs' folders left out of the file names it shows, so a
     client learns `tools.syn:13`, never where the server keeps its files."""
@@ -331,7 +370,7 @@ def run_in_child(by_name: dict, folders: list[str], memory: int | None):
         except MemoryError:
             limit = "no limit" if memory is None else f"{memory // 1024 ** 2:,} MB"
             outcome = Outcome(error=f"Runtime error: task '{name}' ran out of memory (the per-call "
-                                    f"limit is {limit}, --memory-limit)")
+                                    f"limit is {limit}, --memory-limit)", stopped=True)
         if outcome.error is not None:
             outcome.error = relative_paths(outcome.error, folders)
         return outcome
@@ -370,7 +409,8 @@ def serve(files: list[tuple[str, str]], options: dict, with_math: bool, port: in
         return 1
     if scripts:
         worker.submit(calls.start, _warm).result()
-    server = build_server(scripts, math, calls)
+    ending = _end_of_lifetime(audit, calls) if options.get("labels") else None
+    server = build_server(scripts, math, calls, ending)
     try:
         if port is None:
             anyio.run(_serve_stdio, server)

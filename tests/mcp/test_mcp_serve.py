@@ -110,19 +110,26 @@ def test_only_exported_tasks_are_served_when_a_script_exports_one(tmp_path):
     assert result.structuredContent == {"result": 8}
 
 
-def test_under_labels_a_private_result_is_refused_and_a_declassified_one_sent(tmp_path):
+def test_under_labels_a_declassified_result_is_sent_and_a_private_one_ends_the_server(tmp_path):
     script = tmp_path / "private.syn"
     script.write_text('let secret be private("s3cr3t", "app")\n\ntask leak()\n    give secret\n\n'
                       'task size()\n    give declassify(length(secret), "the length is public")\n',
                       encoding="utf-8")
+    errlog = tmp_path / "stderr.txt"
 
     async def body(session):
-        return await session.call_tool("leak", {}), await session.call_tool("size", {})
+        length = await session.call_tool("size", {})
+        try:
+            return length, await session.call_tool("leak", {})
+        except Exception as closed:   # the SDK's error for a server that went away
+            return length, closed
 
-    leak, length = with_session("--labels", script)(body)
-    assert leak.isError and "label_violation" in text_of(leak)
-    assert "s3cr3t" not in text_of(leak) and leak.structuredContent is None
+    length, leak = with_session("--labels", script, errlog=errlog)(body)
     assert (length.isError, length.structuredContent) == (False, {"result": 6})
+    assert "Connection closed" in str(leak)
+    stderr = errlog.read_text()
+    assert "label_violation: the outcome of a call of 'leak' depended on private data" in stderr
+    assert "s3cr3t" not in stderr
 
 
 def test_math_operations_are_tools_with_schemas_examples_and_typed_results():
