@@ -37,8 +37,8 @@ LEAKS = {
     "02a_recover_after_stop": None,
     "02b_recover_after_give": None,
     "02c_recover_after_each_give": None,
-    "03a_math_prewarm": item(3, "math.prewarm() reads back what a private branch loaded"),
-    "04_audit_under_pc": item(4, "capability checks under a private pc are audited"),
+    "03a_math_prewarm": None,
+    "04_audit_under_pc": None,
     "07_stop_leaves_outer_loop": None,
 }
 

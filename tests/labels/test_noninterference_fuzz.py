@@ -15,8 +15,6 @@ from __future__ import annotations
 
 import random
 
-import pytest
-
 from labels.nifuzz.campaign import run_campaign
 from labels.nifuzz.generator import KNOWN_LEAKS, generate, secrets
 from labels.nifuzz.harness import run_in_process, run_subprocess
@@ -45,8 +43,6 @@ def test_random_seed_budget():
     _passes(run_campaign(seed, RANDOM_BUDGET, avoid=KNOWN_LEAKS))
 
 
-@pytest.mark.xfail(strict=True, reason="issue 24 item 4 is open on main (generator.KNOWN_LEAKS); "
-                                       "labels: when KNOWN_LEAKS is empty, remove this mark")
 def test_fixed_seed_budget_with_every_construct():
     summary = run_campaign(FIXED_SEED, 60, minimise_limit=0, confirm=False)
     print(summary.report())
