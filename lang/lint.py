@@ -259,9 +259,31 @@ class _Linter:
         for site in report["sites"]:
             if site["missing"]:
                 cap = site["capability"]
+                line, at = require_line(cap), self.preamble_end()
                 self.add("error", "missing-capability",
                          f"{site['builtin']}() needs the capability '{cap}', which no require grants",
-                         site["span"], f"add `require {cap}` at the top of the program")
+                         site["span"], f"add `{line}` at the top of the program",
+                         [hints.Fix(f"Add '{line}'", [hints.Edit(at, 1, at, 1, line + "\n")])])
+
+    def preamble_end(self) -> int:
+        """The line a new `require` goes on: after the program's leading `intent` and `require`
+        lines, else before its first statement."""
+        line = 1
+        for stmt in self.module.body:
+            if type(stmt) not in (ast.Require, ast.Intent):
+                return line if line > 1 else (stmt.span.line if stmt.span else 1)
+            line = _last_line(stmt) + 1
+        return line
+
+
+def require_line(capability: str) -> str:
+    """The `require` line that grants `capability` to a call (the bare capability: what can be
+    said without the call's target; lang.grants will narrow it when it lands)."""
+    return f"require {capability}"
+
+
+def _last_line(stmt) -> int:
+    return max((n.span.line for n in ast.walk(stmt) if n.span is not None), default=stmt.span.line)
 
 
 _LITERAL_KINDS = {ast.ListLit: "list", ast.Str: "text", ast.Template: "text", ast.Num: "number",

@@ -43,6 +43,8 @@ MISTAKES = [
     ("len", "print(len([1]))\n", "in Synsema: length(x)", "print(length([1]))\n"),
     ("top_level_give", "give 3\n", "give can only be used inside a task", None),
     ("tier_c_call", "print(full(3))\n", "is not supported by this implementation", None),
+    ("missing_require", 'print(read_file("notes.txt"))\n', "require file.read",
+     'require file.read\nprint(read_file("notes.txt"))\n'),
     # random_normal (tier C) is one letter away, the program's own name four: only the latter is offered.
     ("typo_not_tier_c", "let random_number be 4\nprint(random_nomal)\n", "did you mean 'random_number'?",
      "let random_number be 4\nprint(random_number)\n"),
@@ -98,6 +100,11 @@ def test_run_and_check_give_the_same_hint(tmp_path):
         report = json.loads(run_synsema("check", "--format", "json", f"{name}.syn", cwd=tmp_path).stdout)
         first = report["diagnostics"][0]
         ran_hint = next((line.strip()[len("hint: "):] for line in ran.splitlines() if line.strip().startswith("hint: ")), None)
+        if first["code"] == "missing-capability":
+            # run knows the value and names the narrowest grant in its message; check names the
+            # capability until lang.grants (issue 26) gives both the same narrowest line.
+            assert "require file.read" in ran.splitlines()[0] and "require file.read" in first["hint"]
+            continue
         assert ran_hint == first["hint"], (name, ran, first)
         if first["code"] in ("syntax", "lexer"):
             assert first["message"] in ran.splitlines()[0], (name, ran, first)
