@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import argparse
 import random
+import signal
 import sys
 
 from .campaign import run_campaign, worker_main
@@ -25,14 +26,19 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--minimise", type=int, default=30, help="violations to minimise per worker")
     parser.add_argument("--avoid-known", action="store_true",
                         help="leave out the constructs of the leak classes still open (generator.KNOWN_LEAKS)")
+    parser.add_argument("--control-every", type=int, default=1, metavar="K",
+                        help="run the control (secret unlabelled) for every K-th program only")
     parser.add_argument("--no-confirm", action="store_true",
                         help="do not re-run violations with the real command in a subprocess")
     args = parser.parse_args(argv)
     seed = args.seed if args.seed is not None else random.randrange(1, 2 ** 31)
     avoid = KNOWN_LEAKS if args.avoid_known else frozenset()
+    # SIGINT or SIGTERM (a background campaign ignores SIGINT) ends it early with its report.
+    signal.signal(signal.SIGINT, signal.default_int_handler)
+    signal.signal(signal.SIGTERM, signal.default_int_handler)
     print(f"nifuzz: campaign seed {seed}, {args.n} programs, {args.jobs} worker(s)", flush=True)
     summary = run_campaign(seed, args.n, args.jobs, args.minimise, not args.no_confirm, avoid,
-                           progress=lambda text: print(text, flush=True))
+                           args.control_every, progress=lambda text: print(text, flush=True))
     sys.stdout.write(summary.report())
     return 1 if summary.problems() else 0
 

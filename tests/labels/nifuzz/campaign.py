@@ -15,6 +15,7 @@ from __future__ import annotations
 import json
 import os
 import selectors
+import signal
 import subprocess
 import sys
 import time
@@ -39,33 +40,34 @@ def program_seed(seed: int, index: int) -> int:
 
 # ---------------------------------------------------------------------- one worker
 def work(seed: int, start: int, stride: int, stop: int, minimise_limit: int, confirm: bool,
-         avoid: frozenset, emit) -> None:
+         avoid: frozenset, control_every: int, emit) -> None:
     """Judge programs start, start + stride, … below stop; `emit` gets one record each."""
     minimised = 0
     for index in range(start, stop, stride):
         try:
-            record, minimised = _judged(seed, index, minimised, minimise_limit, confirm, avoid)
+            record, minimised = _judged(seed, index, minimised, minimise_limit, confirm, avoid,
+                                        index % control_every == 0)
         except Exception:   # a fault of the tester itself: say so, and go on
             record = {"index": index, "seed": program_seed(seed, index), "crash": True,
-                      "crash_text": "the tester failed:\n" + traceback.format_exc(),
+                      "ran": False, "crash_text": "the tester failed:\n" + traceback.format_exc(),
                       "source": generate(program_seed(seed, index), avoid).source()}
         emit(record)
 
 
-def _judged(seed: int, index: int, minimised: int, minimise_limit: int, confirm: bool, avoid: frozenset):
+def _judged(seed: int, index: int, minimised: int, minimise_limit: int, confirm: bool, avoid: frozenset,
+            control: bool):
     ps = program_seed(seed, index)
     program = generate(ps, avoid)
     pair_secrets = secrets(ps)
-    verdict = judge(program, ps, pair_secrets)
+    verdict = judge(program, ps, pair_secrets, control)
     leaked = verdict.labelled.leaked
     record = {"index": index, "seed": ps, "secrets": pair_secrets, "ran": verdict.ran,
               "outcomes": verdict.outcomes, "comparable": verdict.labelled.comparable,
-              "control_differs": bool(verdict.control.differs), "leaked": leaked,
-              "crash": verdict.crashed}
+              "leaked": leaked, "crash": verdict.crashed}
+    if control:
+        record["control_differs"] = bool(verdict.control.differs)
     if verdict.crashed:
-        runs = (verdict.labelled.first, verdict.labelled.second, verdict.control.first,
-                verdict.control.second)
-        record["crash_text"] = next(r.stderr for r in runs if r.outcome == "crash")
+        record["crash_text"] = next(r.stderr for r in verdict.runs if r.outcome == "crash")
         record["source"] = program.source()
     if leaked:
         small = program
@@ -84,13 +86,16 @@ def _judged(seed: int, index: int, minimised: int, minimise_limit: int, confirm:
 
 
 def worker_main(argv: list[str]) -> int:
-    seed, start, stride, stop, limit, confirm = (int(a) for a in argv[:6])
-    avoid = frozenset(argv[6].split(",")) - {""}
+    seed, start, stride, stop, limit, confirm, control_every = (int(a) for a in argv[:7])
+    avoid = frozenset(argv[7].split(",")) - {""}
 
     def emit(record):
         sys.stdout.write(json.dumps(record) + "\n")
         sys.stdout.flush()
-    work(seed, start, stride, stop, limit, bool(confirm), avoid, emit)
+    try:
+        work(seed, start, stride, stop, limit, bool(confirm), avoid, control_every, emit)
+    except (BrokenPipeError, KeyboardInterrupt):   # the driver went away, or Ctrl-C: stop quietly
+        os._exit(0)
     return 0
 
 
@@ -110,6 +115,9 @@ class Summary:
     def count(self, key) -> int:
         return sum(1 for r in self.records if r.get(key))
 
+    def count_judged(self, key) -> int:
+        return sum(1 for r in self.records if key in r)
+
     @property
     def violations(self) -> list[dict]:
         return [r for r in self.records if r.get("leaked")]
@@ -120,7 +128,9 @@ class Summary:
         return [r for r in self.violations if r.get("confirmed", True)]
 
     def rate(self, key) -> float:
-        return self.count(key) / self.programs if self.programs else 0.0
+        """The share of the programs that have `key` set (of those judged for it)."""
+        judged = sum(1 for r in self.records if key in r)
+        return self.count(key) / judged if judged else 0.0
 
     def problems(self) -> list[str]:
         out = []
@@ -132,7 +142,7 @@ class Summary:
             out.append(f"{self.count('crash')} programs made the interpreter crash")
         if self.count("timeout"):
             out.append(f"{self.count('timeout')} programs ran past the time limit")
-        if self.programs and self.rate("control_differs") < CONTROL_GOAL:
+        if self.count_judged("control_differs") and self.rate("control_differs") < CONTROL_GOAL:
             out.append(f"the control saw differences in only {self.rate('control_differs'):.0%} of pairs "
                        f"(at least {CONTROL_GOAL:.0%} needed): the generator is too weak")
         if self.programs and self.rate("ran") < RAN_GOAL:
@@ -147,8 +157,8 @@ class Summary:
                  f"  parsed and ran: {self.count('ran')} ({self.rate('ran'):.1%})",
                  f"  comparable pairs (both runs ended normally or with an ordinary error): "
                  f"{self.count('comparable')} ({self.rate('comparable'):.1%})",
-                 f"  control (secret unlabelled) differed: {self.count('control_differs')} "
-                 f"({self.rate('control_differs'):.1%})",
+                 f"  control (secret unlabelled) differed: {self.count('control_differs')} of "
+                 f"{self.count_judged('control_differs')} ({self.rate('control_differs'):.1%})",
                  "  labelled runs ended: " + ", ".join(f"{k} {v}" for k, v in outcomes.most_common()),
                  f"  violations: {len(self.violations)} (confirmed by the real command: "
                  f"{len(self.real_violations)})"]
@@ -169,19 +179,21 @@ class Summary:
         return "\n".join(lines) + "\n"
 
 
-def _worker(seed, start, stride, stop, limit, confirm, avoid) -> subprocess.Popen:
+def _worker(seed, start, stride, stop, limit, confirm, avoid, control_every) -> subprocess.Popen:
     env = {k: v for k, v in os.environ.items()
            if k not in ("OPENAI_API_KEY", "ANTHROPIC_API_KEY") and not k.startswith("SYNSEMA_")}
     env["PYTHONPATH"] = os.pathsep.join([str(TESTS), str(TESTS.parent)])
     return subprocess.Popen([sys.executable, "-m", "labels.nifuzz", "worker", str(seed), str(start),
-                             str(stride), str(stop), str(limit), str(int(confirm)), ",".join(sorted(avoid))],
+                             str(stride), str(stop), str(limit), str(int(confirm)), str(control_every),
+                             ",".join(sorted(avoid))],
                             stdout=subprocess.PIPE, text=True, env=env, cwd=str(TESTS.parent))
 
 
 def run_campaign(seed: int, n: int, jobs: int = 1, minimise_limit: int = 30, confirm: bool = True,
-                 avoid: frozenset = frozenset(), progress=None) -> Summary:
+                 avoid: frozenset = frozenset(), control_every: int = 1, progress=None) -> Summary:
     """Judge programs 0 … n-1 of `seed` in `jobs` worker processes; the generator leaves out
-    the constructs of the leak classes named in `avoid` (generator.KNOWN_LEAKS)."""
+    the constructs of the leak classes named in `avoid` (generator.KNOWN_LEAKS); the control runs
+    for every `control_every`-th program (a long campaign samples it)."""
     summary = Summary(seed, n, avoid)
     began = time.monotonic()
     jobs = max(1, min(jobs, n))
@@ -192,12 +204,26 @@ def run_campaign(seed: int, n: int, jobs: int = 1, minimise_limit: int = 30, con
     def start(lane: int, index: int) -> None:
         if index >= n:
             return
-        proc = _worker(seed, index, jobs, n, minimise_limit, confirm, avoid)
+        proc = _worker(seed, index, jobs, n, minimise_limit, confirm, avoid, control_every)
         selector.register(proc.stdout, selectors.EVENT_READ, (lane, proc))
         expected[lane], heard[lane] = index, time.monotonic()
 
     for lane in range(jobs):
         start(lane, lane)
+    try:
+        _drive(selector, summary, expected, heard, start, jobs, n, seed, avoid, began, progress)
+    except KeyboardInterrupt:   # Ctrl-C ends a long campaign early: report what was judged
+        signal.signal(signal.SIGINT, signal.SIG_IGN)
+        for key in list(selector.get_map().values()):
+            key.data[1].kill()
+            key.data[1].wait()
+    summary.records.sort(key=lambda r: r["index"])
+    summary.seconds = time.monotonic() - began
+    return summary
+
+
+def _drive(selector, summary, expected, heard, start, jobs, n, seed, avoid, began, progress) -> None:
+    """Read the workers' records until every worker is done; restart one that died or hung."""
     while selector.get_map():
         for key, _ in selector.select(timeout=5):
             lane, proc = key.data
@@ -214,7 +240,8 @@ def run_campaign(seed: int, n: int, jobs: int = 1, minimise_limit: int = 30, con
             proc.wait()
             if proc.returncode != 0 and expected[lane] < n:   # it died in a program: go on after it
                 summary.records.append({"index": expected[lane], "seed": program_seed(seed, expected[lane]),
-                                        "crash": True, "crash_text": f"worker exit {proc.returncode}",
+                                        "crash": True, "ran": False,
+                                        "crash_text": f"worker exit {proc.returncode}",
                                         "source": generate(program_seed(seed, expected[lane]), avoid).source()})
                 start(lane, expected[lane] + jobs)
         for key in list(selector.get_map().values()):
@@ -224,8 +251,5 @@ def run_campaign(seed: int, n: int, jobs: int = 1, minimise_limit: int = 30, con
                 proc.kill()
                 proc.wait()
                 summary.records.append({"index": expected[lane], "seed": program_seed(seed, expected[lane]),
-                                        "timeout": True})
+                                        "timeout": True, "ran": False})
                 start(lane, expected[lane] + jobs)
-    summary.records.sort(key=lambda r: r["index"])
-    summary.seconds = time.monotonic() - began
-    return summary

@@ -52,27 +52,30 @@ class Verdict:
     seed: int
     secrets: tuple[int, int]
     labelled: Pair
-    control: Pair
+    control: Pair | None      # None when the campaign skipped the control for this program
     outcomes: tuple[str, str] = field(init=False)
 
     def __post_init__(self):
         self.outcomes = (self.labelled.first.outcome, self.labelled.second.outcome)
 
     @property
+    def runs(self) -> tuple[Observation, ...]:
+        pairs = (self.labelled,) if self.control is None else (self.labelled, self.control)
+        return tuple(run for pair in pairs for run in (pair.first, pair.second))
+
+    @property
     def ran(self) -> bool:
         """Parsed and ran to an end the language defines, in every run."""
-        runs = (self.labelled.first, self.labelled.second, self.control.first, self.control.second)
-        return all(r.outcome not in ("parse", "crash", "timeout") for r in runs)
+        return all(r.outcome not in ("parse", "crash") for r in self.runs)
 
     @property
     def crashed(self) -> bool:
-        runs = (self.labelled.first, self.labelled.second, self.control.first, self.control.second)
-        return any(r.outcome == "crash" for r in runs)
+        return any(r.outcome == "crash" for r in self.runs)
 
 
-def judge(program: Program, seed: int, secrets: tuple[int, int]) -> Verdict:
+def judge(program: Program, seed: int, secrets: tuple[int, int], control: bool = True) -> Verdict:
     return Verdict(seed, secrets, run_pair(program.source(), secrets),
-                   run_pair(program.source(control=True), secrets))
+                   run_pair(program.source(control=True), secrets) if control else None)
 
 
 # ---------------------------------------------------------------------- minimising
