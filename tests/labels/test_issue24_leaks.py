@@ -13,12 +13,15 @@ mark makes the test fail the moment the leak is fixed, so the fix removes it.
 
 from __future__ import annotations
 
+import json
+import sys
 from pathlib import Path
 
 import pytest
 
 from labels.nifuzz.harness import run_subprocess
 from labels.nifuzz.oracle import Pair
+from llm.fakes import FakeServer, openai_text
 
 HERE = Path(__file__).resolve().parent / "issue24"
 SECRETS = (42, 17)
@@ -74,6 +77,9 @@ def test_every_reproducer_has_a_twin():
     assert leaks == sorted(LEAKS)
     assert twins == sorted(TWINS)
     assert {name[:2] for name in leaks} | {name[:2] for name in twins} >= {"01", "02", "03", "04", "07"}
+    assert sorted(p.stem for p in (HERE / "llm").glob("*.syn")) == ["budget", "budget_twin", "usage", "usage_twin"]
+    assert sorted(p.stem for p in (HERE / "mcp").glob("*.syn")) == [
+        "error_text", "error_text_twin", "tools_under_pc", "tools_under_pc_twin"]
 
 
 @pytest.mark.parametrize("name", _marked(LEAKS))
@@ -91,3 +97,74 @@ def test_twin_is_accepted(name):
     for secret in SECRETS:
         run = run_subprocess(_source("secure", name), secret)
         assert (run.exit, run.stdout, run.stderr) == (0, TWINS[name], ""), run.shown()
+
+
+# ---------------------------------------------------------------------- item 5: MCP
+def _bank_config(tmp_path, balance: int) -> str:
+    """--mcp-config for the bank server of issue24/mcp, whose private data is `balance`."""
+    config = tmp_path / f"bank{balance}.json"
+    config.write_text(json.dumps({"mcpServers": {"bank": {
+        "command": sys.executable, "args": [str(HERE / "mcp" / "bank_server.py")],
+        "env": {"BALANCE": str(balance)}, "principal": "bank"}}}), encoding="utf-8")
+    return str(config)
+
+
+@item(5, "an MCP server's error text comes back as an ordinary, unlabelled error")
+def test_mcp_error_text_carries_the_servers_principal(tmp_path):
+    """The secret is the server's: two servers with two balances, one program."""
+    source = _source("mcp", "error_text")
+    pair = Pair(*(run_subprocess(source, 0, ("--mcp-config", _bank_config(tmp_path, balance)))
+                  for balance in (420, 170)))
+    assert pair.leaked == [], f"{pair.first.shown()}\n---\n{pair.second.shown()}"
+    assert not {"420", "170"} & {word for run in (pair.first, pair.second) for word in run.stdout.split()}
+
+
+@item(5, "mcp_tools runs under a private pc: the server starts in one branch only")
+def test_mcp_tools_under_a_private_pc(tmp_path):
+    flags = ("--mcp-config", _bank_config(tmp_path, 420))
+    pair = Pair(*(run_subprocess(_source("mcp", "tools_under_pc"), secret, flags) for secret in SECRETS))
+    assert pair.leaked == [], f"{pair.first.shown()}\n---\n{pair.second.shown()}"
+
+
+@pytest.mark.parametrize("name, stdout", [("error_text_twin", "private(bank)\ndone\n"),
+                                          ("tools_under_pc_twin", "done\n")])
+def test_mcp_twin_is_accepted(name, stdout, tmp_path):
+    flags = ("--mcp-config", _bank_config(tmp_path, 420))
+    for secret in SECRETS:
+        run = run_subprocess(_source("mcp", name), secret, flags)
+        assert (run.exit, run.stdout, run.stderr) == (0, stdout, ""), run.shown()
+
+
+# ---------------------------------------------------------------------- item 3: the LLM's process state
+def _with_model(name: str, secret: int, budget: str | None = None):
+    """Run issue24/llm/NAME against a fake OpenAI-compatible server (tests/llm/fakes.py), the
+    host letting bank's data reach it (`llm=bank@127.0.0.1`)."""
+    with FakeServer() as server:
+        for _ in range(3):
+            server.reply(openai_text("an answer", prompt=20, completion=5))
+        env = {"SYNSEMA_LLM_PROVIDER": "openai", "SYNSEMA_LLM_BASE_URL": server.url + "/v1",
+               "OPENAI_API_KEY": "sk-test", "SYNSEMA_LLM_MODEL": "fake-model", "SYNSEMA_LLM_TIMEOUT": "5"}
+        if budget is not None:
+            env["SYNSEMA_LLM_BUDGET"] = budget
+        return run_subprocess(_source("llm", name), secret, ("--cap-set", "stdout,llm=bank@127.0.0.1"), env=env)
+
+
+@item(3, "llm_usage() shows the tokens a private branch spent")
+def test_llm_usage_after_a_private_branch():
+    pair = Pair(*(_with_model("usage", secret) for secret in SECRETS))
+    assert pair.leaked == [], f"{pair.first.shown()}\n---\n{pair.second.shown()}"
+
+
+@item(3, "SYNSEMA_LLM_BUDGET spent in a private branch changes a later public llm_step")
+def test_llm_budget_after_a_private_branch():
+    pair = Pair(*(_with_model("budget", secret, budget="25") for secret in SECRETS))
+    assert pair.leaked == [], f"{pair.first.shown()}\n---\n{pair.second.shown()}"
+
+
+@pytest.mark.parametrize("name, budget, stdout", [
+    ("usage_twin", None, "25\n"),
+    ("budget_twin", "25", "[llm budget exceeded: used 25 of 25 tokens]\n")])
+def test_llm_twin_is_accepted(name, budget, stdout):
+    for secret in SECRETS:
+        run = _with_model(name, secret, budget)
+        assert (run.exit, run.stdout, run.stderr) == (0, stdout, ""), run.shown()

@@ -148,7 +148,9 @@ class Generator:
     # does not write (so a campaign can look for the others while those are open).
     def audited_here(self, ctx: Ctx, d: int) -> bool:
         """Whether a capability-checked builtin (random_int, now) may go here."""
-        return "audit-under-pc" not in self.avoid or (d == 0 and not ctx.pc)
+        # Not in a loop or a task either: after a private stop or give the pc stays raised for
+        # the rest of the loop, the next rounds included, or of the task.
+        return "audit-under-pc" not in self.avoid or (d == 0 and not ctx.pc and not ctx.loops and not ctx.task)
 
     def may_exit(self, ctx: Ctx) -> bool:
         """Whether a stop or give may go here."""

@@ -151,16 +151,17 @@ def run_in_process(source: str, secret: int, flags=()) -> Observation:
     return observe(workdir, code, out.getvalue(), err.getvalue())
 
 
-def run_subprocess(source: str, secret: int, flags=(), timeout: float = 120) -> Observation:
-    """The real `synsema` command in its own process."""
+def run_subprocess(source: str, secret: int, flags=(), timeout: float = 120, env: dict | None = None) -> Observation:
+    """The real `synsema` command in its own process (`env`: variables added to a clean one)."""
     workdir = Path(tempfile.mkdtemp(prefix="nifuzz-"))
     try:
         (workdir / PROGRAM).write_text(source, encoding="utf-8")
-        env = {k: v for k, v in os.environ.items()
-               if k not in ("OPENAI_API_KEY", "ANTHROPIC_API_KEY") and not k.startswith("SYNSEMA_")}
-        env["PYTHONPATH"] = str(ROOT)
+        clean = {k: v for k, v in os.environ.items()
+                 if k not in ("OPENAI_API_KEY", "ANTHROPIC_API_KEY") and not k.startswith("SYNSEMA_")}
+        clean["PYTHONPATH"] = str(ROOT)
         proc = subprocess.run([sys.executable, "-m", "synsema", *command(secret, flags)], cwd=workdir,
-                              input="", capture_output=True, text=True, timeout=timeout, env=env)
+                              input="", capture_output=True, text=True, timeout=timeout,
+                              env={**clean, **(env or {})})
         return observe(workdir, proc.returncode, proc.stdout, proc.stderr)
     finally:
         shutil.rmtree(workdir, ignore_errors=True)
