@@ -140,6 +140,12 @@ class SynsemaServer(LanguageServer):
     def location(self, occurrence: Occurrence) -> lsp.Location:
         return lsp.Location(uri=from_fs_path(occurrence.path) or occurrence.path, range=self.range_of(occurrence))
 
+    def target(self, params) -> tuple[Document, tuple[Occurrence, Target] | None]:
+        """The file of a position request, and the name under its cursor (None: not a name)."""
+        uri = params.text_document.uri
+        document = self.document(uri)
+        return document, document.target_at(*self.cursor(uri, params.position))
+
     def cursor(self, uri: str, position: lsp.Position) -> tuple[int, int]:
         """The 1-based (line, column) of an LSP position."""
         document = self.workspace.get_text_document(uri)
@@ -436,18 +442,14 @@ def build_server() -> SynsemaServer:
 
     @server.feature(lsp.TEXT_DOCUMENT_DEFINITION)
     def definition(params: lsp.DefinitionParams):
-        uri = params.text_document.uri
-        document = server.document(uri)
-        found = document.target_at(*server.cursor(uri, params.position))
+        document, found = server.target(params)
         if found is None:
             return None
         return [server.location(o) for o in document.definition(found[1])] or None
 
     @server.feature(lsp.TEXT_DOCUMENT_REFERENCES)
     def references(params: lsp.ReferenceParams):
-        uri = params.text_document.uri
-        document = server.document(uri)
-        found = document.target_at(*server.cursor(uri, params.position))
+        document, found = server.target(params)
         if found is None:
             return None
         target: Target = found[1]
@@ -476,17 +478,14 @@ def build_server() -> SynsemaServer:
 
     @server.feature(lsp.TEXT_DOCUMENT_PREPARE_RENAME)
     def prepare_rename(params: lsp.PrepareRenameParams):
-        uri = params.text_document.uri
-        found = server.document(uri).target_at(*server.cursor(uri, params.position))
+        _, found = server.target(params)
         if found is None or views.renameable(found[1]) is not None:
             return None
         return server.range_of(found[0])
 
     @server.feature(lsp.TEXT_DOCUMENT_RENAME, lsp.RenameOptions(prepare_provider=True))
     def rename(params: lsp.RenameParams):
-        uri = params.text_document.uri
-        document = server.document(uri)
-        found = document.target_at(*server.cursor(uri, params.position))
+        document, found = server.target(params)
         if found is None:
             raise RequestFailed("there is no name to rename here (a keyword or a literal)")
         why = views.renameable(found[1])
@@ -523,9 +522,7 @@ def build_server() -> SynsemaServer:
 
     @server.feature(lsp.TEXT_DOCUMENT_DOCUMENT_HIGHLIGHT)
     def document_highlight(params: lsp.DocumentHighlightParams):
-        uri = params.text_document.uri
-        document = server.document(uri)
-        found = document.target_at(*server.cursor(uri, params.position))
+        document, found = server.target(params)
         if found is None:
             return None
         target = found[1]

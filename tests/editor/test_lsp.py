@@ -59,8 +59,10 @@ async def client(lsp_client: LanguageClient, tmp_path_factory):
     (folder / "main.syn").write_text(MAIN)
     (folder / "shapes.syn").write_text(SHAPES)
     lsp_client.folder = folder
-    await lsp_client.initialize_session(types.InitializeParams(
-        capabilities=client_capabilities("visual-studio-code"), root_uri=folder.as_uri()))
+    result = await lsp_client.initialize_session(types.InitializeParams(
+        capabilities=client_capabilities("visual-studio-code"), root_uri=folder.as_uri(),
+        workspace_folders=[types.WorkspaceFolder(uri=folder.as_uri(), name="project")]))
+    lsp_client.server_capabilities = result.capabilities   # what initialize advertised
     yield
     await lsp_client.shutdown_session()
 

@@ -5,31 +5,10 @@ folding ranges, inlay hints and completion ranked by scope. pytest-lsp starts th
 
 from __future__ import annotations
 
-import sys
-
 import pytest
-import pytest_lsp
 from lsprotocol import types
-from pytest_lsp import ClientServerConfig, LanguageClient, client_capabilities
 
-from tests.conftest import synsema_env
-from tests.editor.test_lsp import MAIN, SHAPES, at, change, open_file, pos_of, uri_of
-
-
-@pytest_lsp.fixture(config=ClientServerConfig(server_command=[sys.executable, "-m", "synsema", "lsp"],
-                                              server_env=synsema_env()))
-async def client(lsp_client: LanguageClient, tmp_path_factory):
-    """The two-file project of test_lsp; `server_capabilities` holds what initialize answered."""
-    folder = tmp_path_factory.mktemp("project")
-    (folder / "main.syn").write_text(MAIN)
-    (folder / "shapes.syn").write_text(SHAPES)
-    lsp_client.folder = folder
-    result = await lsp_client.initialize_session(types.InitializeParams(
-        capabilities=client_capabilities("visual-studio-code"), root_uri=folder.as_uri(),
-        workspace_folders=[types.WorkspaceFolder(uri=folder.as_uri(), name="project")]))
-    lsp_client.server_capabilities = result.capabilities
-    yield
-    await lsp_client.shutdown_session()
+from tests.editor.test_lsp import MAIN, SHAPES, at, change, client, open_file, pos_of, uri_of  # noqa: F401
 
 
 def doc(uri: str) -> types.TextDocumentIdentifier:
