@@ -139,6 +139,10 @@ class Document:
             return Target("binding", name, binding)
         return Target("predeclared" if where == "predeclared" else "undefined", name)
 
+    def names(self) -> list[tuple[Occurrence, Target]]:
+        """Every written name the file resolves, with what it is (empty when it does not parse)."""
+        return list(self._index) if self.resolution is not None else []
+
     def target_at(self, line: int, col: int) -> tuple[Occurrence, Target] | None:
         if self.resolution is None:
             return None

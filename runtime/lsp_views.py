@@ -50,6 +50,7 @@ def semantic_tokens(document: Document, builtins) -> list[Token]:
     found: list[Token] = []
     gap_start = 0
     lines_start = _line_starts(document.source)
+    names = {(site.line, site.col): (site, target) for site, target in document.names()}
     for tok in tokens:
         if tok.type in ("_NL", "_INDENT", "_DEDENT") or not tok.value:
             continue
@@ -58,7 +59,7 @@ def semantic_tokens(document: Document, builtins) -> list[Token]:
         gap_start = end
         if "\n" in document.source[tok.start_pos:end]:
             continue   # a token over several lines is left to the grammar's colouring
-        kind, modifiers = _classify(tok, document, builtins)
+        kind, modifiers = _classify(tok, document, names, builtins)
         if kind is not None:
             found.append(Token(tok.line, tok.column, end - tok.start_pos, kind, modifiers))
     found.extend(_comments(document.source, gap_start, len(document.source), lines_start))
@@ -79,10 +80,11 @@ def _comments(source: str, start: int, end: int, line_starts: list[int]) -> Iter
         yield Token(line, m.start() - line_starts[line - 1] + 1, len(m.group()), "comment", 0)
 
 
-def _classify(tok, document: Document, builtins) -> tuple[str | None, int]:
+def _classify(tok, document: Document, names: dict, builtins) -> tuple[str | None, int]:
+    """(token type, modifier bits); `names` maps where a name starts to what it is."""
     kind = tok.type
     if kind == "NAME":
-        found = document.target_at(tok.line, tok.column)
+        found = names.get((tok.line, tok.column))
         if found is None:
             return "variable", 0
         site, target = found
