@@ -492,6 +492,10 @@ class Audit:
             "file": span.file if span else None, "line": span.line if span else None,
         }, "granted" if granted else "denied")
 
+    def replay(self, args: tuple) -> None:
+        """A record an AuditBuffer kept, written now (in the order the sequential loop would have)."""
+        self.record(*args)
+
     def limit(self, kind: str, bound, exit_code: int, span: Span | None = None) -> None:
         """A host resource limit (`time`, `memory`) ended the command: its record, then the summary."""
         self._write({
@@ -631,6 +635,26 @@ class HostFiles:
         return (found.st_dev, found.st_ino) in self._ids
 
 
+class AuditBuffer:
+    """A parallel item's audit: its records wait in the item's output buffer, so the caller
+    writes them in input order, between the item's own output (runtime.concurrency)."""
+
+    __slots__ = ("_audit", "_buffer")
+
+    def __init__(self, audit, buffer):
+        self._audit = audit
+        self._buffer = buffer
+
+    def is_sink(self, path: str) -> bool:
+        return self._audit.is_sink(path)
+
+    def record(self, *args) -> None:
+        self._buffer.parts.append(("audit", args))
+
+    def replay(self, args: tuple) -> None:
+        self.record(*args)
+
+
 class Capabilities:
     """The capabilities of one run: grants, the ceiling, the active narrowings, and the audit."""
 
@@ -642,7 +666,7 @@ class Capabilities:
         self._cwd = cwd or os.getcwd()
         self._declared = [Cap.parse(name, None, self._cwd, "auto-granted") for name in auto_grants]
         self._base = [cap for cap in self._declared if self._under_ceiling(cap)]
-        self._frames: list[_Frame] = []
+        self._frames: list[_Frame] = []   # per flow of control (set_flow, runtime.concurrency)
         # Where secrets may be sent, by whom it was said: [(name key, net key, as written)].
         self._bindings = {"host": [], "program": []}
         for scope in ceiling.items_named("secret") if ceiling is not None else ():
@@ -756,6 +780,14 @@ class Capabilities:
     @property
     def audit(self) -> Audit | None:
         return self._audit
+
+    def frames(self) -> list:
+        """The active narrowings of the running flow (runtime.interp.Flow)."""
+        return self._frames
+
+    def set_flow(self, frames: list, audit) -> None:
+        self._frames = frames
+        self._audit = audit
 
     def finish(self, exit_code: int) -> None:
         if self._audit is not None:

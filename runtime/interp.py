@@ -18,6 +18,7 @@ from synsema.lang.gcpause import collector_paused
 from synsema.runtime.calls import REG, call_value, callback, invoke, run_body
 from synsema.runtime.capabilities import Capabilities, validate_cap_name
 from synsema.runtime.compiler import INTENT_FROZEN, Compiler
+from synsema.runtime.concurrency import waiting
 from synsema.runtime import limits
 from synsema.runtime.control import ExitProgram, quiet_broken_pipe
 from synsema.runtime.labels import EMPTY, LabelState, make_secret, strip, unwrap, wrap
@@ -39,6 +40,27 @@ def _builtin_table() -> dict:
     table.update(CONSTANTS)
     table["math"] = math_module()
     return table
+
+
+class Flow:
+    """One flow of control's share of the run's state: the call depth, the running builtin's
+    call site, where console output goes, the capability frames and audit of `call_tool`, and
+    the label pc (pc, give taint, callback labels) — what runtime.concurrency swaps per item."""
+
+    __slots__ = ("depth", "site", "out", "err", "frames", "audit", "labels")
+
+    def __init__(self, depth, site, out, err, frames, audit, labels):
+        self.depth, self.site, self.out, self.err = depth, site, out, err
+        self.frames, self.audit, self.labels = frames, audit, labels
+
+    def for_item(self, buffer, item_depth: int) -> "Flow":
+        """An item's flow: the caller's frames, pc and audit (its records kept in order), output
+        into `buffer`, and room for `item_depth` nested calls."""
+        from synsema.runtime.calls import RECURSION_LIMIT
+        from synsema.runtime.capabilities import AuditBuffer
+        audit = AuditBuffer(self.audit, buffer) if self.audit is not None else None
+        return Flow(max(self.depth, RECURSION_LIMIT - item_depth), None, buffer.out, buffer.err,
+                    list(self.frames), audit, self.labels)
 
 
 class Runtime:
@@ -207,6 +229,29 @@ class Runtime:
                 return direct
         return lambda *args: self.call(fn, args)
 
+    def flow(self) -> "Flow":
+        """What belongs to the running flow of control (see runtime.concurrency)."""
+        st = self.labels
+        return Flow(REG.depth, self.site, self._out, self._err, self.caps.frames(), self.caps.audit,
+                    (st.pc, st.give_taint, st.callback_labels) if st is not None else None)
+
+    def resume(self, flow: "Flow") -> None:
+        """Make `flow` the running one (the thread switching in holds the evaluation lock)."""
+        REG.depth = flow.depth
+        self.site = flow.site
+        self._out, self._err = flow.out, flow.err
+        self.caps.set_flow(flow.frames, flow.audit)
+        if flow.labels is not None:
+            st = self.labels
+            st.pc, st.give_taint, st.callback_labels = flow.labels
+
+    def write_out(self, text: str) -> None:
+        """Text already allowed out (a parallel item's buffered print): no check again."""
+        self._out(text)
+
+    def write_err(self, text: str) -> None:
+        self._err(text)
+
     def stdout(self, text: str, what: str = "print") -> None:
         if self.labels is not None:
             self.labels.stdout(what)
@@ -253,7 +298,9 @@ class Runtime:
 
     def mcp_call(self, server: str, tool: str, arguments: dict):
         """Call one MCP tool with JSON arguments; its result as Synsema values."""
-        return self._mcp().call(server, tool, arguments)
+        hub = self._mcp()
+        with waiting():   # parallel_map's other items run while this one waits
+            return hub.call(server, tool, arguments)
 
     def mcp_principal(self, server: str) -> str:
         """The label principal the host config gives that server's results."""

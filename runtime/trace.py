@@ -25,6 +25,7 @@ from __future__ import annotations
 import contextvars
 import json
 import os
+import threading
 import time
 
 _tracer: Tracer | None = None
@@ -48,10 +49,13 @@ class JsonLinesExporter(Exporter):
     def __init__(self, path: str):
         self.path = path
         self._file = open(path, "w", encoding="utf-8")  # noqa: SIM115 (closed by shutdown)
+        self._lock = threading.Lock()   # parallel items' spans end on their own threads
 
     def export(self, record: dict) -> None:
-        self._file.write(json.dumps(record, ensure_ascii=False, default=str) + "\n")
-        self._file.flush()
+        line = json.dumps(record, ensure_ascii=False, default=str) + "\n"
+        with self._lock:
+            self._file.write(line)
+            self._file.flush()
 
     def shutdown(self) -> None:
         self._file.close()

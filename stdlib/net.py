@@ -83,6 +83,8 @@ def fetch(rt, url, timeout=DEFAULT_TIMEOUT, headers=None):
     sent, sources = _request_headers(headers)
     import httpx
 
+    from synsema.runtime.concurrency import waiting
+
     target = url
     origin = _net_scope(url)
     if sources:
@@ -92,7 +94,8 @@ def fetch(rt, url, timeout=DEFAULT_TIMEOUT, headers=None):
             scope = _net_scope(target)
             rt.check_cap("net", scope)
             try:
-                response = client.get(target, headers=sent if scope == origin else None)
+                with waiting():   # parallel_map's other items run while this one waits
+                    response = client.get(target, headers=sent if scope == origin else None)
             except httpx.TimeoutException:
                 raise SynError(f"fetch {url}: timed out after {timeout:g} s") from None
             except httpx.ConnectError as failure:

@@ -35,6 +35,7 @@ SECTIONS = {
     "synsema.stdlib.script_math": "The math library",
     "synsema.stdlib.labels": "Information-flow labels",
     "synsema.stdlib.mcp": "MCP servers",
+    "synsema.stdlib.concurrency": "Fan-out",
 }
 
 

@@ -33,8 +33,10 @@ def _guarded(action, payload=None):
     from synsema.stdlib.math.errors import MathError
     if payload is not None:
         tree_size("a math payload", payload)
+    from synsema.runtime.concurrency import waiting
     try:
-        return action()
+        with waiting():   # the library runs no Synsema code: parallel items may run meanwhile
+            return action()
     except MathError as problem:
         raise SynError(str(problem)) from None
 

@@ -61,8 +61,8 @@ FAMILIES: dict[str, tuple[str, ...]] = {
         "mongo_find", "mongo_find_one", "mongo_insert", "mongo_update", "mongo_delete",
         "redis_get", "redis_set", "redis_del"),
     "agents and memory": (
-        "parallel_map", "agents", "remember", "recall", "forget_memory", "add_rule",
-        "check_rules", "get_rules", "memory_summary", "create_progress", "start_step", "chunk",
+        "agents", "remember", "recall", "forget_memory", "add_rule",
+        "check_rules", "get_rules", "memory_summary", "create_progress", "start_step",
         "agent_stop",
         "complete_step", "fail_step", "resume_point", "progress_display", "progress_percent"),
     "identity and auth": (

@@ -18,6 +18,7 @@ import json
 
 from synsema.lang.errors import SynError
 from synsema.runtime import trace
+from synsema.runtime.concurrency import waiting
 from synsema.runtime.llm.config import Config, load_config
 from synsema.runtime.llm.exchange import Ask, Reply
 
@@ -49,8 +50,10 @@ class Session:
     def ask(self, ask: Ask, stream: bool = False) -> Reply:
         """Send one request to the provider (built now if this is the first) and meter it;
         `stream`: as server-sent events, assembled into the same reply."""
+        provider = self._built()
         with trace.span("chat", self._span_name(), self._request_attrs(ask)) as span:
-            reply = self._built().complete(ask, stream)
+            with waiting():   # parallel_map's other items run while this one waits
+                reply = provider.complete(ask, stream)
             self._metered(reply, span)
         return reply
 
