@@ -316,7 +316,6 @@ def on_big_stack(fn, seconds: float | None = None):
     With `seconds`, wait at most that long, then raise OutOfTime (the worker is a daemon thread:
     it ends with the process)."""
     sys.setrecursionlimit(200_000)
-    threading.stack_size(512 * 1024 * 1024)
     result = []
     failure = []
 
@@ -327,7 +326,13 @@ def on_big_stack(fn, seconds: float | None = None):
             failure.append(problem)
 
     worker = threading.Thread(target=target, name="synsema", daemon=True)
-    worker.start()
+    # Only this thread gets the big stack: helper threads (timers, MCP, parallel_map's items)
+    # started later keep the default, so they do not each reserve 512 MB under --memory-limit.
+    previous = threading.stack_size(512 * 1024 * 1024)
+    try:
+        worker.start()
+    finally:
+        threading.stack_size(previous)
     worker.join(seconds)
     if worker.is_alive():
         raise OutOfTime()
