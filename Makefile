@@ -41,6 +41,11 @@ demo: $(STAMP)
 	SYNSEMA_LLM_PROVIDER=replay SYNSEMA_LLM_CASSETTE=examples/conjecture_agent.cassette.jsonl \
 		$(BIN)/synsema run examples/conjecture_agent.syn
 
+	@echo "== examples/eval: a task over a dataset, each row in its own process, scored (build/eval.jsonl)"
+	$(BIN)/synsema eval examples/eval/arithmetic.syn --data examples/eval/arithmetic.jsonl --workers 2 \
+		--out build/eval.jsonl
+	$(BIN)/synsema view build/eval.jsonl
+
 test: $(STAMP)
 	$(BIN)/python -m pytest tests
 

@@ -523,6 +523,12 @@ class Audit:
             self.granted += granted
             self.denied += denied
 
+    def add_row_record(self, record: dict, row: str) -> None:
+        """A record an eval row's process collected, written to this log under this run's id
+        and tagged with the row (`synsema eval`: one log for every row)."""
+        outcome = None if "granted" not in record else "granted" if record["granted"] else "denied"
+        self._write({**record, "run": self.run, "row": row}, outcome)
+
     def is_sink(self, path: str) -> bool:
         """Whether `path` (resolved) is the file this log is written to, by any name."""
         if self._sink is None:

@@ -900,6 +900,62 @@ def cmd_view(args: list[str]) -> int:
     return 0
 
 
+def cmd_eval(args: list[str]) -> int:
+    """Flags: host flags, --data, --task, --score (repeatable), --workers, --engine, --ray-address,
+    --out, --resume, --limit; the eval itself is runtime.evaluate's (exit 0 every row ran, 1 a row
+    errored)."""
+    from synsema.runtime import evaluate
+    host = HostFlags()
+    given: dict[str, str] = {}
+    scores: list[str] = []
+    resume, path = False, None
+    i = 0
+    while i < len(args):
+        arg = args[i]
+        nxt = host.take(args, i)
+        if nxt != i:
+            i = nxt
+            continue
+        flag = arg.split("=", 1)[0]
+        if flag in ("--data", "--task", "--score", "--workers", "--engine", "--out", "--limit", "--ray-address"):
+            value, i = _flag_value(args, i, flag)
+            if flag == "--score":
+                scores.append(value)
+            else:
+                given[flag] = value
+        elif arg == "--resume":
+            resume, i = True, i + 1
+        elif arg.startswith("-"):
+            raise UsageError(f"unknown flag for eval: {arg}")
+        elif path is None:
+            path, i = arg, i + 1
+        else:
+            raise UsageError(f"eval takes one FILE; {arg} is a second one")
+    if path is None or "--data" not in given:
+        raise UsageError("eval needs a FILE and --data DATA")
+    workers, limit = _count(given.get("--workers", "1"), "--workers", 64), None
+    if "--limit" in given:
+        limit = _count(given["--limit"], "--limit", None)
+    engine = given.get("--engine", "local")
+    if engine not in ("local", "ray"):
+        raise UsageError(f"--engine must be local or ray, not {engine}")
+    out = given.get("--out", "results.jsonl")
+    host.load_project([path])
+    refuse_output_over_input("--out", out, [path, given["--data"]])
+    try:
+        return evaluate.command(host, path, given["--data"], given.get("--task"), scores, workers, out,
+                                resume, limit, engine, given.get("--ray-address"))
+    except evaluate.EvalUsageError as problem:
+        raise UsageError(str(problem)) from None
+
+
+def _count(text: str, flag: str, most: int | None) -> int:
+    if not text.isdigit() or int(text) < 1 or (most is not None and int(text) > most):
+        bound = f"from 1 to {most}" if most is not None else "of at least 1"
+        raise UsageError(f"{flag} needs a whole number {bound}, not {text}")
+    return int(text)
+
+
 def cmd_version(args: list[str]) -> int:
     if args:
         raise UsageError(f"version takes no arguments: {args[0]}")
@@ -910,7 +966,8 @@ def cmd_version(args: list[str]) -> int:
 # What runs each command of runtime.commands.TABLE (a group's handler gets its sub-command too).
 HANDLERS = {"run": cmd_run, "test": cmd_test, "check": cmd_check, "fmt": cmd_fmt, "lsp": cmd_lsp,
             "code": cmd_code, "doc": cmd_doc, "llm": cmd_llm, "math": cmd_math, "repl": cmd_repl,
-            "mcp": cmd_mcp, "config": cmd_config, "init": cmd_init, "view": cmd_view, "version": cmd_version}
+            "mcp": cmd_mcp, "config": cmd_config, "init": cmd_init, "view": cmd_view, "version": cmd_version,
+            "eval": cmd_eval}
 
 
 def _reopen_closed_stdio() -> None:

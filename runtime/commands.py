@@ -273,6 +273,35 @@ TABLE = (
         exits="0 success, 2 a usage error (a file it would write exists)",
         examples=("synsema init agent && cd agent && synsema test main.syn",)),
     Command(
+        "eval", "synsema eval [host flags] FILE --data DATA [--task NAME] [--score TASK]… [--workers N] "
+                "[--out RESULTS] [--resume] [--limit K] [--engine local|ray]",
+        "Run one task of FILE over every row of DATA (JSON lines, or CSV), each row isolated in its own "
+        "process, scored by the program's score_* tasks; one JSON line per row in RESULTS, a summary at "
+        "the end. See docs/eval.md.",
+        arguments=(("FILE", "the program: its task takes a row's fields as named arguments"),),
+        flags=(Flag(("--data",), "the rows: JSON lines (one object per line) or a .csv file with a header",
+                    "DATA"),
+               Flag(("--task",), "the task each row calls (default: the program's only task that is no "
+                                 "scorer)", "NAME"),
+               Flag(("--score",), "a scorer task, repeatable (default: every task named score_*)", "TASK"),
+               Flag(("--workers",), "rows running at once, each in its own process (default 1)", "N"),
+               Flag(("--out",), "the results file, JSON lines (default results.jsonl); row traces go "
+                                "to RESULTS.traces/", "RESULTS"),
+               Flag(("--resume",), "keep RESULTS and run only the rows not in it yet"),
+               Flag(("--limit",), "run only the first K rows of DATA", "K"),
+               Flag(("--engine",), "local worker processes (the default) or a Ray cluster (synsema[ray]; "
+                                   "RAY_ADDRESS)", "local|ray"),
+               Flag(("--ray-address",), "the Ray cluster for --engine ray (default: RAY_ADDRESS, else a local "
+                                        "Ray with 2 CPUs, started and stopped by the command)", "ADDRESS"),
+               *HOST_FLAGS,
+               Flag(("--time-limit",), "stop any one row after this many seconds: an error line "
+                                       "(default: SYNSEMA_TIME_LIMIT, else 300)", "SECONDS"),
+               Flag(("--memory-limit",), "the most memory any one row's process may use, e.g. 1G "
+                                         "(default: SYNSEMA_MEMORY_LIMIT, else 4G)", "SIZE")),
+        exits="0 every row ran (scores are data), 1 a row errored, 2 a usage error",
+        examples=("synsema eval examples/eval/capitals.syn --data examples/eval/capitals.jsonl",
+                  "synsema eval agent.syn --data tickets.csv --workers 4 --out runs.jsonl --resume")),
+    Command(
         "view", "synsema view [-o PAGE] [--serve] TRACE_OR_RESULTS",
         "Show a run's trace (synsema run --trace FILE) or an eval's results as one self-contained HTML "
         "page: a timeline of model calls, tool calls, capability decisions and label events, or a "
