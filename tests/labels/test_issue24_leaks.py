@@ -7,8 +7,7 @@ error (the one bit termination tells), or they show exactly the same stdout, std
 files and audit records — and neither secret may appear in any output. Its twin in
 `issue24/secure/` must be accepted, with the exact output given, for both secrets.
 
-The leaks still open on main are marked xfail(strict=True) with their item of the issue; the
-mark makes the test fail the moment the leak is fixed, so the fix removes it.
+Each leak was reproduced on main first (a strict xfail naming its item, removed by its fix).
 """
 
 from __future__ import annotations
@@ -26,24 +25,9 @@ from llm.fakes import FakeServer, openai_text
 HERE = Path(__file__).resolve().parent / "issue24"
 SECRETS = (42, 17)
 
-
-def item(number: int, what: str):
-    return pytest.mark.xfail(strict=True, reason=f"issue 24 item {number}: {what} (open on main; "
-                                                 "the fix removes this mark)")
-
-
-LEAKS = {
-    "01a_implicit_when": None,
-    "01b_implicit_match": None,
-    "01c_implicit_call": None,
-    "01d_give_then_let": None,
-    "02a_recover_after_stop": None,
-    "02b_recover_after_give": None,
-    "02c_recover_after_each_give": None,
-    "03a_math_prewarm": None,
-    "04_audit_under_pc": None,
-    "07_stop_leaves_outer_loop": None,
-}
+LEAKS = ("01a_implicit_when", "01b_implicit_match", "01c_implicit_call", "01d_give_then_let",
+         "02a_recover_after_stop", "02b_recover_after_give", "02c_recover_after_each_give",
+         "03a_math_prewarm", "04_audit_under_pc", "07_stop_leaves_outer_loop")
 
 TWINS = {
     "01a_implicit_when": "secret is private(bank)\n",
@@ -57,14 +41,6 @@ TWINS = {
     "04_audit_under_pc": "done\n",
     "07_stop_inside_private_branch": "after the branch\nprivate(bank)\n",
 }
-
-OVER_REJECTED = {
-    "07_stop_inside_private_branch": None,
-}
-
-
-def _marked(table: dict):
-    return [pytest.param(name, marks=mark) if mark is not None else name for name, mark in sorted(table.items())]
 
 
 def _source(folder: str, name: str) -> str:
@@ -82,7 +58,7 @@ def test_every_reproducer_has_a_twin():
         "error_text", "error_text_twin", "tools_under_pc", "tools_under_pc_twin"]
 
 
-@pytest.mark.parametrize("name", _marked(LEAKS))
+@pytest.mark.parametrize("name", LEAKS)
 def test_leak_is_noninterfering(name):
     pair = Pair(*(run_subprocess(_source("leaks", name), secret) for secret in SECRETS))
     shown = f"{pair.first.shown()}\n---\n{pair.second.shown()}"
@@ -92,7 +68,7 @@ def test_leak_is_noninterfering(name):
             assert f"{secret}" not in run.stdout + run.stderr + "".join(c for _, c in run.files), shown
 
 
-@pytest.mark.parametrize("name", _marked({name: OVER_REJECTED.get(name) for name in TWINS}))
+@pytest.mark.parametrize("name", sorted(TWINS))
 def test_twin_is_accepted(name):
     for secret in SECRETS:
         run = run_subprocess(_source("secure", name), secret)
@@ -109,7 +85,6 @@ def _bank_config(tmp_path, balance: int) -> str:
     return str(config)
 
 
-@item(5, "an MCP server's error text comes back as an ordinary, unlabelled error")
 def test_mcp_error_text_carries_the_servers_principal(tmp_path):
     """The secret is the server's: two servers with two balances, one program."""
     source = _source("mcp", "error_text")
@@ -119,7 +94,6 @@ def test_mcp_error_text_carries_the_servers_principal(tmp_path):
     assert not {"420", "170"} & {word for run in (pair.first, pair.second) for word in run.stdout.split()}
 
 
-@item(5, "mcp_tools runs under a private pc: the server starts in one branch only")
 def test_mcp_tools_under_a_private_pc(tmp_path):
     flags = ("--mcp-config", _bank_config(tmp_path, 420))
     pair = Pair(*(run_subprocess(_source("mcp", "tools_under_pc"), secret, flags) for secret in SECRETS))
@@ -149,13 +123,11 @@ def _with_model(name: str, secret: int, budget: str | None = None):
         return run_subprocess(_source("llm", name), secret, ("--cap-set", "stdout,llm=bank@127.0.0.1"), env=env)
 
 
-@item(3, "llm_usage() shows the tokens a private branch spent")
 def test_llm_usage_after_a_private_branch():
     pair = Pair(*(_with_model("usage", secret) for secret in SECRETS))
     assert pair.leaked == [], f"{pair.first.shown()}\n---\n{pair.second.shown()}"
 
 
-@item(3, "SYNSEMA_LLM_BUDGET spent in a private branch changes a later public llm_step")
 def test_llm_budget_after_a_private_branch():
     pair = Pair(*(_with_model("budget", secret, budget="25") for secret in SECRETS))
     assert pair.leaked == [], f"{pair.first.shown()}\n---\n{pair.second.shown()}"

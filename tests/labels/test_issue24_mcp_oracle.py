@@ -12,7 +12,6 @@ from __future__ import annotations
 import sys
 
 import anyio
-import pytest
 from mcp import ClientSession, StdioServerParameters
 from mcp.client.stdio import stdio_client
 
@@ -62,8 +61,6 @@ def _searched(tmp_path, balance: int) -> list[str]:
     return anyio.run(_binary_search, script)
 
 
-@pytest.mark.xfail(strict=True, reason="issue 24 item 6: mcp serve --labels answers every call a private "
-                                       "branch decided and stays up (open on main; the fix removes this mark)")
 def test_a_binary_search_learns_at_most_one_bit_per_server(tmp_path):
     first, second = _searched(tmp_path, 300), _searched(tmp_path, 700)
     differ = [i for i in range(CALLS) if first[i] != second[i]]
