@@ -32,6 +32,7 @@ TESTS = Path(__file__).resolve().parents[2]
 CONTROL_GOAL = 0.30     # share of programs whose control pair must differ
 RAN_GOAL = 0.80         # share of programs that must parse and run
 PROGRAM_SECONDS = 300   # no program (with its minimising) may keep a worker silent longer
+RECYCLE = 1000          # programs per worker process: a long-lived one ran out of threads
 
 
 def program_seed(seed: int, index: int) -> int:
@@ -87,6 +88,7 @@ def _judged(seed: int, index: int, minimised: int, minimise_limit: int, confirm:
 
 def worker_main(argv: list[str]) -> int:
     seed, start, stride, stop, limit, confirm, control_every = (int(a) for a in argv[:7])
+    stop = min(stop, start + stride * RECYCLE)   # then the driver starts a fresh worker
     avoid = frozenset(argv[7].split(",")) - {""}
 
     def emit(record):
@@ -238,12 +240,15 @@ def _drive(selector, summary, expected, heard, start, jobs, n, seed, avoid, bega
                 continue
             selector.unregister(proc.stdout)
             proc.wait()
-            if proc.returncode != 0 and expected[lane] < n:   # it died in a program: go on after it
+            if expected[lane] >= n:
+                continue
+            if proc.returncode != 0:   # it died in a program: go on after it
                 summary.records.append({"index": expected[lane], "seed": program_seed(seed, expected[lane]),
                                         "crash": True, "ran": False,
                                         "crash_text": f"worker exit {proc.returncode}",
                                         "source": generate(program_seed(seed, expected[lane]), avoid).source()})
-                start(lane, expected[lane] + jobs)
+                expected[lane] += jobs
+            start(lane, expected[lane])   # a fresh worker for the rest of the lane
         for key in list(selector.get_map().values()):
             lane, proc = key.data
             if time.monotonic() - heard[lane] > PROGRAM_SECONDS:   # stuck: a runaway program
