@@ -34,7 +34,8 @@ from synsema.stdlib.registry import builtin
 
 # The largest bytes value a builtin here builds: the text limit, which `bytes + bytes` also uses.
 MAX_BYTES = MAX_TEXT_LENGTH
-_HEX = re.compile(r"(?:[0-9a-fA-F]{2})*")
+# Hex text as `hex` writes it: an optional 0x prefix, then pairs of digits.
+_HEX = re.compile(r"(?:0[xX])?((?:[0-9a-fA-F]{2})*)")
 _DIGESTS = {"sha256": hashlib.sha256, "sha512": hashlib.sha512}
 _ENCODINGS = '"utf8", "hex" or "base64"'
 # base64 and hmac are imported by the builtins that use them, not by every run.
@@ -67,6 +68,7 @@ def bytes_(rt, value, encoding=None):
 
     Example: bytes("Hi") => bytes(4869)
     Example: bytes("48690a", "hex") => bytes(48690a)
+    Example: bytes(hex(bytes([0, 255])), "hex") => bytes(00ff)
     Example: bytes([256]) => error: bytes: every item must be an integer 0..=255
     """
     _no_secret("bytes", value, "use it with hmac or constant_time_eq")
@@ -95,10 +97,11 @@ def _from_text(text: str, encoding) -> bytes:
         _bounded("bytes", len(encoded))
         return encoded
     if encoding == "hex":
-        if not _HEX.fullmatch(text):
+        digits = _HEX.fullmatch(text)
+        if digits is None:
             raise SynError(f"bytes: {short(text)} is not hex — it needs an even number of the "
-                           "digits 0-9 and a-f, with nothing between them")
-        return bytes.fromhex(text)
+                           "digits 0-9 and a-f (after an optional 0x), with nothing between them")
+        return bytes.fromhex(digits.group(1))
     if encoding == "base64":
         import base64
         try:
@@ -149,18 +152,20 @@ def is_bytes(rt, value):
 
 @builtin("hex", 1)
 def hex_(rt, value):
-    """A non-negative integer as 0x… text, or bytes as lower-case hex digits.
+    """A non-negative integer, or bytes two digits a byte, as lower-case hex text after 0x.
+
+    `bytes(text, "hex")` reads the 0x back; `decode(b, "hex")` gives the digits alone.
 
     Example: hex(255) => "0xff"
-    Example: hex(bytes([1, 171])) => "01ab"
+    Example: hex(bytes([0, 255])) => "0x00ff"
     """
     t = type(value)
     if t is bytes:
-        check_length("hex", "text", 2 * len(value))
-        return value.hex()
+        check_length("hex", "text", 2 + 2 * len(value))
+        return "0x" + value.hex()
     if t is Secret and type(value.expose()) is bytes:
-        # hex(hmac(body, key)): a signature header, still sealed (see hmac)
-        return value.derived(value.name, value.expose().hex(), ("hex",), 2 * value.bound)
+        # hex(hmac(body, key)): a signature, still sealed (see hmac)
+        return value.derived(value.name, "0x" + value.expose().hex(), ("hex",), 2 + 2 * value.bound)
     if t is int:
         if value < 0:
             raise SynError(f"hex: {value} is negative — hex writes integers from 0 up; write "
@@ -177,7 +182,7 @@ def _digest(fname: str, value) -> bytes:
 def sha256(rt, value):
     """The SHA-256 digest (32 bytes) of text (as UTF-8) or bytes.
 
-    Example: slice(hex(sha256("abc")), 0, 8) => "ba7816bf"
+    Example: slice(hex(sha256("abc")), 2, 10) => "ba7816bf"
     """
     return _digest("sha256", value)
 
@@ -197,7 +202,7 @@ def hmac(rt, data, key, algorithm="sha256"):
 
     The algorithm is "sha256" (the default) or "sha512".
 
-    Example: slice(hex(hmac("msg", "key")), 0, 8) => "2d93cbc1"
+    Example: slice(hex(hmac("msg", "key")), 2, 10) => "2d93cbc1"
     """
     if type(algorithm) is not str or algorithm not in _DIGESTS:
         raise SynError(f"hmac: unsupported algorithm {short(algorithm)} — use \"sha256\" or "

@@ -55,9 +55,16 @@ def evaluate(rt, kind: str, subject, given, objective, with_: dict):
 
 
 def _options(subject) -> list:
+    """decide's options: a list, or text of comma-separated options ("yes, no"), each trimmed."""
+    if type(subject) is str:
+        subject = [option.strip() for option in subject.split(",") if option.strip()]
+        if not subject:
+            raise SynError("decide needs options: a list, or text of options separated by commas "
+                           "(\"approve, reject\"), got text with none")
     if type(subject) is not list or not subject:
         shown = "an empty list" if subject == [] else type_name(subject)
-        raise SynError(f"decide needs a non-empty list of options, got {shown}")
+        raise SynError(f"decide needs a non-empty list of options, or text of options separated "
+                       f"by commas, got {shown}")
     return subject
 
 

@@ -24,7 +24,7 @@ def text_of(name: str, char: str, size: int) -> str:
 # asks for a result one step past one.
 PAST_LIMIT = {
     "split": (text_of("t", "a", ITEMS + 1) + 'split(t, "")', "split would make a list of 10,000,001 items"),
-    "hex": (text_of("t", "a", TEXT // 2 + 1) + "hex(bytes(t))", "hex would make a text of 50,000,002"),
+    "hex": (text_of("t", "a", TEXT // 2 + 1) + "hex(bytes(t))", "hex would make a text of 50,000,004"),
     "decode": (text_of("t", "a", TEXT // 2 + 1) + 'decode(bytes(t), "hex")', "a text of 50,000,002"),
     "jsonl_encode": (text_of("t", "a", TEXT - 2) + "jsonl_encode([t])", "jsonl_encode would make a text"),
     "json_encode": (text_of("t", "\\u0001", TEXT // 6 + 1) + "json_encode(t)", "json_encode would make a text"),

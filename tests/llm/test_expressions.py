@@ -93,7 +93,20 @@ def test_decide_returns_non_text_options_as_values(openai_server):
     assert evaluate(None, "decide", [1, 2, 3], None, None, {}) == 2
 
 
-@pytest.mark.parametrize("subject, fragment", [([], "an empty list"), ("yes or no", "text"), ({"a": 1}, "map")])
+def test_decide_splits_text_options_at_commas(openai_server):
+    openai_server.reply(choose("reject"))
+    assert evaluate(None, "decide", " approve ,reject,, ", None, None, {}) == "reject"
+    parameters = openai_server.bodies()[0]["tools"][0]["function"]["parameters"]
+    assert parameters["properties"]["choice"]["enum"] == ["approve", "reject"]
+
+
+@pytest.mark.parametrize("subject, fragment", [([], "an empty list"), ({"a": 1}, "map"), (3, "number")])
 def test_decide_needs_a_non_empty_list_even_offline(llm_env, subject, fragment):
-    with pytest.raises(SynError, match=f"decide needs a non-empty list of options, got {fragment}"):
+    with pytest.raises(SynError, match=f"decide needs a non-empty list of options, or text of options "
+                                       f"separated by commas, got {fragment}"):
         evaluate(None, "decide", subject, None, None, {})
+
+
+def test_decide_text_without_an_option_is_refused_offline(llm_env):
+    with pytest.raises(SynError, match="got text with none"):
+        evaluate(None, "decide", " , ", None, None, {})
