@@ -236,3 +236,33 @@ def test_ray_engine_gives_the_local_engines_results_row_for_row(tmp_path):
                                   for row, record in comparable(local).items()}
     for record in _results(on_ray):                          # each row's trace came back from its worker
         assert json.loads((tmp_path / record["trace"]).read_text().splitlines()[0])["type"] == "trace"
+
+
+SCORED = '''task double(n: number)
+    give n * 2
+
+task score_even(output)
+    give output % 2 == 0
+
+task score_named(output, label: text)
+    give `{label}: {output}`
+'''
+
+
+def test_score_names_the_scorers_and_a_scorer_must_give_a_number_or_a_bool(tmp_path):
+    program = _write(tmp_path / "s.syn", SCORED)
+    data = _write(tmp_path / "d.jsonl", '{"n": 2, "label": "x"}\n')
+    only = run_synsema("eval", program, "--data", data, "--score", "score_even", "--task", "double",
+                       "--out", tmp_path / "a.jsonl", cwd=tmp_path)
+    assert only.returncode == 1                              # `label` is declared by no chosen scorer
+    assert _results(tmp_path / "a.jsonl")[0]["error"]["kind"] == "rejected"
+    both = run_synsema("eval", program, "--data", data, "--task", "double", "--out", tmp_path / "b.jsonl",
+                       cwd=tmp_path)
+    record = _results(tmp_path / "b.jsonl")[0]
+    assert both.returncode == 1 and record["error"]["kind"] == "scorer" and record["output"] == "4"
+    assert "score_named gave x: 4" in record["error"]["message"]
+    unknown = run_synsema("eval", program, "--data", data, "--score", "score_odd", cwd=tmp_path)
+    assert unknown.returncode == 2 and "no task named score_odd" in unknown.stderr
+    ambiguous = run_synsema("eval", _write(tmp_path / "two.syn", "task a(x)\n    give x\n\ntask b(x)\n    give x\n"),
+                            "--data", data, cwd=tmp_path)
+    assert ambiguous.returncode == 2 and "--task NAME (the program's tasks: a, b)" in ambiguous.stderr
