@@ -45,7 +45,8 @@ def _builtin_table() -> dict:
 class Flow:
     """One flow of control's share of the run's state: the call depth, the running builtin's
     call site, where console output goes, the capability frames and audit of `call_tool`, and
-    the label pc (pc, give taint, callback labels) — what runtime.concurrency swaps per item."""
+    the label pc (pc, give taint, callback labels, the running builtin's argument labels) — what
+    runtime.concurrency swaps per item."""
 
     __slots__ = ("depth", "site", "out", "err", "frames", "audit", "labels")
 
@@ -233,7 +234,7 @@ class Runtime:
         """What belongs to the running flow of control (see runtime.concurrency)."""
         st = self.labels
         return Flow(REG.depth, self.site, self._out, self._err, self.caps.frames(), self.caps.audit,
-                    (st.pc, st.give_taint, st.callback_labels) if st is not None else None)
+                    (st.pc, st.give_taint, st.callback_labels, st.data) if st is not None else None)
 
     def resume(self, flow: "Flow") -> None:
         """Make `flow` the running one (the thread switching in holds the evaluation lock)."""
@@ -243,7 +244,7 @@ class Runtime:
         self.caps.set_flow(flow.frames, flow.audit)
         if flow.labels is not None:
             st = self.labels
-            st.pc, st.give_taint, st.callback_labels = flow.labels
+            st.pc, st.give_taint, st.callback_labels, st.data = flow.labels
 
     def write_out(self, text: str) -> None:
         """Text already allowed out (a parallel item's buffered print): no check again."""

@@ -78,6 +78,8 @@ KEYS = (
     Key("llm", "thinking_budget", "number", "Anthropic's thinking tokens per answer (1024 or more)",
         env="SYNSEMA_LLM_THINKING_BUDGET"),
     Key("llm", "stream", "bool", "llm_step asks for its answers as streams", env="SYNSEMA_LLM_STREAM"),
+    Key("llm", "prices", "text", "the host's model prices for llm_usage(\"cost\") and traces: "
+        "\"MODEL=IN/OUT, …\" in dollars per million tokens", env="SYNSEMA_LLM_PRICES"),
 )
 TABLES = tuple(dict.fromkeys(key.table for key in KEYS))
 

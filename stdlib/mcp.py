@@ -59,14 +59,15 @@ def _task(rt, server: str, info) -> Task:
         principal = rt.mcp_principal(server)
         rt.declare_principal(principal)   # so redacted output names it: private(<principal>)
         st.touched = st.touched | {principal}
-        try:
-            with trace.span("execute_tool", f"execute_tool {info.name}", _tool_attrs(server, info.name, arguments)):
+        # the span records the error that leaves it: the private one, never the server's text
+        with trace.span("execute_tool", f"execute_tool {info.name}", _tool_attrs(server, info.name, arguments)):
+            try:
                 result = rt.mcp_call(server, info.name, sent)
-        except SynError as error:
-            text = getattr(error, "tool_text", None)
-            if text is not None:   # the server's error text is its output, as private as a result
-                raise private_text(error, f"{label} failed: ", text, frozenset((principal,)))
-            raise
+            except SynError as error:
+                text = getattr(error, "tool_text", None)
+                if text is not None:   # the server's error text is its output, as private as a result
+                    raise private_text(error, f"{label} failed: ", text, frozenset((principal,)))
+                raise
         return wrap(result, frozenset((principal,)))
 
     defaults = [None if required else (lambda frame: None) for _, _, required in info.params]

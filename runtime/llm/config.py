@@ -58,7 +58,8 @@ class Config:
     """
 
     __slots__ = ("provider", "backend", "model", "base_url", "max_tokens", "timeout", "budget", "cassette",
-                 "key_sources", "problems", "_keys", "reasoning_effort", "thinking_budget", "stream")
+                 "key_sources", "problems", "_keys", "reasoning_effort", "thinking_budget", "stream",
+                 "prices")
 
     def __init__(self, provider: Setting, backend: str | None, model: Setting, base_url: Setting,
                  max_tokens: Setting, timeout: Setting, budget: Setting, cassette: Setting,
@@ -78,6 +79,7 @@ class Config:
         self.reasoning_effort = Setting(None, "default")
         self.thinking_budget = Setting(None, "default")
         self.stream = Setting(False, "default")
+        self.prices = Setting({}, "default")   # model -> USD per million tokens (runtime.llm.prices)
 
     @property
     def live(self) -> bool:
@@ -191,8 +193,23 @@ def load_config(environ: dict[str, str] | None = None, env_file: str | None = No
                                      f"a whole number of tokens, at least {MIN_THINKING_BUDGET}", problems)
     config.stream = _choice(lookup, "SYNSEMA_LLM_STREAM", ("true", "false", "1", "0"), problems)
     config.stream.value = config.stream.value in ("true", "1")
+    config.prices = _prices(lookup, problems)
     config.problems = tuple(problems)
     return config
+
+
+def _prices(lookup: _Lookup, problems: list[str]) -> Setting:
+    """SYNSEMA_LLM_PRICES: the host's own prices, `MODEL=IN/OUT[/CACHE_READ/CACHE_WRITE], …` in
+    US dollars per million tokens; they win over runtime.llm.prices' table."""
+    from synsema.runtime.llm.prices import parse_prices
+    found = lookup.get("SYNSEMA_LLM_PRICES")
+    if not found:
+        return Setting({}, "default")
+    parsed = parse_prices(found[0])
+    if isinstance(parsed, str):
+        problems.append(f"SYNSEMA_LLM_PRICES ({found[1]}): {parsed}")
+        return Setting({}, found[1])
+    return Setting(parsed, found[1])
 
 
 def _provider(lookup: _Lookup, key_sources: dict[str, str | None], problems: list[str]) -> Setting:

@@ -2,8 +2,9 @@
 
 Source: the providers' published API price pages (openai.com/api/pricing and
 docs.anthropic.com/en/docs/about-claude/pricing), read on 2025-10-15, standard (not batch)
-prices. Prices change: a host sets its own in synsema.toml (`[prices.MODEL]` with `input`,
-`output` and optionally `cache_read`, `cache_write`, each USD per million tokens), and those win.
+prices. Prices change: a host sets its own with `[llm] prices` in synsema.toml or
+SYNSEMA_LLM_PRICES (`"MODEL=IN/OUT[/CACHE_READ/CACHE_WRITE], …"`, dollars per million tokens),
+and those win.
 A model is matched by the longest table name that starts its name, so dated snapshots
 (`claude-haiku-4-5-20251001`) price as their family. A call whose model or token split is
 unknown has no cost (None), never a guessed one.
@@ -25,29 +26,39 @@ TABLE: dict[str, tuple[float, float, float, float]] = {
     "claude-opus-4-1": (15.00, 75.00, 1.50, 18.75),
 }
 
-_overrides: dict[str, tuple[float, float, float, float]] = {}
+def parse_prices(text: str) -> dict[str, tuple[float, float, float, float]] | str:
+    """The host's prices from `MODEL=IN/OUT[/CACHE_READ/CACHE_WRITE], …`, or why they cannot be
+    read. Cache prices default to the input price."""
+    prices = {}
+    for item in filter(None, (part.strip() for part in text.split(","))):
+        model, _, numbers = item.partition("=")
+        try:
+            values = [float(n) for n in numbers.split("/")]
+        except ValueError:
+            values = []
+        if not model.strip() or len(values) not in (2, 4) or any(not 0 <= v < 1e6 for v in values):
+            return (f"'{item}' is not MODEL=IN/OUT or MODEL=IN/OUT/CACHE_READ/CACHE_WRITE "
+                    "(dollars per million tokens)")
+        if len(values) == 2:
+            values += [values[0], values[0]]
+        prices[model.strip()] = tuple(values)
+    return prices
 
 
-def set_overrides(prices: dict[str, tuple[float, float, float, float]]) -> None:
-    """The host's own prices (from synsema.toml), consulted before TABLE."""
-    _overrides.clear()
-    _overrides.update(prices)
-
-
-def price(model: str | None) -> tuple[float, float, float, float] | None:
+def price(model: str | None, overrides: dict | None = None) -> tuple[float, float, float, float] | None:
     if not model:
         return None
-    for table in (_overrides, TABLE):
+    for table in (overrides or {}, TABLE):
         names = [name for name in table if model == name or model.startswith(name + "-")]
         if names:
             return table[max(names, key=len)]
     return None
 
 
-def cost(model: str | None, usage: dict | None) -> float | None:
+def cost(model: str | None, usage: dict | None, overrides: dict | None = None) -> float | None:
     """The dollars one reply cost: `usage` is {"input", "output", "cache_read", "cache_write"}
     (input counts cache reads and writes too, as the providers' usage does once summed)."""
-    rates = price(model)
+    rates = price(model, overrides)
     if rates is None or not usage:
         return None
     cache_read, cache_write = usage.get("cache_read", 0), usage.get("cache_write", 0)

@@ -88,9 +88,13 @@ class Session:
     def _metered(self, reply: Reply, span) -> None:
         from synsema.runtime.llm.prices import cost
         self.used += reply.tokens
-        usage = getattr(reply, "usage", None)
-        model = getattr(reply, "model", None) or self.config.model.value
-        spent = cost(model, usage)
+        usage = reply.usage
+        prices = self.config.prices.value
+        # priced as the model that answered (a dated snapshot) when the table knows it, else as
+        # the model asked for (a compatible server may answer with its own name)
+        spent = cost(reply.model, usage, prices)
+        if spent is None:
+            spent = cost(self.config.model.value, usage, prices)
         if spent is not None:
             self.cost += spent
         elif reply.tokens:
@@ -101,8 +105,8 @@ class Session:
             span.set({"gen_ai.usage.input_tokens": usage.get("input"), "gen_ai.usage.output_tokens": usage.get("output"),
                       "gen_ai.usage.cache_read.input_tokens": usage.get("cache_read"),
                       "gen_ai.usage.cache_creation.input_tokens": usage.get("cache_write"),
-                      "gen_ai.response.model": getattr(reply, "model", None),
-                      "gen_ai.response.id": getattr(reply, "id", None), "synsema.cost_usd": spent})
+                      "gen_ai.response.model": reply.model, "gen_ai.response.id": reply.id,
+                      "synsema.cost_usd": spent})
         finish = ("tool_calls" if reply.kind == "tool" else "length" if reply.truncated
                   else "content_filter" if reply.refused else "error" if reply.kind == "invalid" else "stop")
         span.set({"synsema.tokens": reply.tokens, "gen_ai.response.finish_reasons": [finish]})

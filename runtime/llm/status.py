@@ -19,7 +19,8 @@ from synsema.runtime.llm.config import Config, Setting, load_config, redact_url
 ROWS = (("provider", "provider"), ("model", "model"), ("base URL", "base_url"),
         ("max tokens", "max_tokens"), ("timeout", "timeout"), ("budget", "budget"),
         ("cassette", "cassette"), ("reasoning effort", "reasoning_effort"),
-        ("thinking budget", "thinking_budget"), ("stream steps", "stream"))
+        ("thinking budget", "thinking_budget"), ("stream steps", "stream"),
+        ("prices", "prices"))
 
 
 def status_main(as_json: bool, config: Config | None = None) -> int:

@@ -124,3 +124,26 @@ def test_retries_and_a_budget_stop_are_events_of_their_spans(tmp_path):
     assert retry[0]["attrs"]["http.response.status_code"] == 503 and retry[0]["attrs"]["synsema.attempt"] == 1
     budget = [r for r in records if r["type"] == "event" and r["name"] == "llm.budget_exceeded"]
     assert len(budget) == 1 and budget[0]["attrs"] == {"synsema.tokens": 320, "synsema.budget": 100}
+
+
+def test_cost_comes_from_the_price_table_or_the_hosts_prices(tmp_path):
+    from llm.fakes import openai_text
+    program = tmp_path / "cost.syn"
+    program.write_text('require llm\nlet a be llm_step("hi", [], nothing)\nprint(llm_usage(), llm_usage("cost"))\n',
+                       encoding="utf-8")
+    shown = []
+    for extra in ({}, {"SYNSEMA_LLM_PRICES": "gpt-4.1-mini=1/2"}, {"SYNSEMA_LLM_MODEL": "unknown-model"}):
+        trace = tmp_path / "cost.jsonl"
+        with FakeServer() as server:
+            server.reply(openai_text("hello", prompt=1000, completion=500))
+            env = {**agent_env(server), **extra}
+            done = run_synsema("run", "--trace", trace, program, cwd=tmp_path, env=env)
+        assert done.returncode == 0, done.stderr
+        shown.append(done.stdout.strip())
+        chat_end = [r for r in _records(trace) if r["type"] == "span_end"][0]
+        assert chat_end["attrs"]["gen_ai.usage.input_tokens"] == 1000
+        assert chat_end["attrs"]["gen_ai.usage.output_tokens"] == 500
+    # gpt-4.1-mini's table price ($0.40 / $1.60 per million), the host's ($1 / $2), and no price
+    assert shown == ["1500 0.0012", "1500 0.002", "1500 nothing"]
+    bad = run_synsema("run", program, cwd=tmp_path, env=synsema_env(SYNSEMA_LLM_PRICES="gpt=cheap"))
+    assert bad.returncode != 0 and "SYNSEMA_LLM_PRICES" in bad.stderr and "MODEL=IN/OUT" in bad.stderr
