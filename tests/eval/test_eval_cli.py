@@ -266,3 +266,27 @@ def test_score_names_the_scorers_and_a_scorer_must_give_a_number_or_a_bool(tmp_p
     ambiguous = run_synsema("eval", _write(tmp_path / "two.syn", "task a(x)\n    give x\n\ntask b(x)\n    give x\n"),
                             "--data", data, cwd=tmp_path)
     assert ambiguous.returncode == 2 and "--task NAME (the program's tasks: a, b)" in ambiguous.stderr
+
+
+def test_a_progress_line_on_a_terminal_and_none_in_a_pipe(tmp_path):
+    import pty
+    data = ROOT / "examples" / "eval" / "arithmetic.jsonl"
+    primary, secondary = pty.openpty()
+    done = subprocess.run([sys.executable, "-m", "synsema", "eval", str(ARITHMETIC), "--data", str(data),
+                           "--out", str(tmp_path / "r.jsonl")], cwd=tmp_path, env=synsema_env(),
+                          stdout=subprocess.PIPE, stderr=secondary, timeout=120)
+    os.close(secondary)
+    shown = b""
+    while True:
+        try:
+            chunk = os.read(primary, 4096)
+        except OSError:
+            break
+        if not chunk:
+            break
+        shown += chunk
+    os.close(primary)
+    assert done.returncode == 0
+    assert b"eval: 1/4 rows, 0 errored" in shown and b"eval: 4/4 rows, 0 errored" in shown
+    piped = run_synsema("eval", ARITHMETIC, "--data", data, "--out", tmp_path / "p.jsonl", cwd=tmp_path)
+    assert piped.returncode == 0 and piped.stderr == ""
