@@ -214,7 +214,7 @@ def jsonl_encode(rt, values):
 
 
 # ------------------------------------------------------------------ CSV
-_CSV_PARSE_OPTIONS = ("headers", "delimiter", "numbers")
+_CSV_PARSE_OPTIONS = ("headers", "delimiter", "numbers", "types")
 _CSV_ENCODE_OPTIONS = ("headers", "delimiter", "eol")
 _CSV_NUMBER = re.compile(r"[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?")
 
@@ -257,16 +257,73 @@ def _csv_cell(field: str, numbers: bool):
     return field
 
 
+def _typed_int(field: str):
+    if re.fullmatch(r"[+-]?\d+", field) and len(field.lstrip("+-")) <= MAX_INT_DIGITS:
+        return int(field)
+    return None
+
+
+def _typed_float(field: str):
+    return float(field) if _CSV_NUMBER.fullmatch(field) else None
+
+
+def _typed_decimal(field: str):
+    return Decimal(field) if _CSV_NUMBER.fullmatch(field) else None
+
+
+_CSV_BOOLS = {"true": True, "false": False}
+# A column type of csv_parse's "types" option: the reader of one non-empty field (None: no fit).
+_CSV_TYPES = {
+    "int": _typed_int,
+    "float": _typed_float,
+    "decimal": _typed_decimal,
+    "text": lambda field: field,
+    "bool": lambda field: _CSV_BOOLS.get(field.lower()),
+}
+
+
+def _column_types(opts: dict, headers: bool) -> dict:
+    """The "types" option checked: a map of column name to one of the _CSV_TYPES names."""
+    types = opts.get("types", {})
+    if type(types) is not dict:
+        raise SynError(f"csv_parse: option types must be a map of column to type, got {short(types)}")
+    if types and not headers:
+        raise SynError('csv_parse: option types names columns, so it needs the header row '
+                       '(drop {"headers": false})')
+    for column, kind in types.items():
+        if kind in ("date", "datetime"):
+            raise SynError(f"csv_parse: column {short(column)}: this interpreter has no {kind} "
+                           'values — read it as "text" and convert it with parse_time')
+        if kind not in _CSV_TYPES:
+            raise SynError(f"csv_parse: column {short(column)}: unknown type {short(kind)} (use "
+                           f"{', '.join(_CSV_TYPES)})")
+    return types
+
+
+def _typed_cell(line: int, column: str, kind: str, field: str):
+    if field == "":
+        return None
+    value = _CSV_TYPES[kind](field)
+    if value is None:
+        article = "an" if kind[0] in "aeiou" else "a"
+        raise SynError(f"csv_parse: line {line}, column {short(column)}: {short(field)} is not "
+                       f"{article} {kind}")
+    return value
+
+
 @builtin("csv_parse", 1, 2)
 def csv_parse(rt, text, opts=None):
     """CSV text (RFC 4180) as a list of maps keyed by the header row.
 
     Empty fields are nothing; other fields stay text unless {"numbers": true}.
+    {"types": {"col": "int"}} reads the named columns as "int", "float", "decimal", "bool" or
+    "text" (an empty field stays nothing; a field that does not fit is an error naming it).
     {"headers": false} gives a list of lists; {"delimiter": ";"} changes the separator.
     Errors name the line: an unclosed quote, a row of the wrong width, a repeated header.
 
     Example: csv_parse("a,b\\n1,\\n") => [{a: "1", b: nothing}]
     Example: csv_parse("a;b\\n1;2", {"delimiter": ";", "numbers": true}) => [{a: 1, b: 2}]
+    Example: csv_parse("id,ok\\n007,TRUE", {"types": {"id": "int", "ok": "bool"}}) => [{id: 7, ok: true}]
     """
     if type(text) is not str:
         raise wrong_type("csv_parse", "CSV text", text)
@@ -274,6 +331,7 @@ def csv_parse(rt, text, opts=None):
     delimiter = _delimiter("csv_parse", opts)
     headers = _flag("csv_parse", opts, "headers", True)
     numbers = _flag("csv_parse", opts, "numbers", False)
+    types = _column_types(opts, headers)
     import csv
     reader = csv.reader(io.StringIO(text.removeprefix("\ufeff"), newline=""), delimiter=delimiter,
                         strict=True)
@@ -297,12 +355,17 @@ def csv_parse(rt, text, opts=None):
         if name in seen:
             raise SynError(f"csv_parse: line {rows[0][0]}: the header {short(name)} appears twice")
         seen.add(name)
+    for column in types:
+        if column not in seen:
+            raise SynError(f"csv_parse: option types names the column {short(column)}, which the "
+                           f"header does not have")
     result = []
     for line, row in rows[1:]:
         if len(row) != len(names):
             raise SynError(f"csv_parse: line {line}: {len(row)} fields, but the header has "
                            f"{len(names)}")
-        result.append({name: _csv_cell(field, numbers) for name, field in zip(names, row)})
+        result.append({name: _typed_cell(line, name, types[name], field) if name in types
+                       else _csv_cell(field, numbers) for name, field in zip(names, row)})
     return result
 
 
