@@ -99,7 +99,6 @@ def parallel_map(rt, fn, items: list, limit: int) -> list:
     cancelled = threading.Event()
     pending = iter(range(count))
     done = threading.Condition(_EVAL)
-    finished = [0]
     returned = [frozenset()]
     start = rt.flow()
     outer_holds = getattr(_local, "holds", False)
@@ -111,7 +110,6 @@ def parallel_map(rt, fn, items: list, limit: int) -> list:
         try:
             for index in pending:
                 if cancelled.is_set() and index > min(errors, default=count):
-                    finished[0] += 1
                     continue
                 rt.resume(start.for_item(buffers[index], ITEM_DEPTH))
                 try:
@@ -124,8 +122,6 @@ def parallel_map(rt, fn, items: list, limit: int) -> list:
                 labels = rt.flow().labels
                 if labels is not None:   # what the item's callback returned, for the map's result
                     returned[0] = returned[0] | labels[2]
-                finished[0] += 1
-                done.notify_all()
         finally:
             _local.holds = False
             done.notify_all()
@@ -148,7 +144,10 @@ def parallel_map(rt, fn, items: list, limit: int) -> list:
                 worker.start()
         finally:
             threading.stack_size(stack)
-        while finished[0] < count and any(w.is_alive() for w in workers):
+        # wait (the lock let go) until every worker has ended, not only every item: a caller that
+        # is itself an item holds the lock again after this, and a worker still waiting for the
+        # lock at its start would otherwise never get it
+        while any(worker.is_alive() for worker in workers):
             done.wait(0.05)
     finally:
         _active -= 1

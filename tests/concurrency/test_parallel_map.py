@@ -140,3 +140,12 @@ def test_deep_recursion_inside_an_item_ends_in_the_language_error(tmp_path):
     done = run_synsema("run", program, cwd=tmp_path)
     assert done.stdout == "[10, 600]\n"
     assert done.returncode == 1 and "maximum recursion depth exceeded" in done.stderr
+
+
+def test_a_map_inside_an_item_runs_and_returns(tmp_path):
+    program = tmp_path / "nested.syn"
+    program.write_text("task inner(x)\n    give x + 1\ntask outer(xs)\n    give parallel_map(inner, xs, 4)\n"
+                       "print(parallel_map(outer, [[1, 2], [3], [], [4, 5, 6]], 3))\n", encoding="utf-8")
+    done = run_synsema("run", program, cwd=tmp_path, timeout=60)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout == "[[2, 3], [4], [], [5, 6, 7]]\n"
