@@ -133,7 +133,10 @@ def as_json(error: SynError, sources: Sources | None = None) -> dict:
     """`{file, line, col, end_line, end_col, code, message, hint}`; positions null when unknown.
     A failed assertion adds `detail`: its explanation's lines (values, sub-expressions, diff)."""
     if error.secret:
-        return {**position(None, sources), "code": code_of(error), "message": error.redacted, "hint": None}
+        span = error.public_span()
+        return {**position(None, sources), "file": span.file if span else None,
+                "line": span.line if span else None, "code": error.withheld_code(), "message": error.withheld(),
+                "hint": None}
     detail = explanation(error)
     return {**position(error.span, sources), "code": code_of(error), "message": error.message,
             "hint": error.hint, **({"detail": detail} if detail else {})}

@@ -51,6 +51,8 @@ class SynError(Exception):
         self.code = code            # a stable name for the kind of error, for --format json
         self.fixes: list = []       # lang.hints.Fix: the mechanical rewrites, offered by editors
         self.detail = None          # () -> lines explaining a failed assertion, made when shown
+        self.public: str | None = None  # a part of the message that depends on nothing private
+        self.public_at = None           # a secret error's public position (runtime.labels.make_secret)
         self.violation = False
         self.secret: frozenset | None = None
         self.redacted = ""
@@ -74,8 +76,34 @@ class SynError(Exception):
     def report(self) -> str:
         """The one-line form printed on stderr for an uncaught error."""
         if self.secret:
-            return f"{self.phase} error: {self.redacted}"
+            span = self.public_span()
+            where = f"{span.file}:{span.line}: " if span is not None and span.line else ""
+            return f"{self.phase} error: {where}{self.withheld()}"
         return f"{self.phase} error: {self.located()}"
+
+    def public_span(self) -> "Span | None":
+        """Where a secret error may be said to be: the last position public control flow reached
+        (shown as file:line only: which operation of a statement failed may depend on the secret)."""
+        return self.span if self.public_at == "here" else self.public_at
+
+    def withheld_code(self) -> str:
+        """The `code` a secret error may show: one of the public kinds, else `runtime` (which
+        of the other kinds an operation on private data failed with may depend on the data)."""
+        return self.code if self.code in _WITHHELD_KINDS else "runtime"
+
+    def withheld(self) -> str:
+        """A secret error's message as it may be shown: `private(…): a <kind> …` — the kind (a
+        provider error, a cassette miss, a capability error) and what its raiser marked public,
+        never its own message."""
+        kind = _WITHHELD_KINDS.get(self.code, "runtime error")
+        if self.public:
+            return f"{self.redacted}: a {kind}; {self.public}"
+        return f"{self.redacted}: a {kind} whose message depends on private data"
+
+
+# The kinds a withheld (secret) error still names; `code` is set by whoever raised it.
+_WITHHELD_KINDS = {"provider-error": "provider error", "cassette-miss": "cassette miss",
+                   "capability": "capability error", "label-violation": "label violation"}
 
 
 def lex_error(message: str, span: Span) -> SynError:

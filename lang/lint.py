@@ -31,6 +31,7 @@ from __future__ import annotations
 from typing import Callable, Iterable, Mapping
 
 from synsema.lang import ast, hints
+from synsema.lang import grants as narrowest
 from synsema.lang.caps_outline import program_grants
 from synsema.lang.errors import Span
 from synsema.lang.resolve import Resolution, resolve_module
@@ -259,7 +260,7 @@ class _Linter:
         for site in report["sites"]:
             if site["missing"]:
                 cap = site["capability"]
-                line, at = require_line(cap), self.preamble_end()
+                line, at = f"require {site['grant']}", self.preamble_end()
                 self.add("error", "missing-capability",
                          f"{site['builtin']}() needs the capability '{cap}', which no require grants",
                          site["span"], f"add `{line}` at the top of the program",
@@ -274,12 +275,6 @@ class _Linter:
                 return line if line > 1 else (stmt.span.line if stmt.span else 1)
             line = _last_line(stmt) + 1
         return line
-
-
-def require_line(capability: str) -> str:
-    """The `require` line that grants `capability` to a call (the bare capability: what can be
-    said without the call's target; lang.grants will narrow it when it lands)."""
-    return f"require {capability}"
 
 
 def _last_line(stmt) -> int:
@@ -385,7 +380,8 @@ def capability_report(module, builtins: Mapping, resolution: Resolution, auto_gr
             cap = builtins[func.name].cap
             if cap:
                 direct[owner].add(cap)
-                sites.append({"capability": cap, "builtin": func.name, "span": func.span, "task": task})
+                sites.append({"capability": cap, "builtin": func.name, "span": func.span, "task": task,
+                              "grant": narrowest.grant(cap, narrowest.static_target(node))})
         elif ref is not None and ref.binding is not None and ref.binding.kind == "task":
             callees[owner].add(id(ref.binding.node))
 

@@ -559,6 +559,13 @@ class Audit:
         stream.flush()
 
 
+def _as_required(bound: Cap) -> str:
+    """A ceiling item as a program's require would write it (`llm=customer@host` → `llm("customer")`)."""
+    if bound.name in ("llm", "judge") and bound.key is not None:
+        return f"{bound.name}({json.dumps(bound.key, ensure_ascii=False)})"
+    return bound.display()
+
+
 def _now() -> str:
     from datetime import datetime, timezone
     return datetime.now(timezone.utc).isoformat(timespec="milliseconds").replace("+00:00", "Z")
@@ -716,7 +723,10 @@ class Capabilities:
         return frame
 
     # -- asking
-    def check(self, name: str, scope: str | None, span: Span | None = None) -> None:
+    def check(self, name: str, scope: str | None, span: Span | None = None, grant: str | None = None) -> None:
+        """Allow or refuse one access. `grant` is the narrowest grant covering it as the program
+        would write it (lang.grants; a path keeps the program's relative form), for the hint;
+        by default the request as checked."""
         if self.labels is not None:
             self.labels.capability_check(name, span)
         request = _Request(name, scope, self._cwd, span)
@@ -731,7 +741,7 @@ class Capabilities:
             raise SynError(f"Capability not granted: {request.display()} — it is part of the host's "
                            "configuration (a project file synsema.toml, or a file the host named: MCP "
                            "config, env file, cassette), which no program may read or change, whatever "
-                           "it is granted", span)
+                           "it is granted", span, code="capability")
         allowing = [next((cap for cap in self._base if request.allowed_by(cap)), None)]
         allowing += [frame.allowing(request) for frame in self._frames]
         if None not in allowing:
@@ -739,14 +749,17 @@ class Capabilities:
                 reason = "; ".join(f"{cap.origin}: {cap.display()}" for cap in allowing)
                 self._audit.record(name, request.text, True, reason, span)
             return
-        reason, message = self._denial(request)
+        reason, message = self._denial(request, grant or request.display())
         if self._audit is not None:
             self._audit.record(name, request.text, False, reason, span)
         trace.event("capability.denied", {"synsema.capability": name, "synsema.scope": request.text,
                                           "synsema.reason": reason,
                                           "synsema.file": span.file if span else None,
                                           "synsema.line": span.line if span else None})
-        raise SynError(message, span)
+        error = SynError(message, span, code="capability")
+        if scope is None:   # the refusal names nothing the program computed: it may be shown under labels
+            error.public = message
+        raise error
 
     def check_secret_destination(self, sources, scope: str, span: Span | None = None) -> None:
         """Refuse sending secrets derived from `sources` (names) to `scope` (`host:port`) when the
@@ -803,8 +816,9 @@ class Capabilities:
     def _under_ceiling(self, cap: Cap) -> bool:
         return self.ceiling is None or self.ceiling.covers(cap)
 
-    def _denial(self, request: _Request) -> tuple[str, str]:
-        """(audit reason, message) naming the outermost layer that refuses the request."""
+    def _denial(self, request: _Request, grant: str) -> tuple[str, str]:
+        """(audit reason, message) naming the outermost layer that refuses the request; `grant`
+        is the narrowest grant covering it, as the program would write it."""
         shown = request.display()
         if not any(request.allowed_by(cap) for cap in self._base):
             # The program's own requires come after the auto-grants: name them first.
@@ -812,11 +826,13 @@ class Capabilities:
             if wanted is None:
                 return "not granted", (
                     f"Capability not granted: {shown} — this is a permission, not a bug: "
-                    f"add require {shown} to the program's preamble")
+                    f"add require {grant} to the program's preamble")
             how = "auto-granted" if wanted.origin == "auto-granted" else "declared"
             bounds = [cap.display() for cap in self.ceiling.caps if request.allowed_by(cap)]
             if bounds:
-                fix = "add a require that fits" if how == "auto-granted" else "narrow the require to fit"
+                fitting = next((cap for cap in self.ceiling.caps if request.allowed_by(cap)))
+                fix = ("add a require that fits" if how == "auto-granted" else "narrow the require to fit") + \
+                    f": require {_as_required(fitting)}"
                 return "grant wider than the host ceiling", (
                     f"Capability not granted: {shown} — {how} as {wanted.display()}, which is wider than the host "
                     f"ceiling ({CEILING_FLAGS}) allows: {', '.join(bounds)}. A grant counts only when "
@@ -829,7 +845,7 @@ class Capabilities:
             task = f"task '{frame.label}'" if frame.label else "the task"
             return "not declared by the call_tool task", (
                 f"Capability not granted: {shown} — this is a permission, not a bug: call_tool runs "
-                f"{task} with only the capabilities it declares; add require {shown} at the top of "
+                f"{task} with only the capabilities it declares; add require {grant} at the top of "
                 f"its body")
         return "inside sandbox", (
             f"Capability not granted: {shown} — this code runs in a sandbox block, which strips "

@@ -177,7 +177,7 @@ class HostFlags:
 
     def host_files(self, llm_config=None):
         """The files of this host configuration, which no file builtin may touch: the project
-        file, the MCP config, the env file and the cassette (of `llm_config` when it was
+        file, the MCP config, the env file and the cassette and its side file (of `llm_config` when it was
         resolved already, else of the environment)."""
         from synsema.runtime.capabilities import HostFiles
         named = [self.project.path] if self.project is not None else []
@@ -185,7 +185,8 @@ class HostFlags:
         cassette = llm_config.cassette.value if llm_config is not None else \
             os.environ.get("SYNSEMA_LLM_CASSETTE", "").strip()
         if cassette:
-            named.append(cassette)
+            from synsema.runtime.llm.cassette import missing_path
+            named += [cassette, missing_path(cassette)]   # and the side file replay writes misses to
         return HostFiles(named)
 
     def llm_config(self):

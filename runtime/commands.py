@@ -81,7 +81,10 @@ HOST_FLAGS = (
     Flag(("--labels",), "track private values: a private value reaching a sink ends the run (a label violation)"),
     Flag(("--sandbox",), "allow only the capabilities stdout and time, whatever the program requires"),
     Flag(("--cap-set",), "the most the program may be granted: capabilities with optional scopes, "
-                         "e.g. \"stdout,file.read=/tmp\"", "LIST"),
+                         "e.g. \"stdout,file.read=/tmp\"; under --labels, llm=PRINCIPAL@HOST lets data "
+                         "private to PRINCIPAL reach the model at HOST (replaying, the host the cassette was "
+                         "recorded against; offline, nothing is sent) and declassify=PRINCIPAL lets the "
+                         "program publish it", "LIST"),
     Flag(("--audit",), "log every capability check as JSON lines: json (to stderr), fd:N or a file",
          "json|fd:N|PATH"),
     Flag(("--mcp-config",), "the MCP servers the program may reach (the mcpServers JSON format)", "FILE"),
@@ -125,7 +128,9 @@ TABLE = (
                *HOST_FLAGS, *LIMIT_FLAGS, TRACE_FLAG),
         exits="0 success (or exit(n)'s n), 1 a program error, 2 a usage error, 3 a host limit",
         examples=("synsema run examples/hello.syn", "synsema run --sandbox prog.syn -- first second",
-                  "echo 'print(1 + 1)' | synsema run -"),
+                  "echo 'print(1 + 1)' | synsema run -",
+                  "synsema run --labels --cap-set \"stdout,llm=customer@api.anthropic.com,declassify=customer\" "
+                  "examples/private_agent.syn"),
         program_after_file=True),
     Command(
         "test", "synsema test [host flags] [-v] [-x] [-k EXPR] [-j N] [--format human|json] [--junit FILE] PATH…",

@@ -278,8 +278,10 @@ class Runtime:
         if not self._console_closed:
             self._err(text)
 
-    def check_cap(self, name: str, scope: str | None) -> None:
-        self.caps.check(name, scope, self.site)
+    def check_cap(self, name: str, scope: str | None, grant: str | None = None) -> None:
+        """Allow or refuse an access; `grant` is the narrowest `require` covering it, for the
+        hint, when the request as checked is not how the program would write it (a path)."""
+        self.caps.check(name, scope, self.site, grant)
 
     def check_secret_destination(self, sources, scope: str) -> None:
         self.caps.check_secret_destination(sources, scope, self.site)
@@ -329,11 +331,11 @@ class Runtime:
         if principal not in self.labels.principals:
             self.labels.declare_principals([principal])
 
-    def llm_host(self) -> tuple[str, ...]:
-        """How the configured model's host may be named in a ceiling item `llm=<p>@<host>`."""
-        from synsema.runtime.llm.config import host_names
+    def llm_host(self) -> tuple[str, ...] | None:
+        """How the model's host may be named in a ceiling item `llm=<p>@<host>`; replaying, the
+        host the cassette was recorded against; None when nothing leaves the process (offline)."""
         from synsema.runtime.llm.session import current
-        return host_names(current().config.base_url.value)
+        return current().destination()
 
     # ------------------------------------------------------------------ evaluator hooks
     def validate_cap(self, name: str, span) -> None:

@@ -35,7 +35,8 @@ from synsema.runtime import operators as ops
 from synsema.runtime.calls import GIVE, RECURSION_LIMIT, REG, STOP, call_builtin, call_value, invoke
 from synsema.runtime.compiler import Compiler, _comparison, _list_position, no_methods, undefined
 from synsema.runtime.control import StopLoop
-from synsema.runtime.labels import (EMPTY, Labeled, make_secret, shown, strip, unwrap, violation, wrap)
+from synsema.runtime.labels import (EMPTY, Labeled, deep_labels, make_secret, shown, strip, unwrap, violation,
+                                    wrap)
 from synsema.runtime.limits import joined
 from synsema.runtime.scope import UNBOUND
 from synsema.runtime.values import Builtin, EnumValue, ModuleValue, Task, display, map_key, type_name
@@ -284,10 +285,12 @@ class LabelCompiler(Compiler):
         return code, infos
 
     # ------------------------------------------------------------------ helpers
-    def _raised(self, labels: frozenset, fn, f):
+    def _raised(self, labels: frozenset, fn, f, span):
         """Run `fn(f)` with the pc raised by `labels`; errors born there become secret."""
         st = self.st
         old = st.pc
+        if not old:
+            st.public_at = span
         st.pc = old | labels
         try:
             return fn(f)
@@ -448,6 +451,7 @@ class LabelCompiler(Compiler):
         gives = _may_give([s for b in bodies for s in b])
         hide = self._hide_absence(bodies, scope)
         st = self.st
+        span = node.span
 
         def private_from(f, position, c):
             """The rest of the `when` once a condition turned out private: under a raised pc."""
@@ -457,6 +461,8 @@ class LabelCompiler(Compiler):
                     if c is None:
                         c = cond(f)
                     if type(c) is Labeled:
+                        if not st.pc:
+                            st.public_at = span
                         st.pc = st.pc | c.labels
                         if gives:
                             st.give_taint = st.give_taint | c.labels
@@ -506,6 +512,7 @@ class LabelCompiler(Compiler):
         hide = self._hide_absence([node.body], scope)
         gives = _may_give(node.body)
         st = self.st
+        span = node.span
 
         def run(f):
             old = st.pc
@@ -513,6 +520,8 @@ class LabelCompiler(Compiler):
                 while True:
                     c = cond(f)
                     if type(c) is Labeled:
+                        if not st.pc:
+                            st.public_at = span
                         st.pc = st.pc | c.labels
                         if gives:
                             st.give_taint = st.give_taint | c.labels
@@ -553,6 +562,8 @@ class LabelCompiler(Compiler):
             elif t is not list and t is not range and t is not str and t is not bytes:
                 raise make_secret(SynError(f"Cannot iterate over {type_name(coll)}", span), labels)
             old = st.pc
+            if labels and not old:
+                st.public_at = span
             st.pc = old | labels
             if labels and _may_give_each:
                 st.give_taint = st.give_taint | labels
@@ -609,10 +620,13 @@ class LabelCompiler(Compiler):
         which raise the pc for the rest of the `match` instead."""
         subject = self.expr(node, scope)
         st = self.st
+        span = node.span
 
         def run(f):
             raw, labels = strip(subject(f))
             if labels:
+                if not st.pc:
+                    st.public_at = span
                 st.pc = st.pc | labels
             return raw
         return run
@@ -788,7 +802,7 @@ class LabelCompiler(Compiler):
             result = True
             try:
                 for test, right in pairs:
-                    b, found = strip(self._raised(labels, right, f) if labels else right(f))
+                    b, found = strip(self._raised(labels, right, f, span) if labels else right(f))
                     labels = labels | found
                     if not test(a, b):
                         result = False
@@ -802,12 +816,13 @@ class LabelCompiler(Compiler):
     def _logic(self, node, scope, is_and: bool):
         left = self.expr(node.left, scope)
         right = self.expr(node.right, scope)
+        span = node.span
 
         def run(f):
             a, labels = unwrap(left(f))
             if bool(a) != is_and:
                 return wrap(bool(a), labels)
-            b = self._raised(labels, right, f) if labels else right(f)
+            b = self._raised(labels, right, f, span) if labels else right(f)
             b, found = unwrap(b)
             return wrap(bool(b), labels | found)
         return run
@@ -822,13 +837,14 @@ class LabelCompiler(Compiler):
         cond = self.expr(node.cond, scope)
         then = self.expr(node.then, scope)
         otherwise = self.expr(node.otherwise, scope) if node.otherwise is not None else (lambda f: None)
+        span = node.span
 
         def run(f):
             c, labels = unwrap(cond(f))
             branch = then if c else otherwise
             if not labels:
                 return branch(f)
-            return wrap(self._raised(labels, branch, f), labels)
+            return wrap(self._raised(labels, branch, f, span), labels)
         return run
 
     def e_Index(self, node, scope):
@@ -983,6 +999,8 @@ class LabelCompiler(Compiler):
             if type(fn) is Labeled:
                 fn_labels = fn.labels
                 fn = fn.value
+                if not old:
+                    st.public_at = span
                 st.pc = old | fn_labels
             taint = st.give_taint
             st.give_taint = EMPTY
@@ -1024,10 +1042,10 @@ class LabelCompiler(Compiler):
             for _, found in [subject, given, objective, *extras.values()]:
                 labels = labels | found
             labels = labels | st.effect(kind, ("llm",), ("llm",), labels)
-            if labels and not st.llm_allows(labels, rt.llm_host()):
-                raise violation(f"{kind} would send data private to {', '.join(sorted(labels))} to a "
-                                "model the host ceiling does not allow for it; the host must add "
-                                "llm=<principal>@<host> to --cap-set", span)
+            if labels and not st.llm_allows(labels, hosts := rt.llm_host()):
+                raise st.llm_refusal(kind, labels, hosts, _private_parts(
+                    ("subject", "given", "objective", *extras),
+                    [found for _, found in (subject, given, objective, *extras.values())], st.pc), span)
             try:
                 answer = rt.llm_expression(kind, subject[0], given[0], objective[0],
                                            {k: v for k, (v, _) in extras.items()})
@@ -1099,10 +1117,10 @@ def call_labelled_builtin(rt, spec, values: list, pairs: list, span):
         labels = labels | found
         clean_pairs.append((k, raw))
     if flow == "llm" and (labels or st.pc):
-        if not st.llm_allows(labels | st.pc, rt.llm_host()):
-            raise violation(f"{spec.name}() would send data private to "
-                            f"{', '.join(sorted(labels | st.pc))} to a model the host ceiling does "
-                            f"not allow for it; the host must add llm=<principal>@<host> to --cap-set")
+        if not st.llm_allows(labels | st.pc, hosts := rt.llm_host()):
+            code = spec.fn.__code__
+            raise st.llm_refusal(f"{spec.name}()", labels | st.pc, hosts, _private_parts(
+                code.co_varnames[1:code.co_argcount], [deep_labels(v) for v in values], st.pc))
         labels = labels | st.pc
     answer = EMPTY   # what the answer carries beyond the data: it decides no control flow
     if flow == "clock":
@@ -1122,6 +1140,15 @@ def call_labelled_builtin(rt, spec, values: list, pairs: list, span):
     finally:
         st.callback_labels = outer
         st.data = data
+
+
+def _private_parts(names, parts, pc) -> str:
+    """Which of a model request's parts are private, for the refusal: `its prompt is private to
+    customer`, or the private control flow it runs under. `parts` are the parts' labels."""
+    said = [f"its {name} is private to {', '.join(sorted(found))}" for name, found in zip(names, parts) if found]
+    if pc:
+        said.append(f"it runs under control flow private to {', '.join(sorted(pc))}")
+    return "; ".join(said) or "its arguments hold private values"
 
 
 def _updated(container, keys: list, value):

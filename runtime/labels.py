@@ -130,14 +130,20 @@ def shown(labels) -> str:
 
 
 def violation(message: str, span=None) -> SynError:
-    error = SynError(f"label_violation: {message}", span)
+    error = SynError(f"label_violation: {message}", span, code="label-violation")
     error.violation = True
     return error
 
 
 def make_secret(error: SynError, labels: frozenset) -> SynError:
-    """Mark `error` as depending on private data: it can no longer be caught or shown."""
+    """Mark `error` as depending on private data: it can no longer be caught, and its message is
+    withheld. What it keeps is public: its kind (`code`), and where public control flow last was
+    (`public_at`): its own position when it arose under a public pc, else the statement where the
+    pc last went from public to private — the last statement that ran at a public pc."""
     if labels and error.catchable:
+        if error.secret is None:
+            st = LabelState.running
+            error.public_at = st.public_at if st is not None and st.pc else PUBLIC_HERE
         error.secret = labels
         error.redacted = Labeled.redacted
     return error
@@ -152,10 +158,22 @@ def private_text(error: SynError, prefix: str, text: str, labels: frozenset) -> 
     return error
 
 
+# `error.public_at` for an error that arose under a public pc: its own span, once it has one.
+PUBLIC_HERE = "here"
+
+
 class LabelState:
-    """The label side of one run: the pc label, what the run touched, the host's label policy."""
+    """The label side of one run: the pc label, what the run touched, the host's label policy.
+
+    `public_at` is the span of the last place the pc went from public to private, recorded by
+    the label compiler at each such place; `running` is the state of the run in progress (one
+    labelled run at a time per process, as the redacted text already assumes)."""
+
+    running: "LabelState | None" = None
 
     def __init__(self, ceiling=None):
+        LabelState.running = self
+        self.public_at = None
         self.pc: frozenset = EMPTY
         self.give_taint: frozenset = EMPTY     # private branches that may `give`, in this task
         self.callback_labels: frozenset = EMPTY  # what callbacks of the running builtin returned
@@ -237,12 +255,35 @@ class LabelState:
             raise violation(f"declassify of {', '.join(missing)} is not allowed by the host ceiling; "
                             f"the host must add declassify={missing[0]} to --cap-set")
 
-    def llm_allows(self, labels: frozenset, hosts: tuple[str, ...]) -> bool:
-        """Whether every principal may reach the configured model host (`llm=<p>@<host>`)."""
-        if self.ceiling is None or not hosts:
+    def llm_allows(self, labels: frozenset, hosts: tuple[str, ...] | None) -> bool:
+        """Whether every principal may reach the model's host: an item `llm=<p>@<host>` for each.
+
+        `hosts` names the host a request goes to (replaying: the host the cassette was recorded
+        against); None means nothing leaves the process (offline, a cassette naming no host),
+        where any `llm=<p>@…` item of the principal allows it — so one command line runs live,
+        records, replays and runs offline alike."""
+        if self.ceiling is None or hosts == ():
             return False
         items = set(self.ceiling.items_named("llm"))
+        if hosts is None:
+            named = {item.partition("@")[0] for item in items if item and "@" in item}
+            return labels <= named
         return all(any(f"{principal}@{host}" in items for host in hosts) for principal in labels)
+
+    @staticmethod
+    def llm_refusal(what: str, labels: frozenset, hosts: tuple[str, ...] | None, why: str, span=None):
+        """The violation for sending data private to `labels` (`why` says which value carries
+        them) to a model `llm_allows` refused, naming the one ceiling item that would allow it."""
+        principal = sorted(labels)[0]
+        if hosts:
+            where, item = f"the model at {hosts[-1]}", f"llm={principal}@{hosts[-1]}"
+        else:
+            where, item = "a model", (f"llm={principal}@HOST (HOST: the model's host, e.g. "
+                                      f"api.anthropic.com; replaying, the one the cassette was recorded against)")
+        return violation(
+            f"{what} would send data private to {', '.join(sorted(labels))} ({why}) to {where}, which "
+            f"the host ceiling does not allow for it; the host must add {item} to --cap-set, or the "
+            f"program must declassify(…) what it sends", span)
 
 
 class WatchedLabelState(LabelState):

@@ -17,6 +17,7 @@ import os
 import shutil
 
 from synsema.lang.errors import SynError
+from synsema.lang.grants import grant
 from synsema.runtime.capabilities import resolve_path
 from synsema.stdlib.core import wrong_type
 from synsema.stdlib.registry import builtin
@@ -32,7 +33,7 @@ def _path(rt, fname: str, path, cap: str) -> str:
     if "\0" in path:
         raise SynError(f"{fname}: a path cannot contain a NUL character")
     real = resolve_path(path, rt.cwd)
-    rt.check_cap(cap, real)
+    rt.check_cap(cap, real, grant(cap, path))
     return real
 
 

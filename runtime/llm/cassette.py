@@ -12,6 +12,19 @@ same request are served in recorded order, the last one repeating.
 
 Record sends each request to the real provider and appends the exchange, one line written and
 flushed per request, so an interrupted run keeps everything recorded before it.
+
+The header keeps the host the cassette was recorded against (`"host": "api.anthropic.com"`, with
+its port when the URL gave one). Under `--labels` a private prompt may reach a model only where
+the ceiling says `llm=<principal>@<host>`; replaying, the host is the recorded one, so the command
+line that recorded a cassette replays it unchanged (`Replay.host`). A cassette without a host
+(written by hand, or recorded before hosts were kept) sends nothing anywhere, like offline.
+
+A miss writes the whole line to add — the request, a reply to fill in — to a side file next to
+the cassette (`agent.jsonl` → `agent.missing.jsonl`, `missing_path`), the first miss of a run
+replacing what an earlier run left there; the message names that file and shows the line's
+beginning. The side file is the host's (the program's file builtins cannot reach it, nor the
+cassette: runtime.capabilities), so under `--labels`, where the message of a miss on a private
+prompt is withheld, the host can still write the answer.
 """
 
 from __future__ import annotations
@@ -23,9 +36,8 @@ import sys
 from synsema.lang.errors import SynError
 from synsema.runtime.llm.exchange import Ask, Reply
 
-# A miss shows the cassette line to add; past this many characters (a long conversation, many
-# tool schemas) it is cut, and recording is the way to get it.
-MAX_SHOWN_LINE = 2000
+# A miss's message shows this many characters of the line to add; the whole line is in the side file.
+SHOWN_PREFIX = 160
 
 HEADER = {"synsema_cassette": 1,
           "note": "Scripted model replies for Synsema's replay provider: after this line, one "
@@ -37,9 +49,14 @@ class Replay:
 
     def __init__(self, path: str):
         self.path = path
+        self.host: str | None = None     # the host the cassette was recorded against, if it says
         self._replies: dict[str, list[Reply]] = {}
         self._served: dict[str, int] = {}
-        for number, entry in _entries(path):
+        self._missed = False             # whether this run has written the side file yet
+        for number, entry, header in _entries(path):
+            if header:
+                self.host = _header_host(path, number, entry)
+                continue
             try:
                 key = Ask.from_json(entry["request"]).key()
                 reply = Reply.from_json(entry["reply"])
@@ -63,26 +80,62 @@ class Replay:
         key = ask.key()
         replies = self._replies.get(key)
         if not replies:
-            raise SynError(f"replay: no recorded reply for {ask.summary()} (request key {key}) in "
-                           f"{self.path}; add this line to it with the reply you want, or record one "
-                           f"with SYNSEMA_LLM_PROVIDER=record: {_line_to_add(ask)}")
+            raise self._miss(ask, key)
         served = self._served.get(key, 0)
         self._served[key] = served + 1
         return replies[min(served, len(replies) - 1)]
 
 
+    def _miss(self, ask: Ask, key: str) -> SynError:
+        """The error for a request never recorded, after writing its line to the side file."""
+        line = json.dumps({"request": ask.to_json(), "reply": {"kind": "text", "text": "…"}}, ensure_ascii=False)
+        side = missing_path(self.path)
+        try:
+            with open(side, "a" if self._missed else "w", encoding="utf-8") as handle:
+                handle.write(line + "\n")
+            self._missed = True
+            where = (f"the line to add, with the reply you want, is in {side}: "
+                     f"{line[:SHOWN_PREFIX]}{'…' if len(line) > SHOWN_PREFIX else ''}")
+        except OSError as failure:
+            where = f"(the line to add could not be written to {side}: {failure.strerror})"
+        error = SynError(f"replay: no recorded reply for {ask.summary()} (request key {key}) in {self.path}; "
+                         f"{where} — or record one with SYNSEMA_LLM_PROVIDER=record", code="cassette-miss")
+        error.public = f"the line to add is in {side}"   # shown even when the message is withheld
+        return error
+
+
 class Record:
     name = "record"
 
-    def __init__(self, inner, path: str):
+    def __init__(self, inner, path: str, host: str | None = None):
         self.inner = inner
         self.path = path
+        self.host = host   # kept in the header of a new cassette; an existing one must agree
+        self._checked = False
 
     def complete(self, ask: Ask, stream: bool = False) -> Reply:
+        self.check_host()
         return self._append(ask, self.inner.complete(ask, stream))
 
     def stream(self, ask: Ask, on_chunk) -> Reply:
+        self.check_host()
         return self._append(ask, self.inner.stream(ask, on_chunk))
+
+    def check_host(self) -> None:
+        """Refuse, before the first request, to add to a cassette recorded against another host:
+        its replay would then answer for a host the ceiling was never asked about. (The same
+        host on another port is accepted: a local server's port changes between runs.)"""
+        if self._checked:
+            return
+        self._checked = True
+        if not os.path.exists(self.path) or os.path.getsize(self.path) == 0:
+            return
+        recorded = next((_header_host(self.path, number, entry) for number, entry, header in _entries(self.path)
+                         if header), None)
+        if recorded is not None and _hostname(recorded) != _hostname(self.host or ""):
+            raise SynError(f"record: cassette {self.path} was recorded against {recorded}, not {self.host}; "
+                           f"record into another cassette (replay checks llm=<principal>@<host> against "
+                           f"the one host a cassette names)")
 
     def _append(self, ask: Ask, reply: Reply) -> Reply:
         entry = {"key": ask.key(), "request": ask.to_json(), "reply": reply.to_json()}
@@ -90,7 +143,7 @@ class Record:
             with open(self.path, "a+b") as handle:
                 handle.seek(0, os.SEEK_END)
                 if handle.tell() == 0:
-                    handle.write(_line(HEADER))
+                    handle.write(_line({**HEADER, "host": self.host} if self.host else HEADER))
                 else:
                     handle.seek(-1, os.SEEK_END)
                     if handle.read(1) != b"\n":  # a torn last line: start this one on its own line
@@ -101,8 +154,29 @@ class Record:
         return reply
 
 
+def missing_path(path: str) -> str:
+    """The side file a miss writes its line to: `agent.jsonl` → `agent.missing.jsonl`."""
+    stem = path[:-len(".jsonl")] if path.endswith(".jsonl") else path
+    return stem + ".missing.jsonl"
+
+
+def _hostname(host: str) -> str:
+    """`host:port` without its port (an IPv6 address keeps its brackets)."""
+    if host.startswith("[") and "]" in host:
+        return host[:host.index("]") + 1]
+    return host.partition(":")[0]
+
+
+def _header_host(path: str, number: int, header: dict) -> str | None:
+    host = header.get("host")
+    if host is not None and (not isinstance(host, str) or not host or "/" in host or "@" in host):
+        raise SynError(f"cassette {path} line {number}: its \"host\" must be a host name such as "
+                       f"\"api.anthropic.com\" (with :port if the URL gave one), got {json.dumps(host)}")
+    return host
+
+
 def _entries(path: str):
-    """(line number, exchange) for each exchange line; the header and blank lines are skipped.
+    """(line number, entry, whether it is the header) for each line; blank lines are skipped.
 
     A last line that is not JSON and has no newline is what a `record` killed mid-write leaves:
     it is skipped with a warning on stderr, so everything recorded before it still replays.
@@ -131,17 +205,7 @@ def _entries(path: str):
                       file=sys.stderr)
                 return
             raise SynError(f"cassette {path} line {number} is not JSON") from None
-        if isinstance(entry, dict) and "synsema_cassette" in entry:
-            continue
-        yield number, entry
-
-
-def _line_to_add(ask: Ask) -> str:
-    """The cassette line that would answer `ask`, its reply to be filled in; cut past MAX_SHOWN_LINE."""
-    line = json.dumps({"request": ask.to_json(), "reply": {"kind": "text", "text": "…"}}, ensure_ascii=False)
-    if len(line) <= MAX_SHOWN_LINE:
-        return line
-    return f"{line[:MAX_SHOWN_LINE]}… (cut: the line is {len(line)} characters; record it instead)"
+        yield number, entry, isinstance(entry, dict) and "synsema_cassette" in entry
 
 
 def _line(data: dict) -> bytes:

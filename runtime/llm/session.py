@@ -15,11 +15,12 @@ budget, answering its placeholders.
 from __future__ import annotations
 
 import json
+from contextlib import contextmanager
 
 from synsema.lang.errors import SynError
 from synsema.runtime import trace
 from synsema.runtime.concurrency import waiting
-from synsema.runtime.llm.config import Config, load_config
+from synsema.runtime.llm.config import Config, host_names, load_config
 from synsema.runtime.llm.exchange import Ask, Reply
 
 
@@ -52,7 +53,7 @@ class Session:
         `stream`: as server-sent events, assembled into the same reply."""
         provider = self._built()
         with trace.span("chat", self._span_name(), self._request_attrs(ask)) as span:
-            with waiting():   # parallel_map's other items run while this one waits
+            with waiting(), _provider_errors():   # parallel_map's other items run while this one waits
                 reply = provider.complete(ask, stream)
             self._metered(reply, span)
         return reply
@@ -60,9 +61,23 @@ class Session:
     def stream(self, ask: Ask, on_chunk) -> Reply:
         """Like `ask`, the answer's text pieces passed to `on_chunk` as they arrive."""
         with trace.span("chat", self._span_name(), self._request_attrs(ask)) as span:
-            reply = self._built().stream(ask, on_chunk)
+            with _provider_errors():
+                reply = self._built().stream(ask, on_chunk)
             self._metered(reply, span)
         return reply
+
+    def destination(self) -> tuple[str, ...] | None:
+        """How the host a request would reach may be named in a ceiling item `llm=<p>@<host>`
+        (`host`, and `host:port` when the URL gives a port); replaying, the host the cassette was
+        recorded against. None when nothing leaves the process: offline, or a cassette that
+        names no host."""
+        kind = self.config.provider.value
+        if self.config.problems or kind not in ("offline", "replay"):
+            return host_names(self.config.base_url.value)
+        if kind == "offline":
+            return None
+        host = self._built().host
+        return host_names(f"http://{host}") if host else None
 
     def _span_name(self) -> str:
         model = self.config.model.value
@@ -137,8 +152,29 @@ def build_provider(config: Config):
         api = OpenAIChat(config)
     if kind == "record":
         from synsema.runtime.llm.cassette import Record
-        return Record(api, config.cassette.value)
+        return Record(api, config.cassette.value, _netloc(config.base_url.value))
     return api
+
+
+def _netloc(url: str) -> str | None:
+    """`host` or `host:port` of `url`, without any user or password."""
+    from urllib.parse import urlsplit
+    parts = urlsplit(url)
+    if not parts.hostname:
+        return None
+    return f"{parts.hostname}:{parts.port}" if parts.port else parts.hostname
+
+
+@contextmanager
+def _provider_errors():
+    """Errors from a provider's request carry the kind `provider-error` (a cassette miss keeps
+    its own), which stays shown when labels withhold the message."""
+    try:
+        yield
+    except SynError as error:
+        if error.code is None:
+            error.code = "provider-error"
+        raise
 
 
 _current: Session | None = None

@@ -112,7 +112,7 @@ def test_wildcard_require_wider_than_the_ceiling_gets_nothing():
     message = denial(caps, "net", "api.mock:443")
     assert message == ('Capability not granted: net("api.mock") — declared as net("*"), which is wider than the host '
                        'ceiling (--sandbox/--cap-set) allows: net("api.mock"). A grant counts only when all '
-                       'of it fits under the ceiling; narrow the require to fit')
+                       'of it fits under the ceiling; narrow the require to fit: require net("api.mock")')
     assert "net" not in " ".join(caps.effective())
 
 
@@ -148,7 +148,7 @@ def test_seed_private_llm_ceiling():
     assert denial(program(ceiling), "llm") == (
         'Capability not granted: llm — auto-granted as llm, which is wider than the host ceiling (--sandbox/--cap-set) '
         'allows: llm("customers@api.anthropic.com"). A grant counts only when all of it fits under the '
-        'ceiling; add a require that fits')
+        'ceiling; add a require that fits: require llm("customers")')
 
 
 # ---------------------------------------------------------------- call_tool

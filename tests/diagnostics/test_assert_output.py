@@ -258,7 +258,8 @@ Runtime error: p.syn:4:1: assertion failed
                                    'assert_eq([1, secret], [1, "x"])'])
 def test_under_labels_a_failure_decided_by_private_data_stays_one_line(tmp_path, check):
     result = _run(tmp_path, f'let secret be private("hunter2", "app")\n{check}', "--labels")
-    assert (result.returncode, result.stderr) == (1, "Runtime error: private(app)\n")
+    assert (result.returncode, result.stderr) == (
+        1, "Runtime error: p.syn:4: private(app): a runtime error whose message depends on private data\n")
 
 
 # ------------------------------------------------------------------ hostile values

@@ -14,7 +14,7 @@ import pytest
 
 from conftest import run_synsema
 
-SECRET_LINE = "Runtime error: private(app)\n"
+SECRET_LINE = "Runtime error: prog.syn:3: private(app): a runtime error whose message depends on private data\n"
 
 
 def run(tmp_path: Path, source: str, *flags: str, name: str = "prog.syn"):
@@ -475,5 +475,9 @@ recover e
     assert proc.returncode == 1
     report = json.loads(proc.stdout)
     assert report["ok"] is False
-    assert report["errors"] == ["Runtime error: private(app)"]
+    assert report["errors"] == ["Runtime error: prog.syn:4: private(app): a runtime error whose message depends "
+                                "on private data"]
+    assert report["diagnostics"][0] == {"file": "prog.syn", "line": 4, "col": None, "end_line": None,
+                                        "end_col": None, "code": "runtime", "message": "private(app): a runtime "
+                                        "error whose message depends on private data", "hint": None}
     assert report["output"] == []

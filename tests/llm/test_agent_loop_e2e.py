@@ -147,7 +147,10 @@ def test_the_readme_s_hand_written_cassette_line_is_the_one_a_miss_shows_and_rep
     assert missed.returncode == 1 and missed.stdout == ""
     message = missed.stderr.splitlines()[0]
     assert quoted.replace("\n", " ") in message
-    shown = json.loads(message.split("SYNSEMA_LLM_PROVIDER=record: ", 1)[1])
+    side = tmp_path / "capital.missing.jsonl"
+    assert f"is in {side.name}: " in message
+    shown = json.loads(side.read_text(encoding="utf-8"))
+    assert message.split(f"is in {side.name}: ", 1)[1].startswith(json.dumps(shown, ensure_ascii=False)[:100])
     assert shown["request"] == json.loads(line)["request"]
     (tmp_path / "capital.jsonl").write_text(line, encoding="utf-8")
     answered = shell()

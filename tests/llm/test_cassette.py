@@ -130,10 +130,12 @@ def test_a_key_that_is_not_its_request_s_hash_is_refused_with_the_right_one(llm_
     assert llm_step("hello", [], "")["text"] == "hi!"
 
 
-def test_a_miss_shows_the_line_that_would_answer_it(llm_env, tmp_path):
+def test_a_miss_writes_the_line_that_would_answer_it_next_to_the_cassette(llm_env, tmp_path):
     cassette = tmp_path / "c.jsonl"
-    shown = replay_miss(llm_env, cassette, "What is 2 plus 3?", ADD, "").split("SYNSEMA_LLM_PROVIDER=record: ", 1)[1]
-    entry = json.loads(shown)
+    message = replay_miss(llm_env, cassette, "What is 2 plus 3?", ADD, "")
+    side = tmp_path / "c.missing.jsonl"
+    assert f"the line to add, with the reply you want, is in {side}: " in message
+    entry = json.loads(side.read_text(encoding="utf-8"))
     assert entry["request"]["prompt"] == "What is 2 plus 3?" and entry["request"]["tools"][0]["name"] == "add"
     entry["reply"] = {"kind": "tool", "calls": [{"id": "c1", "name": "add", "args": {"a": 2, "b": 3}}]}
     cassette.write_text(json.dumps(entry) + "\n")
@@ -141,11 +143,28 @@ def test_a_miss_shows_the_line_that_would_answer_it(llm_env, tmp_path):
     assert llm_step("What is 2 plus 3?", ADD, "")["args"] == {"a": 2, "b": 3}
 
 
-def test_a_miss_on_a_long_request_shows_a_bounded_line(llm_env, tmp_path):
-    from synsema.runtime.llm.cassette import MAX_SHOWN_LINE
+def test_a_miss_on_a_long_request_shows_a_prefix_and_writes_the_whole_line(llm_env, tmp_path):
+    """Issue 26: an agent with two math tools passed the old 2,000-character cut on its second
+    request; the side file holds the whole line, whatever its length."""
+    from synsema.runtime.llm.cassette import SHOWN_PREFIX
     message = replay_miss(llm_env, tmp_path / "c.jsonl", "word " * 5000, [], "")
-    assert len(message) < MAX_SHOWN_LINE + 500
-    assert message.endswith(" characters; record it instead)") and "(cut: the line is " in message
+    shown = message.split("c.missing.jsonl: ", 1)[1].split("…", 1)[0]
+    assert len(shown) == SHOWN_PREFIX
+    line = (tmp_path / "c.missing.jsonl").read_text(encoding="utf-8")
+    assert line.startswith(shown) and line.endswith("\n") and len(line) > 25000
+    assert json.loads(line)["request"]["prompt"] == "word " * 5000
+
+
+def test_the_first_miss_of_a_run_replaces_the_side_file_and_later_ones_add_to_it(llm_env, tmp_path):
+    cassette = tmp_path / "c.jsonl"
+    side = tmp_path / "c.missing.jsonl"
+    side.write_text("left by an earlier run\n")
+    cassette.write_text("")
+    llm_env(SYNSEMA_LLM_PROVIDER="replay", SYNSEMA_LLM_CASSETTE=str(cassette))
+    for prompt in ("one", "two"):
+        with pytest.raises(SynError):
+            llm_step(prompt, [], "")
+    assert [json.loads(line)["request"]["prompt"] for line in side.read_text().splitlines()] == ["one", "two"]
 
 
 @pytest.mark.parametrize("content, fragment", [
