@@ -29,6 +29,10 @@ demo: $(STAMP)
 	SYNSEMA_LLM_PROVIDER=replay SYNSEMA_LLM_CASSETTE=examples/agent_loop.cassette.jsonl \
 		$(BIN)/synsema run --trace build/agent_loop.jsonl examples/agent_loop.syn > /dev/null
 	$(BIN)/synsema view build/agent_loop.jsonl
+	@echo "== examples/private_agent.syn: customers' tickets triaged under --labels, replayed; only counts published"
+	SYNSEMA_LLM_PROVIDER=replay SYNSEMA_LLM_CASSETTE=examples/private_agent.cassette.jsonl \
+		$(BIN)/synsema run --labels --cap-set "stdout,llm=customer@api.anthropic.com,declassify=customer" \
+		examples/private_agent.syn
 	@echo "== examples/math_tour.syn: exact operations composed"
 	$(BIN)/synsema run examples/math_tour.syn
 	@echo "== examples/math_agent.syn, replaying a recorded model that computes instead of guessing"

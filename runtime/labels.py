@@ -130,6 +130,13 @@ def shown(labels) -> str:
 
 
 def violation(message: str, span=None) -> SynError:
+    """A refused flow. Under a private pc the message also says where control flow became private,
+    since that condition — not the line refused — is usually what a newcomer must declassify."""
+    st = LabelState.running
+    if st is not None and st.pc and st.public_at is not None:
+        at = st.public_at
+        message += (f" (control flow became private at {at.file}:{at.line}; if what decided it may be known, "
+                    f"publish it there: declassify(condition, \"why it may be public\"))")
     error = SynError(f"label_violation: {message}", span, code="label-violation")
     error.violation = True
     return error

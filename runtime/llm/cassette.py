@@ -85,7 +85,6 @@ class Replay:
         self._served[key] = served + 1
         return replies[min(served, len(replies) - 1)]
 
-
     def _miss(self, ask: Ask, key: str) -> SynError:
         """The error for a request never recorded, after writing its line to the side file."""
         line = json.dumps({"request": ask.to_json(), "reply": {"kind": "text", "text": "…"}}, ensure_ascii=False)

@@ -41,7 +41,7 @@ BANK = "stdout,declassify=bank"
 SECRETS = ("417", "862")   # the last program argument of every run; each program runs with both
 
 VIOLATION = "violation"   # exit 1, a `label_violation: …` on stderr
-SECRET = "secret"         # exit 1, stderr exactly `Runtime error: private(<principals>)`
+SECRET = "secret"         # exit 1, stderr `Runtime error: FILE:LINE: private(<principals>): a … error …`
 REJECTED = "rejected"     # either of the two (where the implementation may pick)
 REDACTED = "redacted"     # exit 0, the exact stdout, private values shown as private(…)
 LOAD_ERROR = "load_error"  # exit 1 before anything runs, stderr naming the rule
