@@ -50,7 +50,7 @@ class Observation:
             return "crash"
         if "label_violation" in err:
             return "violation"
-        if re.search(r"^Runtime error: private\(", err, re.M):
+        if re.search(r"^Runtime error: (\S+:\d+: )?private\(", err, re.M):   # file:line: of public flow (issue 26)
             return "secret"
         if re.search(r"^(Parse|Lexer) error:", err, re.M):
             return "parse"
