@@ -373,6 +373,8 @@ def _explain(tokens: list[Token], i: int, start: int, expected: set[str], file: 
         return _unsupported(first.value, _span(first, file))
     if tok.type == "NAME" and tok.value in TIER_C_WORDS and prev is not None and prev.type == "EXPORT":
         return _unsupported(tok.value, span)
+    if prev is not None and prev.type == "NAME" and prev.value in TIER_C_WORDS:
+        return _unsupported(prev.value, _span(prev, file))  # `let v be judge ticket` + a block
     if tok.type == "_EQUAL" and first.type in ("NAME", "LET", "SET"):
         return parse_error("`=` is not assignment in Synsema: declare with `let x be value`, "
                            "change with `set x to value`", span)
@@ -448,9 +450,14 @@ def _binding_position(tokens: list[Token], i: int) -> str | None:
     return None
 
 
+def unsupported_message(word: str) -> str:
+    """What a tier-C feature (SPEC.md §2) says when a program uses it, as a statement or a require."""
+    return (f"'{word}' is not supported by this implementation (Synsema for Python leaves agents, "
+            "servers, judges and other tier-C features out of scope)")
+
+
 def _unsupported(word: str, span: Span) -> SynError:
-    return parse_error(f"'{word}' is not supported by this implementation (Synsema for Python "
-                       "leaves agents, servers, judges and other tier-C features out of scope)", span)
+    return parse_error(unsupported_message(word), span)
 
 
 def _span(tok: Token, file: str) -> Span:

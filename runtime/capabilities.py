@@ -102,6 +102,24 @@ def validate_cap_name(name: str, span: Span | None) -> None:
         raise SynError(_unknown_name_message(name, KNOWN_NAMES), span, "Runtime")
 
 
+# Capabilities a program may not take: the features behind them are out of scope (SPEC.md §2).
+UNSUPPORTED_NAMES = ("judge",)
+# Capabilities that exist only with a scope: `require memory` alone names no memory.
+NAMED_ONLY = {"memory": 'require memory("notes")'}
+
+
+def validate_required(name: str, scoped: bool, span: Span | None) -> None:
+    """What a program's require, a tool's declaration or a sandbox's `under` may name: a known
+    capability that this implementation supports, with a scope where one is needed."""
+    validate_cap_name(name, span)
+    if name in UNSUPPORTED_NAMES:
+        from synsema.lang.checks import unsupported_message
+        raise SynError(unsupported_message(name), span, "Runtime")
+    if name in NAMED_ONLY and not scoped:
+        raise SynError(f"the capability {name} needs a name: write {NAMED_ONLY[name]} — "
+                       f"a bare `require {name}` names nothing to grant", span, "Runtime")
+
+
 def _unknown_name_message(name: str, known) -> str:
     import difflib  # only on this error path: it is slow to import
     close = difflib.get_close_matches(name, known, n=1)

@@ -773,7 +773,7 @@ class Compiler:
             requires.extend(body.pop(0).caps)
         declared = [(c.name, self.expr(c.scope, scope) if c.scope is not None else None) for c in requires]
         for c in requires:
-            self.rt.validate_cap(c.name, c.span)
+            self.rt.validate_cap(c.name, c.scope is not None, c.span)
         code, params = self.function(node.name, node.params, body, scope, False, node.span)
         store = self.binder(node.name, scope, node.span)
         name = node.name
@@ -854,7 +854,7 @@ class Compiler:
 
     def s_Require(self, node, scope, tail):
         for cap in node.caps:
-            self.rt.validate_cap(cap.name, cap.span or node.span)
+            self.rt.validate_cap(cap.name, cap.scope is not None, cap.span or node.span)
         if self.is_module and scope.is_global:
             raise SynError("a module may not contain a top-level require: capabilities are granted "
                            "by the main program", node.span)
@@ -874,7 +874,7 @@ class Compiler:
         if under is None:
             return None
         for cap in under:
-            self.rt.validate_cap(cap.name, cap.span)
+            self.rt.validate_cap(cap.name, cap.scope is not None, cap.span)
         caps = [(c.name, self.expr(c.scope, scope) if c.scope is not None else None) for c in under]
         return lambda f: [(n, _scope_text(s(f)) if s is not None else None) for n, s in caps]
 

@@ -16,7 +16,7 @@ import sys
 from synsema.lang.errors import SynError
 from synsema.lang.gcpause import collector_paused
 from synsema.runtime.calls import REG, call_value, callback, invoke, run_body
-from synsema.runtime.capabilities import Capabilities, validate_cap_name
+from synsema.runtime.capabilities import Capabilities, validate_required
 from synsema.runtime.compiler import INTENT_FROZEN, Compiler
 from synsema.runtime.concurrency import waiting
 from synsema.runtime import limits
@@ -338,8 +338,8 @@ class Runtime:
         return current().destination()
 
     # ------------------------------------------------------------------ evaluator hooks
-    def validate_cap(self, name: str, span) -> None:
-        validate_cap_name(name, span)
+    def validate_cap(self, name: str, scoped: bool, span) -> None:
+        validate_required(name, scoped, span)
 
     def grant_cap(self, name: str, scope: str | None, span) -> None:
         self.caps.grant(name, scope, span)

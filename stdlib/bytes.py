@@ -204,17 +204,77 @@ def hmac(rt, data, key, algorithm="sha256"):
 
     Example: slice(hex(hmac("msg", "key")), 2, 10) => "2d93cbc1"
     """
+    return _mac("hmac", data, key, algorithm)
+
+
+def _mac(fname: str, data, key, algorithm):
+    """The HMAC as bytes, or as a secret of bytes under a secret key; errors name `fname`."""
     if type(algorithm) is not str or algorithm not in _DIGESTS:
-        raise SynError(f"hmac: unsupported algorithm {short(algorithm)} — use \"sha256\" or "
+        raise SynError(f"{fname}: unsupported algorithm {short(algorithm)} — use \"sha256\" or "
                        "\"sha512\" (SHA-1 and MD5 are not offered)")
-    message = _data("hmac", data)
-    import hmac as hmac_lib  # the module, not this builtin
+    message = _data(fname, data)
+    import hmac as hmac_lib  # the module, not the builtin
     if type(key) is Secret:
         digest = hmac_lib.new(key.exposed_bytes(), message, _DIGESTS[algorithm]).digest()
         return key.derived(key.name, digest, ("hmac", algorithm, message), len(digest))
     if type(key) in (str, bytes):
-        return hmac_lib.new(_data("hmac", key), message, _DIGESTS[algorithm]).digest()
-    raise wrong_type("hmac", "a key as text, bytes or a secret", key)
+        return hmac_lib.new(_data(fname, key), message, _DIGESTS[algorithm]).digest()
+    raise wrong_type(fname, "a key as text, bytes or a secret", key)
+
+
+@builtin("hmac_sha256", 2)
+def hmac_sha256(rt, data, key):
+    """The HMAC-SHA256 of data under key as 64 lower-case hex digits (a signature header's form).
+
+    Under a secret key the hex is a secret too, as with hmac: a MAC of known data under a short
+    key would be an offline guessing oracle for it.
+
+    Example: slice(hmac_sha256("msg", "key"), 0, 8) => "2d93cbc1"
+    """
+    mac = _mac("hmac_sha256", data, key, "sha256")
+    if type(mac) is Secret:
+        return mac.derived(mac.name, mac.expose().hex(), ("hex",), 2 * mac.bound)
+    return mac.hex()
+
+
+_SIGNATURE_PREFIX = re.compile(r"(?:sha256=|sha512=|0[xX])?")
+
+
+def _signature(value, size: int) -> bytes:
+    """A signature as sent: raw bytes, or text in hex (after an optional `sha256=` or 0x) or
+    base64 (GitHub, Stripe and Shopify send these)."""
+    if type(value) is bytes:
+        return value
+    if type(value) is not str:
+        raise wrong_type("verify_hmac", "a signature as hex or base64 text, or bytes", value)
+    digits = value.strip()[_SIGNATURE_PREFIX.match(value.strip()).end():]
+    if len(digits) == 2 * size and _HEX.fullmatch(digits):
+        return bytes.fromhex(digits)
+    import base64
+    try:
+        return base64.b64decode(digits.encode("ascii"), validate=True)
+    except (binascii.Error, UnicodeEncodeError):
+        raise SynError(f"verify_hmac: the signature {short(value)} is neither hex ({2 * size} "
+                       "digits) nor base64") from None
+
+
+@builtin("verify_hmac", 3, 4)
+def verify_hmac(rt, data, signature, key, algorithm="sha256"):
+    """Whether signature is the HMAC of data under key, compared in constant time.
+
+    The signature is hex (a `sha256=` or 0x prefix is read past), base64 or bytes; the algorithm
+    is "sha256" (the default) or "sha512". Like constant_time_eq, each call tells one yes/no.
+
+    Example: verify_hmac("msg", hmac_sha256("msg", "key"), "key") => true
+    Example: verify_hmac("msg", "sha256=" + hmac_sha256("msg", "other"), "key") => false
+    """
+    if type(signature) is Secret:
+        raise SynError(f"verify_hmac: the signature is {signature.display()}; pass the signature "
+                       "that arrived as text or bytes — the secret is the key")
+    mac = _mac("verify_hmac", data, key, algorithm)
+    expected = mac.exposed_bytes() if type(mac) is Secret else mac
+    import hmac as hmac_lib
+    return hmac_lib.compare_digest(expected, _signature(signature, len(expected)))
 
 
 def _comparable(value) -> bytes:
