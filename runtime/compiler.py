@@ -789,7 +789,8 @@ class Compiler:
         seen = set()
         for p in params:
             if p.name in seen:
-                raise SynError(f"parameter '{p.name}' appears twice", p.span or span)
+                raise SynError(f"parameter '{p.name}' appears twice — give each parameter its own "
+                               "name (a named argument could not say which one it sets)", p.span or span)
             if p.type is not None and p.type not in PARAMETER_TYPES:
                 raise SynError(f"unknown parameter type '{p.type}' — a parameter may be typed "
                                f"{', '.join(PARAMETER_TYPES)}", p.span or span)
