@@ -227,6 +227,10 @@ def render_markdown(docs: list[BuiltinDoc]) -> str:
     out = ["# Builtin reference", "",
            "Generated from the registry by `synsema doc --markdown`; do not edit by hand "
            "(tests/diagnostics/test_reference.py checks it is current). Every example runs in CI.",
+           "",
+           "The forms that ask a model (`reason`, `decide`, `analyze`, `generate`) or a person "
+           "(`show`, `ask`, `approve`, `confirm`) are expressions, not builtins: see "
+           "[forms.md](forms.md).",
            ""]
     module = None
     for doc in docs:
