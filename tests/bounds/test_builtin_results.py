@@ -78,6 +78,8 @@ BOUNDED = {
     "llm_stream": "a model's reply is bounded by SYNSEMA_LLM_MAX_TOKENS",
     "math.find": "at most `limit` catalog entries, never more than the catalog holds",
     "math.run": "a math operation's result is bounded by the library's own limits (MATH.md)",
+    "hmac_sha256": "64 hex digits",
+    "verify_hmac": "a bool",
     "parallel_map": "one result per item of a list that is itself within the list limit",
     "chunk": "at most one batch per item of a list within the list limit, each a slice of it",
     "math.run_many": "at most 1,000 results, each bounded as math.run's (MATH.md)",

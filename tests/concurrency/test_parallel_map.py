@@ -149,3 +149,18 @@ def test_a_map_inside_an_item_runs_and_returns(tmp_path):
     done = run_synsema("run", program, cwd=tmp_path, timeout=60)
     assert done.returncode == 0, done.stderr
     assert done.stdout == "[[2, 3], [4], [], [5, 6, 7]]\n"
+
+
+def test_the_readme_s_fan_out_block_runs(tmp_path):
+    from conftest import ROOT
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    block = next(part.partition("\n")[2] for part in readme.split("```")[1::2] if "parallel_map(summarise" in part)
+    program = tmp_path / "fan.syn"
+    program.write_text(block + "print(summaries)\n", encoding="utf-8")
+    server = SlowModel(0.05)
+    try:
+        done = run_synsema("run", program, cwd=tmp_path, env=_model_env(server))
+    finally:
+        server.close()
+    assert done.returncode == 0, done.stderr
+    assert done.stdout == '["answer to Summarise: first text", "answer to Summarise: second text"]\n'

@@ -43,8 +43,8 @@ MISTAKES = [
     ("len", "print(len([1]))\n", "in Synsema: length(x)", "print(length([1]))\n"),
     ("top_level_give", "give 3\n", "give can only be used inside a task", None),
     ("tier_c_call", "print(full(3))\n", "is not supported by this implementation", None),
-    ("missing_require", 'print(read_file("notes.txt"))\n', "require file.read",
-     'require file.read\nprint(read_file("notes.txt"))\n'),
+    ("missing_require", 'print(read_file("notes.txt"))\n', 'require file.read("./notes.txt")',
+     'require file.read("./notes.txt")\nprint(read_file("notes.txt"))\n'),
     # random_normal (tier C) is one letter away, the program's own name four: only the latter is offered.
     ("typo_not_tier_c", "let random_number be 4\nprint(random_nomal)\n", "did you mean 'random_number'?",
      "let random_number be 4\nprint(random_number)\n"),

@@ -20,6 +20,7 @@ COVERED_ELSEWHERE = {
     "capital.syn": "test_agent_loop_e2e.py::test_the_readme_s_hand_written_cassette_line_is_the_one_a_miss_shows_and_replays",
     '"prompt": "What is the capital of Peru?"': "the same test (the line it writes to the cassette)",
     "task run_agent(question, max_steps)": "test_agent_loop_e2e.py: the block is in examples/parallel_tools.syn, run there",
+    "parallel_map(summarise": "tests/concurrency/test_parallel_map.py::test_the_readme_s_fan_out_block_runs",
 }
 
 
