@@ -45,7 +45,8 @@ def test_make_vscode_bundles_and_packages_the_extension_without_a_warning(tmp_pa
     copy = tmp_path / "editors" / "vscode"
     shutil.copytree(EXTENSION, copy, ignore=shutil.ignore_patterns("node_modules", "dist", "*.vsix", "LICENSE"))
     shutil.copy(ROOT / "LICENSE", tmp_path / "LICENSE")
-    recipe = subprocess.run(["make", "-n", "vscode"], cwd=ROOT, capture_output=True, text=True, timeout=60)
+    recipe = subprocess.run(["make", "--no-print-directory", "-n", "vscode"], cwd=ROOT, capture_output=True, text=True,
+                            timeout=60)  # no "make[1]: Entering directory" lines when run under make test
     command = recipe.stdout.strip().removeprefix("cd editors/vscode && ")
     done = subprocess.run(["bash", "-c", command], cwd=copy, capture_output=True, text=True, timeout=900)
     said = done.stdout + done.stderr
