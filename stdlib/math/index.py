@@ -17,6 +17,7 @@ MODULES: dict[str, tuple[str, ...]] = {
     "certify": ("nt.prime.certify",),
     "contfrac": ("nt.continued_fraction.expand",),
     "cyclotomic": ("poly.cyclotomic",),
+    "galois": ("poly.galois.group",),
     "inverse": ("linalg.inverse",),
     "lattice": ("linalg.integer.normal_forms", "nt.integer.relations"),
     "lll": ("linalg.lattice.reduce",),

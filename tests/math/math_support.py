@@ -234,6 +234,9 @@ def largest_inputs() -> list[tuple[str, str, dict]]:
                               "resource_limit": 5 * 10**7}),
         ("smt", "smt.solve", {"logic": "QF_LIA", "script": "".join(knapsack),
                               "resource_limit": 5 * 10**7}),
+        ("poly", "poly.galois.group", {"polynomial": poly([
+            str(Fraction(rng.choice([-1, 1]) * rng.randrange(10**29, 10**30), d))
+            for d in (997, 991, 983, 977, 971, 967, 953)])}),
     ]
 
 
@@ -309,3 +312,61 @@ def strong_lucas_probable_prime(n: int, d: int, p: int, q: int) -> bool:
         if v == 0:
             return True
     return False
+
+
+def factor_degrees_mod_p(f: list[int], p: int) -> list[int]:
+    """The degrees of the irreducible factors of f modulo a prime p not dividing lc(f) or
+    disc(f) (f square-free mod p), sorted: distinct-degree factorisation written for the tests,
+    independent of the library and sympy. By Dedekind's theorem it is the cycle type of a
+    Frobenius element of the Galois group acting on the roots."""
+    def rem(a, b):
+        a = [c % p for c in a]
+        inv = pow(b[0], -1, p)
+        while len(a) >= len(b):
+            factor = a[0] * inv % p
+            a = [(x - factor * y) % p for x, y in zip(a, b + [0] * (len(a) - len(b)))][1:]
+        while a and a[0] == 0:
+            a = a[1:]
+        return a
+
+    def mul(a, b, m):
+        out = [0] * (len(a) + len(b) - 1) if a and b else []
+        for i, x in enumerate(a):
+            for j, y in enumerate(b):
+                out[i + j] = (out[i + j] + x * y) % p
+        return rem(out, m)
+
+    def gcd(a, b):
+        while b:
+            a, b = b, rem(a, b)
+        return a
+
+    def exact_div(a, b):
+        inv, q, a = pow(b[0], -1, p), [], [c % p for c in a]
+        while len(a) >= len(b):
+            factor = a[0] * inv % p
+            q.append(factor)
+            a = [(x - factor * y) % p for x, y in zip(a, b + [0] * (len(a) - len(b)))][1:]
+        return q
+
+    def power(base, e, m):
+        result, base = [1], rem(base, m)
+        while e:
+            if e & 1:
+                result = mul(result, base, m)
+            base, e = mul(base, base, m), e >> 1
+        return result
+
+    f, degrees, d, h = [c % p for c in f], [], 0, [1, 0]
+    while len(f) > 1:
+        d += 1
+        h = power(h, p, f)  # x^(p^d) mod f
+        minus_x = [0] * max(0, 2 - len(h)) + h
+        minus_x = minus_x[:-2] + [(minus_x[-2] - 1) % p, minus_x[-1]]
+        while minus_x and minus_x[0] == 0:
+            minus_x = minus_x[1:]
+        g = gcd(f, minus_x) if minus_x else f
+        if len(g) > 1:
+            degrees += [d] * ((len(g) - 1) // d)
+            f = exact_div(f, g)
+    return sorted(degrees)

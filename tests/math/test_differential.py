@@ -887,6 +887,31 @@ def _recurrence():
     return generate, verify
 
 
+@case("poly.galois.group", [(n, kind) for n in (2, 3, 4, 5, 6) for kind in ("random", "even")])
+def _galois():
+    def generate(rng, shape):
+        n, kind = shape
+        coefficients = [1] + [rng.randrange(-6, 7) for _ in range(n)]
+        if kind == "even":  # f(x^2)-like sparse shapes: small imprimitive groups
+            coefficients = [c if i % 2 == 0 else 0 for i, c in enumerate(coefficients)]
+            coefficients[-1] = coefficients[-1] or 1
+        return {"polynomial": P(coefficients)}
+
+    def verify(payload, out):
+        from test_galois import check
+        f = [int(c) for c in coeffs(payload["polynomial"])]
+        if out["status"] == "reducible":  # the factors multiply back to f
+            product = [Fraction(1)]
+            for g in out["factors"]:
+                product = poly_mul(product, coeffs(g))
+            assert product == [Fraction(c) for c in f] and len(out["factors"]) > 1
+            return
+        assert out["status"] == "group"
+        check(f, out)
+        assert out["order"] % (len(f) - 1) == 0  # a transitive group's order: n divides it
+    return generate, verify
+
+
 @case("calculus.integrate.rational", [(m, n) for m in (0, 1, 3) for n in (1, 2, 3)])
 def _integrate():
     def generate(rng, shape):
