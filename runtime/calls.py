@@ -35,7 +35,7 @@ STOP = _Signal("STOP")
 
 
 class Register:
-    """Where a `give` leaves its value, and the depth of task calls in progress."""
+    """Where a `give` leaves its value, and the depth of calls (tasks, lambdas, builtins) in progress."""
 
     __slots__ = ("value", "depth", "stop_span", "steps")
 
@@ -185,6 +185,9 @@ def call_builtin(rt, spec, args: list, named, span=None):
     """Check a builtin's arity and named arguments against its declaration, then run it.
 
     A builtin behind a capability learns its call site (`rt.site`) so audit lines can name it.
+    The call takes one level of the call depth, as upstream counts it: every call of a task, a
+    lambda or a builtin is a level, so a recursion through `reduce`/`apply` meets the limit at
+    its third of the depth, and a builtin called at the bottom of a full recursion fails.
     """
     if spec.cap is not None:
         rt.site = span
@@ -197,6 +200,10 @@ def call_builtin(rt, spec, args: list, named, span=None):
     if given < spec.min_args or (spec.max_args is not None and given > spec.max_args):
         raise SynError(hints.builtin_arity(spec.name, spec.min_args, spec.max_args, given), code="arity",
                        hint=f"call it as {spec.signature()}")
+    reg = REG
+    if reg.depth >= RECURSION_LIMIT:
+        raise SynError("maximum recursion depth exceeded")
+    reg.depth += 1
     try:
         result = spec.fn(rt, *args, **dict(named)) if named else spec.fn(rt, *args)
     except _HOST_FAILURES as problem:
@@ -207,6 +214,8 @@ def call_builtin(rt, spec, args: list, named, span=None):
         if error is None:
             raise
         raise error from None
+    finally:
+        reg.depth -= 1
     if type(result) in _SIZED_RESULTS and len(result) > MAX_LIST_LENGTH:
         check_result(spec.name, result)   # the smallest limit passed: the exact one decides
     return result

@@ -673,6 +673,8 @@ class Compiler:
             fn = func(f)
             if type(fn) is not Builtin or fn.spec.name != "range":
                 return iterable(f)  # `range` was rebound: an ordinary call
+            if REG.depth >= RECURSION_LIMIT:  # the call of `range` it stands for takes a level
+                raise SynError("maximum recursion depth exceeded").at(span)
             try:
                 return self.numbers(range_numbers, [b(f) for b in bounds])
             except SynError as e:
