@@ -13,7 +13,7 @@ from __future__ import annotations
 # domain module (stdlib/math/domains/NAME.py) -> the identifiers its TOOLS tuple declares
 MODULES: dict[str, tuple[str, ...]] = {
     "arithmetic": ("nt.function.evaluate",),
-    "calculus": ("calculus.integrate.rational",),
+    "calculus": ("calculus.integrate.definite", "calculus.integrate.rational"),
     "certify": ("nt.prime.certify",),
     "contfrac": ("nt.continued_fraction.expand",),
     "cyclotomic": ("poly.cyclotomic",),

@@ -226,6 +226,9 @@ def largest_inputs() -> list[tuple[str, str, dict]]:
                                     "rhs": [rng.randrange(-10**6 + 1, 10**6) for _ in range(8)]}),
         ("calculus", "calculus.integrate.rational", {"numerator": poly(num),
                                                       "denominator": poly(den)}),
+        ("calculus", "calculus.integrate.definite", {
+            "numerator": poly(num), "denominator": poly(den),
+            "lower": "-999999/998", "upper": "2/5"}),
         ("sat", "sat.cnf.canonicalize", {"num_vars": 20000, "clauses": wide}),
         ("sat", "sat.solve", {"cnf": canonical, "conflict_budget": 100000}),
         ("smt", "smt.solve", {"logic": "QF_LIA", "script": "".join(smt_lines),
@@ -370,3 +373,71 @@ def factor_degrees_mod_p(f: list[int], p: int) -> list[int]:
             degrees += [d] * ((len(g) - 1) // d)
             f = exact_div(f, g)
     return sorted(degrees)
+
+
+def poly_value(f: list, x):
+    """f(x) by Horner, coefficients highest degree first (exact for Fraction x)."""
+    value = 0
+    for c in f:
+        value = value * x + c
+    return value
+
+
+def poly_derivative(f: list) -> list:
+    n = len(f) - 1
+    return [Fraction(c) * (n - i) for i, c in enumerate(f[:-1])]
+
+
+def check_definite(payload: dict, result: dict) -> None:
+    """Re-check a calculus.integrate.definite result without sympy: for a value, F' = f
+    exactly at rational points (the log part's derivative summed over the roots of q is
+    (r q' mod q)/q) and the closed form, evaluated here with mpmath's roots, against mpmath's
+    quadrature to 30 digits; for `divergent`, the pole factor divides the denominator in
+    lowest terms and has a root in the stated interval inside [a, b]."""
+    import mpmath
+    num = [q(c) for c in payload["numerator"]["coefficients"]]
+    den = [q(c) for c in payload["denominator"]["coefficients"]]
+    a, b = q(payload["lower"]), q(payload["upper"])
+    if result["status"] == "divergent":
+        factor = [Fraction(c) for c in result["pole"]["coefficients"]]
+        lo, hi = (q(v) for v in result["interval"])
+        assert min(a, b) <= lo <= hi <= max(a, b)
+        assert (poly_value(factor, lo) == 0 if lo == hi
+                else poly_value(factor, lo) * poly_value(factor, hi) < 0)
+        assert poly_rem(den, factor) == [] and poly_rem(num, factor) != []
+        return
+    anti = result["antiderivative"]
+    an = [q(c) for c in anti["rational_part"]["numerator"]["coefficients"]]
+    ad = [q(c) for c in anti["rational_part"]["denominator"]["coefficients"]]
+    terms = [([Fraction(c) for c in t["factor"]["coefficients"]],
+              [q(c) for c in t["residue"]["coefficients"]]) for t in anti["log_terms"]]
+    for x0 in (Fraction(7, 3), Fraction(-11, 5), Fraction(13, 2), Fraction(1, 9)):
+        if poly_value(den, x0) == 0 or any(poly_value(f, x0) == 0 for f, _ in terms):
+            continue
+        derivative = ((poly_value(poly_derivative(an), x0) * poly_value(ad, x0)
+                       - poly_value(an, x0) * poly_value(poly_derivative(ad), x0))
+                      / poly_value(ad, x0) ** 2) if an else Fraction(0)
+        for f, r in terms:
+            derivative += poly_value(poly_rem(poly_mul(r, poly_derivative(f)), f) or [0],
+                                     x0) / poly_value(f, x0)
+        assert derivative == poly_value(num, x0) / poly_value(den, x0)
+    value_rational = ((poly_value(an, b) / poly_value(ad, b) - poly_value(an, a)
+                       / poly_value(ad, a)) if an else Fraction(0))
+    assert q(result["rational"]) == value_rational
+    if a == b:
+        assert result["log_terms"] == [] and result["rational"] == "0"
+        return
+    assert result["log_terms"] == anti["log_terms"]
+    with mpmath.workdps(50):
+        mp = lambda v: mpmath.mpf(v.numerator) / v.denominator  # noqa: E731
+        closed = mp(value_rational)
+        for f, r in terms:
+            for alpha in mpmath.polyroots([int(c) for c in f], maxsteps=500, extraprec=500):
+                closed += (mpmath.polyval([mp(c) for c in r], alpha) * mpmath.log(
+                    (mp(b) - alpha) / (mp(a) - alpha)))
+        integrand = lambda x: mpmath.polyval([mp(c) for c in num], x) / mpmath.polyval(  # noqa: E731
+            [mp(c) for c in den], x)
+        numeric = mpmath.quad(integrand, mpmath.linspace(mp(a), mp(b), 9))
+        assert abs(closed.imag) < mpmath.mpf(10) ** -30
+        assert abs(closed.real - numeric) < mpmath.mpf(10) ** -25 * (1 + abs(numeric))
+        assert abs(mpmath.mpf(result["approx"]) - numeric) < mpmath.mpf(10) ** -25 * (1 + abs(numeric))

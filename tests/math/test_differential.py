@@ -23,7 +23,7 @@ from fractions import Fraction
 
 import pytest
 
-from math_support import (det_fraction, from_roots, mat, mat_mul, poly_mul, poly_rem, poly_strip,
+from math_support import (check_definite, det_fraction, from_roots, mat, mat_mul, poly_mul, poly_rem, poly_strip,
                           q, rank_fraction, strong_probable_prime, wire)
 from synsema.stdlib.math import catalog
 
@@ -949,6 +949,24 @@ def _integrate():
                                 ** (len(sx) - 2 - i) for i, c in enumerate(sx[:-1]))
                     total += t * deriv / value
             assert abs(total - mpmath.mpf(expected.numerator) / expected.denominator) < 1e-40
+    return generate, verify
+
+
+@case("calculus.integrate.definite", [(m, n, kind) for m in (0, 2, 4) for n in (1, 2, 4)
+                                      for kind in ("interval", "pole_inside")])
+def _definite():
+    def generate(rng, shape):
+        m, n, kind = shape
+        den = rand_poly(rng, n)
+        a = Fraction(rng.randrange(-6, 6), rng.randrange(1, 4))
+        b = a + Fraction(rng.randrange(1, 12), rng.randrange(1, 4))
+        if kind == "pole_inside":
+            den = poly_mul(den, [Fraction(1), -(a + (b - a) * Fraction(rng.randrange(0, 5), 4))])
+        return {"numerator": P(rand_poly(rng, m, rational=True)), "denominator": P(den),
+                "lower": str(a), "upper": str(b)}
+
+    def verify(payload, out):
+        check_definite(payload, out)  # F' = f exactly, the closed form against quadrature
     return generate, verify
 
 

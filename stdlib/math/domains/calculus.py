@@ -1,17 +1,26 @@
-"""Calculus on rational functions (MATH.md §5.4).
+"""Calculus on rational functions (MATH.md §5.4): antiderivatives and definite integrals.
 
-Only the integration of rational functions is public in this version: it is the one calculus
-operation whose work and output are bounded a priori by the request (Hermite reduction plus a
-subresultant chain). The antiderivative's logarithmic part is a sum over the roots of a
-polynomial R(t), so it never needs radicals, a real/complex case split, or special functions.
+Integration of rational functions is the calculus whose work and output are bounded a priori by
+the request (Hermite reduction plus a subresultant chain or a factorisation). The
+antiderivative's logarithmic part is a sum over the roots of a polynomial, so it never needs
+radicals, a real/complex case split, or special functions.
+
+A definite integral over [a, b] uses the residue form F = A/B + sum over the roots alpha of the
+square-free denominator of r(alpha) log(x - alpha): on an interval free of real poles each
+log(x - alpha) with the principal branch is continuous (x - alpha runs along a horizontal line
+off the real axis, or keeps one sign when alpha is real outside [a, b]), so F(b) - F(a) is the
+integral, and log(b - alpha) - log(a - alpha) = Log((b - alpha)/(a - alpha)) exactly.
 """
 
 from __future__ import annotations
 
+from fractions import Fraction
+from typing import Annotated, Literal
+
 from pydantic import BaseModel, Field, model_validator
 
-from ..primitives import (CONFIG, IntegerPolynomial, Name, Rat, Rule, RULE_LEADING,
-                          RULE_RATIONAL, poly_model, reject)
+from ..primitives import (CONFIG, IntegerPolynomial, Name, OutRat, Rat, Rule, RULE_LEADING,
+                          RULE_RATIONAL, poly_model, reject, tagged)
 from ..tool import Bounds, Example, MathTool
 from .poly import PolynomialValue, integer_polynomial, polynomial_value
 
@@ -109,4 +118,147 @@ INTEGRATE_RATIONAL = MathTool(
                "entries < 10^33), below 10^572 by Hadamard; at most 81 coefficients per S."))
 
 
-TOOLS = (INTEGRATE_RATIONAL,)
+# --- calculus.integrate.definite -------------------------------------------------------------
+
+Endpoint = Rat(6, 3, "An endpoint of the interval of integration.")
+
+
+class DefiniteRequest(RationalFunctionRequest):
+    lower: Endpoint
+    upper: Endpoint
+
+
+class ResidueTerm(BaseModel):
+    model_config = CONFIG
+    factor: IntegerPolynomial = Field(description=(
+        "q: an irreducible factor over Q of the square-free part of the denominator."))
+    residue: PolynomialValue = Field(description=(
+        "r, of degree < deg q: the residue of the integrand at each root alpha of q is "
+        "r(alpha)."))
+
+
+class ResidueAntiderivative(BaseModel):
+    model_config = CONFIG
+    rational_part: RationalFunction
+    log_terms: list[ResidueTerm] = Field(description=(
+        "F(x) = rational_part + sum over terms of sum over {alpha : q(alpha) = 0} of "
+        "r(alpha) log(x - alpha), principal branch: an antiderivative on every interval "
+        "without a real root of the denominator."))
+
+
+class DefiniteValue(BaseModel):
+    model_config = CONFIG
+    status: Literal["value"]
+    rational: OutRat = Field(description="rational_part(upper) - rational_part(lower).")
+    log_terms: list[ResidueTerm] = Field(description=(
+        "The integral is rational + sum over terms of sum over {alpha : q(alpha) = 0} of "
+        "r(alpha) Log((upper - alpha)/(lower - alpha)), principal logarithm (its argument is "
+        "never a negative real number)."))
+    antiderivative: ResidueAntiderivative = Field(description="The antiderivative used.")
+    approx: str = Field(description="The value to 30 significant digits, for reading only.")
+
+
+class Divergent(BaseModel):
+    model_config = CONFIG
+    status: Literal["divergent"]
+    pole: IntegerPolynomial = Field(description=(
+        "An irreducible factor of the denominator (in lowest terms) with a root in the closed "
+        "interval: the integrand has a pole there, so the integral diverges."))
+    interval: Annotated[list[OutRat], Field(min_length=2, max_length=2, description=(
+        "[lo, hi] inside [min(lower, upper), max(lower, upper)] holding exactly one root of "
+        "pole (lo = hi exactly when the root is rational)."))]
+
+
+def _value_at(num: list[Fraction], den: list[Fraction], x: Fraction) -> Fraction:
+    def at(p: list[Fraction]) -> Fraction:
+        v = Fraction(0)
+        for c in p:
+            v = v * x + c
+        return v
+    return at(num) / at(den) if num else Fraction(0)
+
+
+def _approx(rational: Fraction, terms, a: Fraction, b: Fraction) -> str:
+    """rational + sum of r(alpha) Log((b - alpha)/(a - alpha)) to 30 digits, roots by mpmath."""
+    import mpmath
+    with mpmath.workdps(60):
+        total = mpmath.mpf(rational.numerator) / rational.denominator
+        fa, fb = (mpmath.mpf(v.numerator) / v.denominator for v in (a, b))
+        for q, r in terms:
+            for alpha in mpmath.polyroots(q, maxsteps=400, extraprec=400):
+                weight = mpmath.polyval([mpmath.mpf(c.numerator) / c.denominator for c in r],
+                                        alpha) if r else 0
+                total += weight * mpmath.log((fb - alpha) / (fa - alpha))
+        return mpmath.nstr(mpmath.re(total), 30)
+
+
+def integrate_definite(request: DefiniteRequest) -> DefiniteValue | Divergent:
+    from ..adapters import sympy_calculus as backend
+    x = request.numerator.variable
+    a, b = request.lower, request.upper
+    num, den, terms, reduced = backend.residue_form(request.numerator.coefficients,
+                                                    request.denominator.coefficients)
+    pole = backend.pole_between(reduced, min(a, b), max(a, b)) if a != b else None
+    if pole is not None:
+        factor, lo, hi = pole
+        return Divergent(status="divergent", pole=integer_polynomial(x, factor),
+                         interval=[lo, hi])
+    residues = [ResidueTerm(factor=integer_polynomial(x, q), residue=polynomial_value(x, r))
+                for q, r in terms]
+    rational = _value_at(num, den, b) - _value_at(num, den, a)
+    return DefiniteValue(
+        status="value", rational=rational,
+        log_terms=residues if a != b else [],
+        antiderivative=ResidueAntiderivative(
+            rational_part=RationalFunction(numerator=polynomial_value(x, num),
+                                           denominator=polynomial_value(x, den)),
+            log_terms=residues),
+        approx=_approx(rational, terms if a != b else [], a, b))
+
+
+INTEGRATE_DEFINITE = MathTool(
+    identifier="calculus.integrate.definite",
+    vocabulary=(
+        "definite integral", "integral from a to b", "area under the curve", "integrate over "
+        "an interval", "exact value of an integral", "rational function", "residues",
+        "partial fractions", "fundamental theorem of calculus", "divergent integral", "pole"),
+    synonyms=("area", "between", "from", "limits of integration", "evaluate the integral"),
+    claim=("For f = P/Q in Q(x) and rational endpoints a, b: either the exact value of the "
+           "integral of f from a to b as q + sum_k sum_{q_k(alpha) = 0} r_k(alpha) "
+           "Log((b - alpha)/(a - alpha)) (q rational, q_k irreducible over Q, r_k in Q[x]), "
+           "with the antiderivative used (F' = f checked exactly as rational functions), or "
+           "`divergent` with an irreducible factor of Q and an exact interval inside [a, b] "
+           "isolating its root (a pole of f in lowest terms, where the integral diverges)."),
+    request=DefiniteRequest, result=tagged(DefiniteValue, Divergent),
+    function=integrate_definite,
+    adapters=("sympy_calculus", "sympy_poly"),
+    rules=(RULE_LEADING, RULE_RATIONAL, RULE_DENOMINATOR),
+    examples=(Example.of(
+        "Compute the exact integral of 1/(x^2 + 1) from 0 to 1 (which is pi/4) with the "
+        "antiderivative used; numerator and denominator use the same variable with "
+        "coefficients from the highest degree down, and the endpoints are rationals.",
+        {"numerator": {"variable": "x", "coefficients": [1]},
+         "denominator": {"variable": "x", "coefficients": [1, 0, 1]},
+         "lower": 0, "upper": 1}),
+        Example.of(
+        "Decide whether the integral of 1/(x^2 - 2) from 0 to 2 exists; a pole inside the "
+        "closed interval makes it divergent, with the pole isolated exactly.",
+        {"numerator": {"variable": "x", "coefficients": [1]},
+         "denominator": {"variable": "x", "coefficients": [1, 0, -2]},
+         "lower": 0, "upper": 2})),
+    bounds=Bounds(
+        input="Numerator and denominator of degree <= 8 (numerators < 10^6, denominators "
+              "< 10^3); endpoints rationals with numerators < 10^6, denominators < 10^3.",
+        computation="Hermite reduction, a factorisation over Q of a square-free polynomial of "
+                    "degree <= 8, one inversion modulo each factor, Sturm counts and root "
+                    "isolation of degree <= 8, and the exact check F' = f; the approximation "
+                    "is 60-digit root finding of degree <= 8. Cost quantity: the degrees and "
+                    "coefficient sizes above; measured at most 0.65 s (6.5% of the 10 s "
+                    "deadline, 2 loaded cores) on random dense degree-8 inputs with the "
+                    "largest coefficients and endpoints.",
+        output="At most 8 residue terms of degree < 8 whose coefficients are quotients of "
+               "resultant-sized minors of the degree-8 inputs, a rational part of degree <= "
+               "16, one rational value (endpoints substituted into it)."))
+
+
+TOOLS = (INTEGRATE_RATIONAL, INTEGRATE_DEFINITE)
