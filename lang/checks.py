@@ -14,13 +14,11 @@ Two kinds of job, both about telling a user what Synsema wants instead:
 
 from __future__ import annotations
 
-from lark import Token
-
 from synsema.lang import ast
 from synsema.lang.errors import Span, SynError, parse_error
 from synsema.lang.hints import Edit, Fix, replace
 from synsema.lang.lexer import (AFTER_WORDS, CLAUSE_WORDS, HARD_KEYWORDS, KEYWORD_TYPES, PUNCTUATION,
-                        STATEMENT_START, STATEMENT_WORDS, token_end)
+                                STATEMENT_START, STATEMENT_WORDS, Token, token_end)
 
 PROTECTED_NAMES = frozenset({"private", "declassify", "label_of", "is_private", "print", "eprint"})
 # The builtins whose calls `check_label_call` checks at load time.

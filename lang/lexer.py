@@ -15,7 +15,8 @@ grammar stays conflict-free:
 * after `.` any word is a member name, and a hard keyword used as a map key (`{type: 1}`) or a
   record field (`type: text`) is a name.
 
-Tokens are Lark `Token`s with 1-based line and column. Quoted strings arrive decoded; numbers
+Tokens are `Token`s (strings carrying their terminal type and 1-based line and column, the shape
+of Lark's tokens, whose tables lang.parser drives without importing Lark). Quoted strings arrive decoded; numbers
 and templates arrive as their source text (see `number_value` and lang.templates).
 """
 
@@ -23,8 +24,6 @@ from __future__ import annotations
 
 import re
 from decimal import Decimal
-
-from lark import Token
 
 from synsema.lang.errors import Span, lex_error
 from synsema.lang.hints import replace
@@ -132,6 +131,32 @@ def duration_seconds(text: str):
     return number_value(text[:-1]) * _DURATION_UNITS[text[-1]]
 
 
+class Token(str):
+    """A token: the text it stands for, its terminal `type` (a grammar terminal name), `value`
+    (the text, or a quoted string's decoded contents), and where it starts: `start_pos` in the
+    source, `line` and `column` from 1. Tokens are equal as strings of the same type."""
+
+    __slots__ = ("type", "value", "start_pos", "line", "column")
+
+    def __new__(cls, type_: str, value: str, start_pos: int = 0, line: int = 1, column: int = 1):
+        tok = str.__new__(cls, value)
+        tok.type, tok.value, tok.start_pos, tok.line, tok.column = type_, value, start_pos, line, column
+        return tok
+
+    def __reduce__(self):
+        return (Token, (self.type, self.value, self.start_pos, self.line, self.column))
+
+    def __repr__(self):
+        return f"Token({self.type!r}, {self.value!r})"
+
+    def __eq__(self, other):
+        if isinstance(other, Token) and self.type != other.type:
+            return False
+        return str.__eq__(self, other)
+
+    __hash__ = str.__hash__
+
+
 class _Scanner:
     """One pass over the characters: raw tokens plus layout tokens."""
 
@@ -188,7 +213,6 @@ class _Scanner:
                 tok = make(Token, text)
                 tok.type, tok.value, tok.start_pos, tok.line, tok.column = (
                     type_, text, pos, self.line, pos - self.line_start + 1)
-                tok.end_line = tok.end_column = tok.end_pos = None
                 append(tok)
                 if kind == "punct" and (text in _BRACKETS or text == "=>"):
                     self.bracket(tok)
@@ -352,10 +376,9 @@ _make_str = str.__new__
 
 
 def _new_token(type_: str, value: str, pos: int, line: int, column: int) -> Token:
-    """A Lark Token, made without Lark's keyword-handling constructor (a third of lexing time)."""
+    """A Token, made without a call to its constructor (one Python frame less per token)."""
     tok = _make_str(Token, value)
     tok.type, tok.value, tok.start_pos, tok.line, tok.column = type_, value, pos, line, column
-    tok.end_line = tok.end_column = tok.end_pos = None
     return tok
 
 

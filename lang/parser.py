@@ -1,33 +1,23 @@
 """The front end's public entry points: `parse` (a file) and `parse_expression`.
 
-The LALR tables are built by Lark from grammar/synsema.lark (package data) once per process, the
-first time something is parsed, and cached on disk between processes (the user cache directory,
-`$XDG_CACHE_HOME/synsema` or `~/.cache/synsema`), because building them costs far more than a
-small program's whole run. When the cache cannot be written the tables are simply rebuilt.
-
-Tokens come from lang.lexer. `_feed` runs the automaton itself over Lark's table, so a token
-the parser rejects is known by its index and lang.checks can explain it in Synsema terms, and
-each reduce calls the lang.transform builder directly: the children a rule keeps (Lark's rule
-shaping: `_` terminals dropped, `_rule`s spliced into their parent, None for an absent `[…]`,
-`?rule`s with one child passed through) are worked out once per rule, not per reduce, and no
-Lark tree is made. The same loop measures how deeply the tree nests, so the separate nesting
-walk of lang.checks runs only on the rare input that comes near the limit.
+The LALR tables come from lang.tables (built by Lark from grammar/synsema.lark, shipped as
+plain data beside it), so parsing imports no Lark. Tokens come from lang.lexer. `_feed` runs
+the automaton itself, so a token the parser rejects is known by its index and lang.checks can
+explain it in Synsema terms, and each reduce calls the lang.transform builder directly: the
+children a rule keeps (Lark's rule shaping: `_` terminals dropped, `_rule`s spliced into their
+parent, None for an absent `[…]`, `?rule`s with one child passed through) are worked out once
+per rule, not per reduce, and no tree other than the AST is made. The same loop measures how
+deeply the tree nests, so the separate nesting walk of lang.checks runs only on the rare input
+that comes near the limit.
 """
 
 from __future__ import annotations
 
-import hashlib
-import os
-from importlib import resources
-
-from lark import Lark, Token
-from lark.parsers.lalr_analysis import Shift
-from lark.lexer import Lexer
-
 from synsema.lang import ast, checks
+from synsema.lang import tables as grammar_tables
 from synsema.lang.errors import Span, parse_error
 from synsema.lang.gcpause import collector_paused
-from synsema.lang.lexer import tokenize
+from synsema.lang.lexer import Token, tokenize
 from synsema.lang.transform import Builder
 
 
@@ -69,42 +59,7 @@ def _parse_hole(source: str, file: str, line: int, col: int) -> ast.Expr:
     return expr
 
 
-class _NoLexer(Lexer):
-    """Lark requires a lexer; lang.lexer does the lexing and its tokens are fed directly."""
-
-    def __init__(self, lexer_conf):
-        pass
-
-    def lex(self, data):
-        raise NotImplementedError("tokens are fed by lang.parser")
-
-
 _BUILDER = Builder(_parse_hole)
-_LARK: Lark | None = None
-
-
-def _lark() -> Lark:
-    global _LARK
-    if _LARK is None:
-        grammar = resources.files("synsema.grammar").joinpath("synsema.lark").read_text(encoding="utf-8")
-        options = dict(parser="lalr", lexer=_NoLexer, strict=True, maybe_placeholders=True,
-                       start=["module", "lone_expr"])
-        _LARK = Lark(grammar, cache=_cache_file(grammar) or False, **options)
-    return _LARK
-
-
-def _cache_file(grammar: str) -> str | None:
-    """A writable path for the table cache, named after the grammar's hash, or None."""
-    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
-    folder = os.path.join(base, "synsema")
-    try:
-        os.makedirs(folder, exist_ok=True)
-    except OSError:
-        return None
-    if not os.access(folder, os.W_OK):
-        return None
-    digest = hashlib.sha256(grammar.encode("utf-8")).hexdigest()[:16]
-    return os.path.join(folder, f"grammar-{digest}.lark-cache")
 
 
 class _Watch:
@@ -147,35 +102,35 @@ _TEMPLATE_HOLDERS = frozenset({"template", "entry"})
 _SPLICED = object()
 
 
-def _reducer(rule, builder: Builder):
-    """The function that reduces by `rule`: it replaces the rule's values and their heights at
-    the top of the two stacks with the new value and its height.
+def _reducer(rule: list, builder: Builder):
+    """The function that reduces by `rule` (a lang.tables rule record): it replaces the rule's
+    values and their heights at the top of the two stacks with the new value and its height.
 
     The children handed to the builder are shaped as Lark's parse-tree builder shapes them
     (`maybe_placeholders=True`, LALR): kept symbols in order, a `_rule` child spliced in, and
     None where an optional part is absent.
     """
-    size = len(rule.expansion)
+    origin, alias, template_source, expand1, keep_all, expansion, empty_indices = rule
+    size = len(expansion)
     placeholders = [0] * (size + 1)  # how many Nones go before each symbol, and after the last
-    if rule.options.empty_indices:
+    if empty_indices:
         slot = 0
-        for absent in rule.options.empty_indices:
+        for absent in empty_indices:
             if absent:
                 placeholders[slot] += 1
             else:
                 slot += 1
-    keep_all = rule.options.keep_all_tokens
     plan: list[tuple[int, bool, int]] = []  # (index, splice, Nones before it)
     nones = 0
-    for i, symbol in enumerate(rule.expansion):
+    for i, (symbol, is_term, filter_out) in enumerate(expansion):
         nones += placeholders[i]
-        if keep_all or not (symbol.is_term and symbol.filter_out):
-            plan.append((i, not symbol.is_term and symbol.name.startswith("_"), nones))
+        if keep_all or not filter_out:
+            plan.append((i, not is_term and symbol.startswith("_"), nones))
             nones = 0
     trailing = nones + placeholders[size]
-    name = rule.alias or rule.options.template_source or rule.origin.name
-    inlined = rule.origin.name.startswith("_")
-    single = rule.options.expand1 and not rule.alias
+    name = alias or template_source or origin
+    inlined = origin.startswith("_")
+    single = expand1 and not alias
 
     if single:
         # `?rule` with one kept child: the child itself. (Lark would also accept a `?rule`
@@ -272,36 +227,52 @@ def _reducer(rule, builder: Builder):
 
 
 class _Tables:
-    """Lark's LALR table, rearranged once per process for `_feed`'s loop.
+    """The tables of lang.tables, rearranged once per process for `_feed`'s loop.
 
     `actions[state][terminal or rule name]` is `(True, next_state, actions[next_state])` for a
-    shift (and for the goto after a reduce), `(False, size, reduce, rule name)` for a reduce by a rule whose right-hand
-    side has `size` symbols (`reduce` from `_reducer`), or `(None, rule name)` for a reduce that
-    passes its one child through unchanged (a `?rule` with one symbol, such as `?sum: term`).
-    Most reduces are those; a run of them depends only on the two states at the top of the stack
-    and the lookahead, so `_feed` remembers where each run ends (`chains`).
+    shift (and for the goto after a reduce), `(False, size, reduce, rule name)` for a reduce by a
+    rule whose right-hand side has `size` symbols (`reduce` from `_reducer`), or
+    `(None, rule name)` for a reduce that passes its one child through unchanged (a `?rule` with
+    one symbol, such as `?sum: term`). Most reduces are those; a run of them depends only on the
+    two states at the top of the stack and the lookahead, so `_feed` remembers where each run
+    ends (`chains`).
+
+    Building checks the data's shape (every state, rule and symbol it names exists): malformed
+    tables raise ValueError rather than make a parser that fails in the middle of a parse.
     """
 
-    def __init__(self, lark: Lark, builder: Builder):
-        table = lark.parser.parser.parser.parse_table
-        self.start = table.start_states
-        self.end = table.end_states
-        self.actions: list[dict] = [dict() for _ in range(max(table.states) + 1)]
+    def __init__(self, data: dict, builder: Builder):
+        try:
+            symbols, rules, states = data["symbols"], data["rules"], data["states"]
+            count = len(states)
+            self.actions: list[dict] = [dict() for _ in range(count)]
+            entries: list[tuple] = [(True, state, self.actions[state]) for state in range(count)]
+            for rule in rules:
+                origin, alias, _, expand1, _, expansion, _ = rule
+                if len(expansion) == 1 and expand1 and not alias:
+                    entries.append((None, origin))
+                else:
+                    entries.append((False, len(expansion), _reducer(rule, builder), origin))
+            for row, flat in zip(self.actions, states, strict=True):
+                if flat and min(flat) < 0:
+                    raise ValueError("a negative index")
+                row.update(zip(map(symbols.__getitem__, flat[::2]), map(entries.__getitem__, flat[1::2]),
+                               strict=True))
+            self.start = {name: self._state(data["start"][name]) for name in grammar_tables.START}
+            self.end = {name: self._state(data["end"][name]) for name in grammar_tables.START}
+            names = set(symbols)
+            for row in self.actions:
+                for entry in row.values():
+                    if entry[0] is not True and entry[-1] not in names:
+                        raise ValueError(f"rule {entry[-1]!r} is never a goto")
+        except (KeyError, IndexError, TypeError, ValueError, AttributeError, RuntimeError) as err:
+            raise ValueError(f"malformed parse tables: {err}") from None
         self.chains: dict[tuple[int, int, str], int] = {}
-        reducers: dict[int, tuple] = {}
-        for state, row in table.states.items():
-            for symbol, (action, arg) in row.items():
-                if action is Shift:
-                    self.actions[state][symbol] = (True, arg, self.actions[arg])
-                    continue
-                entry = reducers.get(id(arg))
-                if entry is None:
-                    if len(arg.expansion) == 1 and arg.options.expand1 and not arg.alias:
-                        entry = (None, arg.origin.name)
-                    else:
-                        entry = (False, len(arg.expansion), _reducer(arg, builder), arg.origin.name)
-                    reducers[id(arg)] = entry
-                self.actions[state][symbol] = entry
+
+    def _state(self, state) -> int:
+        if type(state) is not int or not 0 <= state < len(self.actions):
+            raise ValueError(f"no state {state!r}")
+        return state
 
     def chain_end(self, below: int, top: int, kind: str) -> int:
         """The top state after the run of pass-through reduces that starts in `top` (with
@@ -323,10 +294,25 @@ _TABLES: _Tables | None = None
 
 
 def _tables() -> _Tables:
+    """The tables, taken in on the first parse."""
     global _TABLES
     if _TABLES is None:
-        _TABLES = _Tables(_lark(), _BUILDER)
+        _TABLES = tables_from(grammar_tables.tables_path())
     return _TABLES
+
+
+def tables_from(path: str) -> _Tables:
+    """The parser's tables from the file at `path` when it is sound (lang.tables.read), else
+    built from the grammar now: a file that passes its checksums but does not hold together
+    is not used either."""
+    grammar = grammar_tables.grammar_text()
+    data = grammar_tables.read(path, grammar)
+    if data is not None:
+        try:
+            return _Tables(data, _BUILDER)
+        except ValueError:
+            pass
+    return _Tables(grammar_tables.build(grammar), _BUILDER)
 
 
 def _feed(tokens: list[Token], start: str, file: str, source: str):

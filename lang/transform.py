@@ -1,6 +1,6 @@
 """Grammar rules to lang.ast nodes.
 
-`Builder` is handed to Lark as an inline transformer: Lark calls one method per reduced rule,
+lang.parser calls one `Builder` method per reduced rule (as Lark would an inline transformer),
 with the rule's children (kept tokens, already-built nodes, and None for an absent `[...]`
 part). Building during the LALR parse needs no recursion, so deeply nested input cannot
 overflow the Python stack here. Every node gets the span of its first token.
@@ -12,11 +12,10 @@ each with a message that names the Synsema form.
 
 from __future__ import annotations
 
-from lark import Token, Transformer
 
 from synsema.lang import ast, checks
 from synsema.lang.errors import Span, parse_error
-from synsema.lang.lexer import duration_seconds, number_value
+from synsema.lang.lexer import Token, duration_seconds, number_value
 from synsema.lang.templates import HoleParser, build_template
 
 
@@ -30,11 +29,10 @@ class _Spread:
         self.span = span
 
 
-class Builder(Transformer):
-    """Lark inline transformer producing lang.ast nodes for one file at a time."""
+class Builder:
+    """One method per grammar rule, producing lang.ast nodes for one file at a time."""
 
     def __init__(self, parse_hole: HoleParser):
-        super().__init__()
         self.file = "<input>"
         self.parse_hole = parse_hole
 

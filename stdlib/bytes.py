@@ -22,7 +22,6 @@ every result is bounded by `MAX_BYTES` (runtime.limits' text limit) before it is
 from __future__ import annotations
 
 import binascii
-import hashlib
 import re
 
 from synsema.lang.errors import SynError
@@ -36,9 +35,10 @@ from synsema.stdlib.registry import builtin
 MAX_BYTES = MAX_TEXT_LENGTH
 # Hex text as `hex` writes it: an optional 0x prefix, then pairs of digits.
 _HEX = re.compile(r"(?:0[xX])?((?:[0-9a-fA-F]{2})*)")
-_DIGESTS = {"sha256": hashlib.sha256, "sha512": hashlib.sha512}
+# The digests offered, by the names hashlib and hmac know them by.
+_DIGESTS = frozenset({"sha256", "sha512"})
 _ENCODINGS = '"utf8", "hex" or "base64"'
-# base64 and hmac are imported by the builtins that use them, not by every run.
+# hashlib, base64 and hmac are imported by the builtins that use them, not by every run.
 
 
 def _bounded(fname: str, size: int) -> None:
@@ -175,7 +175,8 @@ def hex_(rt, value):
 
 
 def _digest(fname: str, value) -> bytes:
-    return _DIGESTS[fname](_data(fname, value)).digest()
+    import hashlib
+    return hashlib.new(fname, _data(fname, value)).digest()
 
 
 @builtin("sha256", 1)
@@ -215,10 +216,10 @@ def _mac(fname: str, data, key, algorithm):
     message = _data(fname, data)
     import hmac as hmac_lib  # the module, not the builtin
     if type(key) is Secret:
-        digest = hmac_lib.new(key.exposed_bytes(), message, _DIGESTS[algorithm]).digest()
+        digest = hmac_lib.new(key.exposed_bytes(), message, algorithm).digest()
         return key.derived(key.name, digest, ("hmac", algorithm, message), len(digest))
     if type(key) in (str, bytes):
-        return hmac_lib.new(_data(fname, key), message, _DIGESTS[algorithm]).digest()
+        return hmac_lib.new(_data(fname, key), message, algorithm).digest()
     raise wrong_type(fname, "a key as text, bytes or a secret", key)
 
 

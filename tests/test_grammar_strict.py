@@ -2,17 +2,12 @@
 the lexer on every terminal name."""
 
 import re
-import subprocess
-import sys
 from importlib import resources
-from pathlib import Path
 
 from lark import Lark
 from lark.lexer import Lexer
 
 from synsema.lang import lexer
-
-ROOT = str(Path(__file__).resolve().parent.parent)
 
 
 class _Unused(Lexer):
@@ -47,22 +42,3 @@ def test_every_token_the_lexer_makes_is_declared():
     assert made - declared == set()
     used = set(re.findall(r"\b[A-Z_][A-Z_]+\b", grammar_text().split("module:", 1)[1]))
     assert declared - used == {"AGENT", "SPAWN", "SHARE", "OBSERVE", "SIGNAL", "WAIT_FOR"}
-
-
-def test_parser_tables_are_cached_between_processes(tmp_path):
-    code = "from synsema.lang.parser import parse; parse('let x be 1', 'a.syn')"
-    env = {"XDG_CACHE_HOME": str(tmp_path), "PATH": "/usr/bin:/bin", "PYTHONPATH": ROOT}
-    subprocess.run([sys.executable, "-c", code], check=True, env=env, cwd=ROOT)
-    cached = list((tmp_path / "synsema").glob("grammar-*.lark-cache"))
-    assert len(cached) == 1 and cached[0].stat().st_size > 0
-    subprocess.run([sys.executable, "-c", code], check=True, env=env, cwd=ROOT)  # loads from the cache
-
-
-def test_unwritable_cache_falls_back_to_building(tmp_path):
-    blocker = tmp_path / "file"
-    blocker.write_text("not a directory")
-    code = "from synsema.lang.parser import parse; print(parse('let x be 1', 'a.syn').body[0].name)"
-    env = {"XDG_CACHE_HOME": str(blocker), "PATH": "/usr/bin:/bin", "PYTHONPATH": ROOT}
-    out = subprocess.run([sys.executable, "-c", code], check=True, env=env, cwd=ROOT,
-                         capture_output=True, text=True)
-    assert out.stdout.strip() == "x" and out.stderr == ""

@@ -32,6 +32,7 @@ def test_the_wheel_has_one_import_root(wheel):
     tops = {name.split("/")[0] for name in names if not name.split("/")[0].endswith(".dist-info")}
     assert tops == {"synsema"}
     assert "synsema/grammar/synsema.lark" in names
+    assert "synsema/grammar/synsema.tables.json" in names  # the parse tables (lang.tables)
     packages = {str(path.parent.relative_to(ROOT)) for path in ROOT.glob("*/**/__init__.py")
                 if path.parts[len(ROOT.parts)] in ("lang", "runtime", "stdlib", "grammar", "synsema")}
     assert packages, "no package found in the checkout"
@@ -59,7 +60,6 @@ def test_wheel_installs_and_runs_outside_the_checkout(wheel, tmp_path):
     program.write_text('print("from the wheel", 6 * 7)\n', encoding="utf-8")
     env = synsema_env()
     env["PYTHONPATH"] = str(target)
-    env["XDG_CACHE_HOME"] = str(tmp_path / "cache")  # a cold grammar cache
     for command in (["-c", "import synsema.runtime.cli as c, sys; print(c.__file__); sys.exit(c.main())"],
                     ["-c", "import synsema, runpy; print(synsema.__file__); runpy.run_module('synsema', run_name='__main__')"]):
         result = subprocess.run([sys.executable, *command, "run", str(program)], capture_output=True,
@@ -68,6 +68,30 @@ def test_wheel_installs_and_runs_outside_the_checkout(wheel, tmp_path):
         location, output = result.stdout.splitlines()
         assert location.startswith(str(target))
         assert output == "from the wheel 42"
+
+
+def test_the_installed_tables_are_used_and_damaged_ones_rebuilt(wheel, tmp_path):
+    """Installed from the wheel, a run parses with the shipped tables and never imports Lark;
+    with the tables file damaged the run still gives the same output, on tables built from the
+    grammar (Lark imported for that)."""
+    target = tmp_path / "site"
+    subprocess.run([sys.executable, "-m", "pip", "install", "--no-deps", "-q", "--target", str(target),
+                    str(wheel)], check=True, capture_output=True, timeout=300)
+    program = tmp_path / "p.syn"
+    program.write_text('task twice(x)\n    give x * 2\n\nprint(`{twice(21)}`)\n', encoding="utf-8")
+    probe = ("import sys; from synsema.runtime.cli import main; code = main(['run', sys.argv[1]]); "
+             "print(code, 'lark' in sys.modules)")
+    env = {**synsema_env(), "PYTHONPATH": str(target)}
+
+    def run() -> list[str]:
+        done = subprocess.run([sys.executable, "-c", probe, str(program)], capture_output=True, text=True,
+                              env=env, cwd=tmp_path, timeout=120)
+        assert done.stderr == ""
+        return done.stdout.splitlines()
+    assert run() == ["42", "0 False"]
+    tables = target / "synsema" / "grammar" / "synsema.tables.json"
+    tables.write_text(tables.read_text(encoding="utf-8")[:5000], encoding="utf-8")
+    assert run() == ["42", "0 True"]
 
 
 @pytest.fixture(scope="module")

@@ -1,7 +1,7 @@
 """synsema.lang.parser's own LALR loop against Lark's stock LALR parser, on the same grammar and tokens.
 
-lang.parser drives Lark's table itself, shapes each rule's children once per rule instead of
-through Lark's tree builder, and bounds the nesting depth on the way instead of walking the
+lang.parser drives the shipped tables itself (grammar/synsema.tables.json, see lang.tables),
+shapes each rule's children once per rule instead of through Lark's tree builder, and bounds the nesting depth on the way instead of walking the
 tree afterwards. The reference here is the plain way to do the same job: Lark's own
 `parse_interactive` with lang.transform's Builder as its inline transformer (Lark's child
 filters, placeholders and inlined rules), then the full `check_nesting` walk over the tree, for

@@ -9,7 +9,7 @@ import sys
 from conftest import ROOT, synsema_env
 
 HEAVY = ("sympy", "z3", "pysat", "prompt_toolkit", "pydantic", "httpx", "synsema.stdlib.math.tool",
-         "mcp", "anyio", "synsema.runtime.mcp")
+         "mcp", "anyio", "synsema.runtime.mcp", "lark")
 
 PROBE = """
 import json, sys
@@ -24,7 +24,7 @@ print(json.dumps({"code": code, "modules": sorted(sys.modules)}))
 # only some builtins need. Each costs start-up time (and more without a .pyc cache, issue 19).
 ON_FIRST_USE = ("synsema.runtime.label_compiler", "synsema.runtime.diffs", "difflib", "synsema.lang.unparse", "synsema.runtime.llm",
                 "synsema.runtime.testrunner", "synsema.runtime.testsession", "synsema.runtime.repl", "secrets", "csv", "datetime",
-                "fractions")
+                "fractions", "hashlib")
 
 
 def hello_world_modules(tmp_path) -> list[str]:
