@@ -35,8 +35,8 @@ from synsema.runtime import operators as ops
 from synsema.runtime.calls import GIVE, RECURSION_LIMIT, REG, STOP, call_builtin, call_value, invoke
 from synsema.runtime.compiler import Compiler, _comparison, _list_position, no_methods, undefined
 from synsema.runtime.control import StopLoop
-from synsema.runtime.labels import (EMPTY, Labeled, deep_labels, make_secret, shown, strip, unwrap, violation,
-                                    wrap)
+from synsema.runtime.labels import (EMPTY, Labeled, assignment_refusal, deep_labels, make_secret, shown, strip,
+                                    unwrap, violation, wrap)
 from synsema.runtime.limits import joined
 from synsema.runtime.scope import UNBOUND
 from synsema.runtime.values import Builtin, EnumValue, ModuleValue, Task, display, map_key, type_name
@@ -352,12 +352,11 @@ class LabelCompiler(Compiler):
                     store(f, Labeled(None, labels))
         return hide
 
-    def _check_upgrade(self, name: str, current, span) -> None:
+    def _check_upgrade(self, name: str, current, span, declassified: bool = False) -> None:
         pc = self.st.pc
-        if pc and not pc <= unwrap(current)[1]:
-            raise violation(f"cannot assign to '{name}' (public) under private control flow "
-                            f"(pc = {shown(pc)}); declare it private first (let {name} be "
-                            f"private(…)) or declassify(…) at this site", span)
+        held = unwrap(current)[1]
+        if pc and not pc <= held:
+            raise violation(assignment_refusal(name, held, pc, declassified), span)
 
     def s_Set(self, node, scope, tail):
         value = self.expr(node.value, scope)
@@ -380,12 +379,14 @@ class LabelCompiler(Compiler):
         span = node.span
         st = self.st
         plain = super().s_Set(node, scope, tail)
+        declassified = (type(node.value) is ast.Call and type(node.value.func) is ast.Name
+                        and node.value.func.name == "declassify")
 
         def labelled(f):
             v = value(f)
             keys = [k if is_attr else k(f) for is_attr, k in path]
             holder, key = locate(f)
-            self._check_upgrade(name, holder[key], span)
+            self._check_upgrade(name, holder[key], span, declassified)
             v = wrap(v, st.pc)
             if not keys:
                 holder[key] = v

@@ -129,6 +129,32 @@ def shown(labels) -> str:
     return "[" + ", ".join(sorted(labels)) + "]"
 
 
+def described(labels) -> str:
+    """How a diagnostic names a value's label: `public`, or `private to a, b`."""
+    return f"private to {', '.join(sorted(labels))}" if labels else "public"
+
+
+def assignment_refusal(name: str, held: frozenset, pc: frozenset, declassified: bool) -> str:
+    """Why `name`, labelled `held`, may not be assigned under the private `pc`, and the one fix
+    that works from where the program stands: what it holds is described as it is, and a step
+    the program already took (declaring it private, declassifying the value) is not suggested
+    again. Declassifying the assigned value never helps: the decision to assign is the leak."""
+    missing = sorted(pc - held)
+    wrapped = "<its initial value>"
+    for principal in missing:
+        wrapped = f'private({wrapped}, "{principal}")'
+    if held:
+        fix = (f"it must be private to {', '.join(missing)} as well — where it is declared, wrap "
+               f"its initial value (already private to {', '.join(sorted(held))}): let {name} be {wrapped}")
+    else:
+        fix = f"declare it private first (let {name} be {wrapped})"
+    if declassified:
+        fix += ("; declassify(…) of the assigned value publishes the value, not the branch that "
+                "chose to assign it")
+    return (f"cannot assign to '{name}' ({described(held)}) under private control flow "
+            f"(pc = {shown(pc)}); {fix}")
+
+
 def violation(message: str, span=None) -> SynError:
     """A refused flow. Under a private pc the message also says where control flow became private,
     since that condition — not the line refused — is usually what a newcomer must declassify."""
@@ -207,7 +233,7 @@ class LabelState:
             if labels:
                 raise violation(f"an argument of {what} is private to {', '.join(sorted(labels))}, "
                                 f"the sink accepts (public); declassify(…) it first if it may leave "
-                                f"the program", span)
+                                f"the program (with no list of principals: a list only narrows)", span)
 
     def effect(self, what: str, changes: tuple, reads: tuple, labels: frozenset) -> frozenset:
         """The one gate of effects that outlive a branch (runtime.effects): `what` changes the
@@ -277,20 +303,25 @@ class LabelState:
             return labels <= named
         return all(any(f"{principal}@{host}" in items for host in hosts) for principal in labels)
 
-    @staticmethod
-    def llm_refusal(what: str, labels: frozenset, hosts: tuple[str, ...] | None, why: str, span=None):
+    def llm_refusal(self, what: str, labels: frozenset, hosts: tuple[str, ...] | None, why: str, span=None):
         """The violation for sending data private to `labels` (`why` says which value carries
-        them) to a model `llm_allows` refused, naming the one ceiling item that would allow it."""
-        principal = sorted(labels)[0]
+        them) to a model `llm_allows` refused, naming the ceiling items still missing — never one
+        the host already gave."""
+        items = set(self.ceiling.items_named("llm")) if self.ceiling is not None else set()
         if hosts:
-            where, item = f"the model at {hosts[-1]}", f"llm={principal}@{hosts[-1]}"
+            host = hosts[-1]
+            missing = [p for p in sorted(labels) if not any(f"{p}@{h}" in items for h in hosts)]
+            where, needed = f"the model at {host}", [f"llm={p}@{host}" for p in missing]
         else:
-            where, item = "a model", (f"llm={principal}@HOST (HOST: the model's host, e.g. "
-                                      f"api.anthropic.com; replaying, the one the cassette was recorded against)")
+            named = {item.partition("@")[0] for item in items if "@" in item}
+            missing = [p for p in sorted(labels) if p not in named]
+            where, needed = "a model", [f"llm={p}@HOST" for p in missing]
+            needed[-1:] = [f"{needed[-1]} (HOST: the model's host, e.g. api.anthropic.com; replaying, "
+                           "the one the cassette was recorded against)"] if needed else []
         return violation(
             f"{what} would send data private to {', '.join(sorted(labels))} ({why}) to {where}, which "
-            f"the host ceiling does not allow for it; the host must add {item} to --cap-set, or the "
-            f"program must declassify(…) what it sends", span)
+            f"the host ceiling does not allow for it; the host must add {' and '.join(needed)} to "
+            f"--cap-set, or the program must declassify(…) what it sends", span)
 
 
 class WatchedLabelState(LabelState):

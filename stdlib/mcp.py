@@ -89,11 +89,14 @@ def _tool_attrs(server: str, name: str, arguments: dict) -> dict | None:
 
 def _refuse_private(st, label: str, arguments: dict) -> None:
     """An MCP server is outside the program: nothing private may reach it."""
-    from synsema.runtime.labels import deep_labels, shown
-    found = st.pc
+    from synsema.runtime.labels import EMPTY, deep_labels, shown
+    found = EMPTY
     for value in arguments.values():
         found = found | deep_labels(value)
+    if st.pc:
+        raise violation(f"{label} called under private control flow (pc = {shown(st.pc)}); an MCP "
+                        "server is a public sink — make the call from public control flow "
+                        "(declassify(…) the condition)")
     if found:
-        raise violation(f"{label} would receive data private to {shown(found)} (its arguments or the "
-                        "control flow around the call); an MCP server is a public sink — "
-                        "declassify(…) the arguments first")
+        raise violation(f"{label} would receive data private to {shown(found)} (its arguments); an "
+                        "MCP server is a public sink — declassify(…) the arguments first")

@@ -1,8 +1,11 @@
 """Conformance programs: each tests/conformance/**/NAME.syn runs through `synsema run` and must
-print exactly NAME.out on stdout and NAME.err on stderr, and exit with NAME.exit (default 0)."""
+print exactly NAME.out on stdout and NAME.err on stderr, and exit with NAME.exit (default 0).
+NAME.cmd, when present, holds the command and flags to use instead of `run` (`run --labels`,
+`check`): the program's name is given last."""
 
 from __future__ import annotations
 
+import shlex
 from pathlib import Path
 
 import pytest
@@ -20,7 +23,8 @@ def _expected(program: Path, suffix: str, default: str = "") -> str:
 
 @pytest.mark.parametrize("program", PROGRAMS, ids=[str(p.relative_to(HERE)) for p in PROGRAMS])
 def test_program(program: Path):
-    result = run_synsema("run", program.name, cwd=program.parent)
+    command = shlex.split(_expected(program, ".cmd", "run"))
+    result = run_synsema(*command, program.name, cwd=program.parent)
     assert result.stdout == _expected(program, ".out")
     assert result.stderr == _expected(program, ".err")
     assert result.returncode == int(_expected(program, ".exit", "0").strip())

@@ -107,6 +107,15 @@ def test_every_listing_and_call_is_audited(tmp_path):
     assert records[-1]["summary"]["exit"] == 0
 
 
+def test_under_labels_a_call_decided_by_private_data_is_told_to_leave_the_branch(tmp_path):
+    """Public arguments under a private condition: declassifying the arguments would not help,
+    and the message does not ask for it (issue 32 item 9)."""
+    branch = run(tmp_path, 'require mcp("notes")\nlet t be mcp_tools("notes")\n'
+                           'let s be private(1, "customer")\nwhen s > 0\n    print(t["add"](1, 2))\n', "--labels")
+    assert branch.returncode == 1 and "under private control flow (pc = [customer])" in branch.stderr
+    assert "declassify(…) the arguments" not in branch.stderr
+
+
 def test_under_labels_arguments_are_a_sink_and_results_carry_the_server_principal(tmp_path):
     leak = run(tmp_path, 'require mcp("notes")\nlet t be mcp_tools("notes")\n'
                          'let name be private("Ana", "customer")\nprint(t["greet"](name))\n', "--labels")
