@@ -12,6 +12,7 @@ from __future__ import annotations
 
 # domain module (stdlib/math/domains/NAME.py) -> the identifiers its TOOLS tuple declares
 MODULES: dict[str, tuple[str, ...]] = {
+    "algebraic": ("nt.algebraic.minimal_polynomial",),
     "arithmetic": ("nt.function.evaluate",),
     "calculus": ("calculus.integrate.definite", "calculus.integrate.rational"),
     "certify": ("nt.prime.certify",),

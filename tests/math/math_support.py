@@ -240,6 +240,10 @@ def largest_inputs() -> list[tuple[str, str, dict]]:
         ("poly", "poly.galois.group", {"polynomial": poly([
             str(Fraction(rng.choice([-1, 1]) * rng.randrange(10**29, 10**30), d))
             for d in (997, 991, 983, 977, 971, 967, 953)])}),
+        ("nt", "nt.algebraic.minimal_polynomial", {"number": "sqrt(999999999989) + "
+         "sqrt(999999999959) + sqrt(999999999961) + sqrt(999999999943)"}),
+        ("nt", "nt.algebraic.minimal_polynomial", {"number": "9999999999^16 * "
+                                                             "999999999999^(1/16)"}),
     ]
 
 

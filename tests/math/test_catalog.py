@@ -45,6 +45,7 @@ ADDED_28 = [
     "linalg.lattice.reduce",
     "poly.galois.group",
     "calculus.integrate.definite",
+    "nt.algebraic.minimal_polynomial",
 ]
 
 

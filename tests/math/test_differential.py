@@ -912,6 +912,36 @@ def _galois():
     return generate, verify
 
 
+@case("nt.algebraic.minimal_polynomial", ["sqrt_sum", "radical_mix", "cosine", "quotient"])
+def _minimal_polynomial():
+    primes = [2, 3, 5, 7, 11, 13, 17, 19, 23]
+
+    def generate(rng, shape):
+        if shape == "sqrt_sum":  # k distinct primes: degree exactly 2^k (Besicovitch)
+            chosen = rng.sample(primes, rng.randrange(1, 5))
+            text = " + ".join(f"{rng.choice([1, 2, -3])}*sqrt({p})" for p in chosen)
+            return {"number": text, "_degree": 2 ** len(chosen)}
+        if shape == "radical_mix":
+            a, b = rng.sample(primes, 2)
+            return {"number": f"{a}^({rng.choice([1, -1])}/{rng.randrange(2, 5)}) "
+                              f"{rng.choice('+-*')} {rng.choice(['I', f'sqrt({b})', str(b)])}"}
+        if shape == "cosine":
+            n = rng.randrange(3, 31)
+            k = rng.choice([k for k in range(1, n) if math.gcd(k, n) == 1])
+            totient = sum(1 for j in range(1, n + 1) if math.gcd(j, n) == 1)
+            return {"number": f"cos(2*{k}*pi/{n})", "_degree": totient // 2}
+        a, b = rng.sample(primes, 2)
+        return {"number": f"({rng.randrange(1, 9)} + sqrt({a}))/({rng.randrange(-5, 5)} - cbrt({b}))"}
+
+    def verify(payload, out):
+        from test_algebraic import check
+        assert out["status"] == "algebraic"
+        check(payload["number"], out)
+        if "_degree" in payload:
+            assert out["degree"] == payload["_degree"]
+    return generate, verify
+
+
 @case("calculus.integrate.rational", [(m, n) for m in (0, 1, 3) for n in (1, 2, 3)])
 def _integrate():
     def generate(rng, shape):
