@@ -19,6 +19,7 @@ MODULES: dict[str, tuple[str, ...]] = {
     "contfrac": ("nt.continued_fraction.expand",),
     "cyclotomic": ("poly.cyclotomic",),
     "galois": ("poly.galois.group",),
+    "holonomic": ("seq.holonomic.find",),
     "inverse": ("linalg.inverse",),
     "lattice": ("linalg.integer.normal_forms", "nt.integer.relations"),
     "lll": ("linalg.lattice.reduce",),

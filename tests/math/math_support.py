@@ -244,6 +244,8 @@ def largest_inputs() -> list[tuple[str, str, dict]]:
          "sqrt(999999999959) + sqrt(999999999961) + sqrt(999999999943)"}),
         ("nt", "nt.algebraic.minimal_polynomial", {"number": "9999999999^16 * "
                                                              "999999999999^(1/16)"}),
+        ("seq", "seq.holonomic.find", {"terms": [rng.randrange(-10**30 + 1, 10**30)
+                                                 for _ in range(100)]}),
     ]
 
 

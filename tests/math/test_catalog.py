@@ -46,6 +46,7 @@ ADDED_28 = [
     "poly.galois.group",
     "calculus.integrate.definite",
     "nt.algebraic.minimal_polynomial",
+    "seq.holonomic.find",
 ]
 
 

@@ -942,6 +942,46 @@ def _minimal_polynomial():
     return generate, verify
 
 
+@case("seq.holonomic.find", [(r, d, extra) for r, d in ((1, 0), (1, 1), (2, 1), (1, 2))
+                              for extra in (-1, 0, 3)])
+def _holonomic():
+    def generate(rng, shape):
+        r, d, extra = shape
+        # a(n+r) = sum_i q_i(n) a(n+i) with integer q_i of degree <= d: integer terms
+        q = [[rng.randrange(-3, 4) for _ in range(d + 1)] for _ in range(r)]
+        q[0][0] = q[0][0] or 1
+        terms = [rng.randrange(1, 6) for _ in range(r)]
+        count = (r + 1) * (d + 1) - 1 + r + extra
+        while len(terms) < count:
+            n = len(terms) - r
+            terms.append(sum(sum(c * n ** j for j, c in enumerate(q[i])) * terms[n + i]
+                             for i in range(r)))
+        return {"terms": terms[:max(1, count)], "max_order": 2, "max_degree": 2}
+
+    def verify(payload, out):
+        from sympy import Matrix
+        from test_holonomic import check
+        terms = payload["terms"]
+        if out["status"] != "none":
+            check(terms, out)
+        # no earlier shape fits, and the found shape's nullity (sympy's nullspace, not ours)
+        n = len(terms)
+        shapes = sorted(((r, d) for r in (1, 2) for d in (0, 1, 2)
+                         if (r + 1) * (d + 1) - 1 <= n - r),
+                        key=lambda s: ((s[0] + 1) * (s[1] + 1), s[0]))
+        for r, d in shapes:
+            rows = [[m ** j * terms[m + i] for i in range(r + 1) for j in range(d + 1)]
+                    for m in range(n - r)]
+            nullity = len(Matrix(rows).nullspace())
+            if (r, d) == (out.get("order"), out.get("degree")):
+                assert nullity == out["nullity"]
+                break
+            assert nullity == 0, (r, d)
+        else:
+            assert out["status"] == "none"
+    return generate, verify
+
+
 @case("calculus.integrate.rational", [(m, n) for m in (0, 1, 3) for n in (1, 2, 3)])
 def _integrate():
     def generate(rng, shape):
