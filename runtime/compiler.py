@@ -19,7 +19,7 @@ from synsema.lang.errors import SynError
 from synsema.lang.gcpause import collector_paused
 from synsema.lang.resolve import Scope, arm_scope, block_scope, task_scope, test_scope
 from synsema.lang.toolschema import JSON_TYPES
-from synsema.runtime import assertions, fastpaths
+from synsema.runtime import assertions, codegen, fastpaths
 from synsema.runtime import operators as ops
 from synsema.runtime.fastpaths import Operand
 from synsema.runtime.calls import (GIVE, host_failure, RECURSION_LIMIT, REG, STOP, TaskCode, call_builtin, call_value, invoke,
@@ -143,6 +143,12 @@ class Compiler:
     # Whether a `let` or `set` of a local may write its frame slot directly, value as it is
     # (the labels compiler's stores label the value and check the pc: it says no).
     plain_slots = True
+    # Whether task bodies, lambda bodies and loops become generated functions (runtime.codegen),
+    # and how a generated body calls a task: directly (`generated_calls`), or as a public body
+    # of the labels compiler calls one (`generated_public_calls`, label_compiler.PublicCompiler).
+    generates = True
+    generated_calls = True
+    generated_public_calls = False
 
     def __init__(self, rt, globals_: dict, file: str, is_module: bool = False):
         self.rt = rt
@@ -638,6 +644,9 @@ class Compiler:
         return run
 
     def s_While(self, node, scope, tail):
+        generated = codegen.generate(self, "loop", node, scope)
+        if generated is not None:
+            return generated
         cond = self.expr(node.cond, scope)
         self.loops += 1
         body = self.block(node.body, scope, False)
@@ -687,6 +696,9 @@ class Compiler:
         return range_numbers(*bounds)
 
     def s_Each(self, node, scope, tail):
+        generated = codegen.generate(self, "loop", node, scope)
+        if generated is not None:
+            return generated
         iterable = self.lazy_iterable(node.iterable, scope)
         self.loops += 1
         body, template = self.frame_block(node.body, scope, False, preset=[node.var])
@@ -801,9 +813,9 @@ class Compiler:
         defaults = [self.expr(p.default, inner) if p.default is not None else None for p in params]
         saved_loops, self.loops = self.loops, 0
         if is_lambda:
-            compiled = self.expr(body, inner)
+            compiled = codegen.generate(self, "lambda", body, inner) or self.expr(body, inner)
         else:
-            compiled = self.block(body, inner, True)
+            compiled = codegen.generate(self, "task", body, inner) or self.block(body, inner, True)
         self.loops = saved_loops
         code = TaskCode(name, is_lambda, tuple(p.name for p in params), defaults, compiled,
                         [UNBOUND] * (inner.size - 1 - len(params)))

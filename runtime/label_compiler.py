@@ -150,10 +150,18 @@ class PublicCompiler(Compiler):
     run catches `_LeavePublic`, restores the call counters and runs the labelled body instead.
     """
 
+    generated_calls = False
+    generated_public_calls = True   # runtime.codegen writes `e_Call` below inline
+
     def __init__(self, rt, globals_, file, owner):
         super().__init__(rt, globals_, file, False)
         self.owner = owner   # the TaskCode whose public body this is
         self.st = rt.labels
+
+    def public_leave(self) -> "_LeavePublic":
+        """Mark the owner as not public for the rest of the run; the exception that gives up."""
+        self.owner.public = self.owner.closed = None
+        return _LeavePublic()
 
     def e_Call(self, node, scope):
         args = tuple(self.expr(a, scope) for a in node.args)
@@ -166,9 +174,7 @@ class PublicCompiler(Compiler):
         callee = self._global_name(node.func, scope)   # None unless a global: `None in g` is false
         func = self.expr(node.func, scope)              # what reads the callee otherwise, or fails
 
-        def leave():
-            owner.public = owner.closed = None
-            return _LeavePublic()
+        leave = self.public_leave
 
         if count == 1:
             only = args[0]
@@ -267,6 +273,7 @@ class LabelCompiler(Compiler):
     """Compiles a module so that every closure respects the label rules of LANGUAGE.md §8."""
 
     plain_slots = False   # every `let` and `set` goes through the labelling stores
+    generates = False     # labelled code stays on these closures (public bodies are generated)
 
     def __init__(self, rt, globals_, file, is_module=False):
         super().__init__(rt, globals_, file, is_module)
