@@ -203,7 +203,7 @@ def test_conjecture_agent_replays_its_cassette_and_prints_the_evidence():
     assert '  4181 is composite: witness {kind: "miller_rabin_base", base: 2}' in evidence
     assert "  4181 = 37^1 * 113^1" in evidence
     assert any(line.startswith("  1066340417491710595814572169 is prime: certificate with 1 "
-                               "Pocklington steps") for line in evidence)
+                               "steps and leaves [2, 11, 89") for line in evidence)
     assert evidence[-1] == "  (5/113) = -1, and 19 divides 113 - (-1): true"
 
 

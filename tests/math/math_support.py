@@ -8,6 +8,7 @@ that establish invariants are written here independently of sympy where the seed
 
 from __future__ import annotations
 
+import math
 import random
 from fractions import Fraction
 
@@ -447,3 +448,95 @@ def check_definite(payload: dict, result: dict) -> None:
         assert abs(closed.imag) < mpmath.mpf(10) ** -30
         assert abs(closed.real - numeric) < mpmath.mpf(10) ** -25 * (1 + abs(numeric))
         assert abs(mpmath.mpf(result["approx"]) - numeric) < mpmath.mpf(10) ** -25 * (1 + abs(numeric))
+
+
+def jacobi_symbol(a: int, n: int) -> int:
+    """(a/n) for odd n > 0 by quadratic reciprocity (written for the tests)."""
+    a, result = a % n, 1
+    while a:
+        while a % 2 == 0:
+            a //= 2
+            if n % 8 in (3, 5):
+                result = -result
+        a, n = n, a
+        if a % 4 == 3 and n % 4 == 3:
+            result = -result
+        a %= n
+    return result if n == 1 else 0
+
+
+def lucas_u_matrix(n: int, p: int, q: int, k: int) -> int:
+    """U_k(P, Q) mod n as the corner of [[P, -Q], [1, 0]]^k (a route unlike the library's)."""
+    def mul(x, y):
+        return [[(x[0][0] * y[0][0] + x[0][1] * y[1][0]) % n,
+                 (x[0][0] * y[0][1] + x[0][1] * y[1][1]) % n],
+                [(x[1][0] * y[0][0] + x[1][1] * y[1][0]) % n,
+                 (x[1][0] * y[0][1] + x[1][1] * y[1][1]) % n]]
+    result, base = [[1, 0], [0, 1]], [[p % n, -q % n], [1, 0]]
+    while k:
+        if k & 1:
+            result = mul(result, base)
+        base, k = mul(base, base), k >> 1
+    return result[1][0]  # M^k = [[U_(k+1), -Q U_k], [U_k, -Q U_(k-1)]]
+
+
+def verify_prime_certificate(certificate: dict, roots=()) -> set[int]:
+    """Check an nt.prime.certify certificate from the theorems alone (modular arithmetic, gcd,
+    Jacobi symbols and Lucas sequences written here), returning the primes it proves; every
+    root must be among them."""
+    proven = set()
+    for leaf in certificate["leaves"]:
+        leaf = int(leaf)
+        assert 2 <= leaf < PSI13
+        assert leaf in MR_BASES or (leaf % 2 and all(strong_probable_prime(leaf, a)
+                                                     for a in MR_BASES))
+        proven.add(leaf)
+    for step in certificate["steps"]:
+        p, method = int(step["prime"]), step["method"]
+        assert p % 2 == 1 and p >= PSI13
+        f1 = f2 = 1
+        for f in step["factors"]:
+            q, e, a = int(f["prime"]), f["exponent"], int(f["base"])
+            assert q in proven and (p - 1) % q**e == 0
+            assert pow(a, p - 1, p) == 1 and math.gcd(pow(a, (p - 1) // q, p) - 1, p) == 1
+            f1 *= q**e
+        if step["plus_factors"]:
+            d = int(step["discriminant"])
+            assert jacobi_symbol(d, p) == -1
+        for f in step["plus_factors"]:
+            q, e, big_p, big_q = (int(f["prime"]), f["exponent"], int(f["lucas_p"]),
+                                  int(f["lucas_q"]))
+            assert q in proven and (p + 1) % q**e == 0
+            assert big_p * big_p - 4 * big_q == d and math.gcd(big_q, p) == 1
+            assert lucas_u_matrix(p, big_p, big_q, p + 1) == 0
+            assert math.gcd(lucas_u_matrix(p, big_p, big_q, (p + 1) // q), p) == 1
+            f2 *= q**e
+        if method == "pocklington":
+            assert f1 * f1 > p
+        elif method == "morrison":
+            assert (f2 - 1) ** 2 > p
+        elif method == "bls_cube_root":
+            assert f1**3 >= p
+            c2, c1 = divmod((p - 1) // f1, f1)
+            disc = c1 * c1 - 4 * c2
+            assert disc < 0 or math.isqrt(disc) ** 2 != disc
+        else:
+            assert method == "combined"
+            g = f1 * f2 // math.gcd(f1, f2)
+            assert g * g >= p
+            r = _crt_one_minus_one(f1, f2)  # the one residue mod g with these two properties:
+            assert 0 <= r < g and (r - 1) % f1 == 0 and (r + 1) % f2 == 0
+            assert r == 1 or p % r != 0
+        proven.add(p)
+    assert all(int(root) in proven for root in roots)
+    return proven
+
+
+def _crt_one_minus_one(f1: int, f2: int) -> int:
+    """r in [0, lcm) with r = 1 (mod f1), r = -1 (mod f2), by extended Euclid."""
+    g = math.gcd(f1, f2)
+    lcm = f1 * f2 // g
+    # 1 + f1 t = -1 (mod f2)  <=>  (f1/g) t = -2/g (mod f2/g)
+    m = f2 // g
+    t = (-2 // g) * pow(f1 // g, -1, m) % m if m > 1 else 0
+    return (1 + f1 * t) % lcm

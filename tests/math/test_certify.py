@@ -6,7 +6,8 @@ from __future__ import annotations
 
 import math
 
-from math_support import MR_BASES, PSI13, rejected, run, strong_probable_prime
+from math_support import (MR_BASES, PSI13, rejected, run, strong_probable_prime,
+                          verify_prime_certificate)
 
 ID = "nt.prime.certify"
 M89 = 2**89 - 1
@@ -17,22 +18,7 @@ def certify(n) -> dict:
 
 
 def verify(n: int, certificate: dict) -> None:
-    """Pocklington, step by step: each q is a leaf or proven earlier, F | p - 1, F^2 > p."""
-    proven = set()
-    for leaf in certificate["leaves"]:
-        assert leaf < PSI13
-        assert leaf in MR_BASES or all(strong_probable_prime(leaf, a) for a in MR_BASES)
-        proven.add(leaf)
-    for step in certificate["steps"]:
-        p, factored = step["prime"], 1
-        for f in step["factors"]:
-            q, e, a = f["prime"], f["exponent"], f["base"]
-            assert q in proven and (p - 1) % q**e == 0
-            assert pow(a, p - 1, p) == 1 and math.gcd(pow(a, (p - 1) // q, p) - 1, p) == 1
-            factored *= q**e
-        assert factored * factored > p
-        proven.add(p)
-    assert n in proven
+    verify_prime_certificate(certificate, [n])
 
 
 def check(n: int, result: dict) -> None:
@@ -46,7 +32,16 @@ def check(n: int, result: dict) -> None:
             assert not strong_probable_prime(n, w["base"])
     elif result["status"] == "unproven":
         f, r = result["factored_part"], result["cofactor"]
-        assert f * r == n - 1 and f * f <= n and strong_probable_prime(n, 2)
+        f2, r2 = result["plus_factored_part"], result["plus_cofactor"]
+        assert f * r == n - 1 and f2 * r2 == n + 1 and strong_probable_prime(n, 2)
+        # every prime of both factored parts is proven by the certificate it carries
+        proven = verify_prime_certificate(result["certified"])
+        assert n not in proven
+        for part in (f, f2):
+            for q in proven:
+                while part % q == 0:
+                    part //= q
+            assert part == 1
     else:
         assert n < 2
 
@@ -92,9 +87,43 @@ def test_certificates_recurse_through_large_factors():
     verify(p, result["certificate"])
 
 
+# Random primes of 60 to 100 digits ("fixed set" seed of the measurement), each proved within the
+# budget, by the method its last step names: every method closes some step here.
+FIXED = {
+    453925627487217619436129362282524037405859690553664374258113: "pocklington",
+    259026963144917656399938547472969018161097477396396278893241: "morrison",
+    41152815413864513946254218897713124563977652376346721646089207457899493758501019:
+        "bls_cube_root",
+    4182368131103876264820384302393749928661122305227510305950021111443581: "combined",
+    3189824076633050866571687663310297249972241076524344576781352716963342977361519248755197915904726861:
+        "bls_cube_root",
+    4731119302890660356495253725961118745757289330245150691776196979574155300702616511816502858163330007:
+        "pocklington",
+}
+
+
+def test_fixed_60_to_100_digit_primes_verified_independently():
+    for n, method in FIXED.items():
+        result = certify(n)
+        assert result["status"] == "prime", n
+        assert result["certificate"]["steps"][-1]["method"] == method
+        verify(n, result["certificate"])
+    methods = {s["method"] for s in certify(max(FIXED))["certificate"]["steps"]}
+    assert methods == {"pocklington", "morrison", "bls_cube_root"}  # recursion mixes them
+
+
+def test_unproven_keeps_every_prime_it_proved():
+    # A 100-digit prime whose n - 1 and n + 1 the budget factors only in part: the answer is
+    # unproven, with F1 and F2 (14 and 7 digits) and a certificate for every prime in them.
+    n = 7969605459067981228288969108842354457493114552571291373834171852322857288361879136624744151286608379
+    result = certify(n)
+    assert result["status"] == "unproven"
+    assert result["factored_part"] > 10**12 and result["plus_factored_part"] > 10**5
+    assert 2 in result["certified"]["leaves"]
+    check(n, result)
+
+
 def test_unproven_is_evidence_not_a_verdict():
-    # The largest prime below 10^99 + 300: n - 1 has a large composite cofactor that the fixed
-    # budget does not split, so the honest answer is "unproven" with F and R.
     from sympy import isprime, nextprime
     n = nextprime(10**99)
     result = certify(n)

@@ -46,3 +46,18 @@ def pollard_pm1(n: int, smoothness: int) -> int | None:
 
 # The trial-division primes of nt.prime.certify, sieved once when the worker preloads this module.
 SMALL_PRIMES = tuple(int(p) for p in _primerange(2, 2**16))
+
+
+def ecm_factor(n: int, curves: int, stage1: int, stage2: int) -> int | None:
+    """A nontrivial factor of composite n found by at most `curves` elliptic curves of Lenstra's
+    method with bounds B1 = stage1, B2 = stage2 (fixed seed, reproducible), or None."""
+    from sympy.ntheory.ecm import _ecm_one_factor
+    found = _ecm_one_factor(n, stage1, stage2, curves, seed=1234)
+    return None if found is None or found in (1, n) else int(found)
+
+
+def lucas_u(n: int, p: int, q: int, k: int) -> int:
+    """U_k(P, Q) mod n of the Lucas sequence U_0 = 0, U_1 = 1, U_j = P U_(j-1) - Q U_(j-2),
+    for odd n >= 3 and P^2 - 4Q != 0."""
+    from sympy.external.ntheory import _lucas_sequence
+    return int(_lucas_sequence(n, p, q, k)[0])
