@@ -12,7 +12,7 @@ trees many times.
 from __future__ import annotations
 
 from operator import attrgetter
-from typing import Iterator
+from collections.abc import Iterator
 
 from synsema.lang.errors import Span
 

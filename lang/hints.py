@@ -13,7 +13,7 @@ it as a quick fix and `check --format json` lists it. Its edits use the position
 
 from __future__ import annotations
 
-from typing import Container, Iterable
+from collections.abc import Container, Iterable
 
 from synsema.lang.suggest import did_you_mean, nearest
 

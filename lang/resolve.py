@@ -22,7 +22,7 @@ builtins, constants, the `math` module) are passed in by the caller as `predecla
 
 from __future__ import annotations
 
-from typing import Iterable
+from collections.abc import Iterable
 
 from synsema.lang import ast
 

@@ -10,7 +10,7 @@ error inside a hole points at the hole.
 from __future__ import annotations
 
 import re
-from typing import Callable
+from collections.abc import Callable
 
 from synsema.lang import ast
 from synsema.lang.errors import Span, lex_error

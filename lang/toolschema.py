@@ -12,7 +12,7 @@ This module lives in `lang/` because the static tools need it and `lang` imports
 
 from __future__ import annotations
 
-from typing import Iterable
+from collections.abc import Iterable
 
 from synsema.lang.errors import SynError
 

@@ -12,7 +12,6 @@ when it returns to Python.
 
 from __future__ import annotations
 
-import ctypes
 import threading
 
 
@@ -22,6 +21,7 @@ class DeadlineExceeded(BaseException):
 
 def interrupt(thread_id: int, exception: type[BaseException] = DeadlineExceeded) -> bool:
     """Raise `exception` in the thread `thread_id` at its next Python instruction."""
+    import ctypes  # only when a deadline fires: most runs never need it
     done = ctypes.pythonapi.PyThreadState_SetAsyncExc(ctypes.c_ulong(thread_id), ctypes.py_object(exception))
     return done == 1
 

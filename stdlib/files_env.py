@@ -14,7 +14,6 @@ the operation and the path.
 from __future__ import annotations
 
 import os
-import shutil
 
 from synsema.lang.errors import SynError
 from synsema.lang.grants import grant
@@ -109,6 +108,7 @@ def _replace_atomically(fname: str, real: str, text, keep_existing: bool) -> Non
     try:
         with os.fdopen(descriptor, "wb") as handle:
             if keep_existing and mode is not None:
+                import shutil  # only for this rare case, not at every start
                 with open(real, "rb") as current:
                     shutil.copyfileobj(current, handle)
             handle.write(text.encode("utf-8"))

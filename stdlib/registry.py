@@ -44,7 +44,7 @@ For instance:
 
 from __future__ import annotations
 
-from typing import Callable
+from collections.abc import Callable
 
 
 class BuiltinSpec:

@@ -10,7 +10,6 @@ read and written in UTC so that no result depends on the machine's time zone.
 from __future__ import annotations
 
 import math
-import random as _random
 import time
 from decimal import Decimal
 
@@ -20,8 +19,16 @@ from synsema.stdlib.core import short, wrong_type
 from synsema.stdlib.registry import builtin
 
 _ISO_SECONDS = "%Y-%m-%dT%H:%M:%S"
-# `datetime` is imported by the builtins that convert times, not by every run.
-_rng = _random.Random()
+# `datetime` is imported by the builtins that convert times, not by every run; `random` (and
+# the generator, seeded from the system on first use) by the builtins that draw.
+_RNG: list = []
+
+
+def _rng():
+    if not _RNG:
+        import random as _random
+        _RNG.append(_random.Random())
+    return _RNG[0]
 
 
 def _seconds(fname: str, value) -> float | int:
@@ -147,7 +154,7 @@ def random(rt):
     Example: random() < 1 => true
     """
     rt.check_cap("random", None)
-    return _rng.random()
+    return _rng().random()
 
 
 @builtin("random_int", 2, cap="random")
@@ -162,4 +169,4 @@ def random_int(rt, lo, hi):
             raise SynError(f"random_int expects integers, got {type_name(bound)} {short(bound)}")
     if lo > hi:
         raise SynError(f"random_int: the lower bound {lo} is above the upper bound {hi}")
-    return _rng.randint(lo, hi)
+    return _rng().randint(lo, hi)

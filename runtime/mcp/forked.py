@@ -192,6 +192,9 @@ class CallProcesses:
             after = _counts(self._audit)
             answer["audit"] = {key: after[key] - before[key] for key in after}
             connection.sendall(json.dumps(answer, ensure_ascii=False).encode())
+            # The end of the answer, before this process's exit tears its copy of the server
+            # down (milliseconds the client would otherwise wait for).
+            connection.shutdown(socket.SHUT_WR)
         except BaseException:
             code = 1
         finally:
