@@ -134,21 +134,15 @@ def parallel_map(rt, fn, items: list, limit: int) -> list:
     _runtime = rt
     workers = []
     try:
-        stack = threading.stack_size(WORKER_STACK)
-        try:
-            for number in range(min(limit, count)):
-                context = contextvars.copy_context()   # trace spans nest under the caller's
-                worker = threading.Thread(target=context.run, args=(run_items,), daemon=True,
-                                          name=f"synsema-item-{number}")
-                workers.append(worker)
-                worker.start()
-        finally:
-            threading.stack_size(stack)
-        # wait (the lock let go) until every worker has ended, not only every item: a caller that
-        # is itself an item holds the lock again after this, and a worker still waiting for the
-        # lock at its start would otherwise never get it
-        while any(worker.is_alive() for worker in workers):
-            done.wait(0.05)
+        workers = _start_workers(run_items, min(limit, count))
+        if workers:
+            # wait (the lock let go) until every worker has ended, not only every item: a caller
+            # that is itself an item holds the lock again after this, and a worker still waiting
+            # for the lock at its start would otherwise never get it
+            while any(worker.is_alive() for worker in workers):
+                done.wait(0.05)
+        else:
+            _run_here(run_items)
     finally:
         _active -= 1
         if not outer_holds:
@@ -156,7 +150,7 @@ def parallel_map(rt, fn, items: list, limit: int) -> list:
             _EVAL.release()
         for worker in workers:
             worker.join()
-    rt.resume(start)
+        rt.resume(start)
     if rt.labels is not None:
         rt.labels.callback_labels = rt.labels.callback_labels | returned[0]
     first = min(errors, default=None)
@@ -170,3 +164,39 @@ def parallel_map(rt, fn, items: list, limit: int) -> list:
     if first is not None:
         raise errors[first]
     return results
+
+
+def _start_workers(run_items, wanted: int) -> list[threading.Thread]:
+    """Up to `wanted` worker threads running `run_items`. A host with no room for another thread
+    (its address space or thread limit reached) gets fewer: the items then overlap less, and
+    none at all when not even one starts — the results and the output are the same."""
+    workers = []
+    stack = threading.stack_size(WORKER_STACK)
+    try:
+        for number in range(wanted):
+            context = contextvars.copy_context()   # trace spans nest under the caller's
+            worker = threading.Thread(target=context.run, args=(run_items,), daemon=True,
+                                      name=f"synsema-item-{number}")
+            try:
+                worker.start()
+            except RuntimeError:   # "can't start new thread"
+                break
+            workers.append(worker)
+    finally:
+        threading.stack_size(stack)
+    return workers
+
+
+def _run_here(run_items) -> None:
+    """Run every item in the calling thread (no worker could start), one after another, as the
+    workers would have: the lock let go for `run_items` to take, and the caller's own
+    cancellation (when it is itself an item) put back after."""
+    own = getattr(_local, "cancelled", None)
+    _local.holds = False
+    _EVAL.release()
+    try:
+        run_items()
+    finally:
+        _EVAL.acquire()
+        _local.holds = True
+        _local.cancelled = own

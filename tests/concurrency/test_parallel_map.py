@@ -164,3 +164,25 @@ def test_the_readme_s_fan_out_block_runs(tmp_path):
         server.close()
     assert done.returncode == 0, done.stderr
     assert done.stdout == '["answer to Summarise: first text", "answer to Summarise: second text"]\n'
+
+
+def test_a_memory_limit_with_no_room_for_worker_threads_gives_the_same_run(tmp_path):
+    """Under --memory-limit the 128 MB worker stacks stop fitting: fewer workers start, or none
+    (the items then run in the calling thread). Before, this was an internal error ("cannot join
+    thread before it is started", the run left in an item's flow) or a hang; the noninterference
+    fuzzer found it. The run must be the one a roomy host gives: same output, errors and order."""
+    program = tmp_path / "room.syn"
+    program.write_text('''task item(x)
+    print(`item {x}`)
+    give parallel_map((y) => x * 10 + y, range(3), 4)
+print(parallel_map(item, range(4), 8))
+try
+    print(parallel_map((x) => 10 // (2 - x), range(5), 3))
+recover e
+    print(`failed: {e}`)
+''', encoding="utf-8")
+    expected = ["item 0", "item 1", "item 2", "item 3", "[[0, 1, 2], [10, 11, 12], [20, 21, 22], [30, 31, 32]]",
+                "failed: Division by zero"]
+    for limit in ("off", "1000M", "700M", "300M"):
+        done = run_synsema("run", "--memory-limit", limit, program, cwd=tmp_path, timeout=60)
+        assert (done.returncode, done.stdout.splitlines()) == (0, expected), (limit, done.stderr)

@@ -71,7 +71,7 @@ def test_generated_programs_are_well_formed_and_varied():
         parse(generate(seed).source(control=True), f"{seed}.syn")
     text = "\n".join(programs)
     for construct in ("when ", "otherwise", "each ", "while ", "try", "recover ", "task ", "give ", "stop",
-                      "match ", "=> ", "apply(", "where(", "reduce(", "sort_by(", "call(", "set ", "[",
+                      "match ", "=> ", "apply(", "parallel_map(", "where(", "reduce(", "sort_by(", "call(", "set ", "[",
                       "{", "`", "label_of(", "is_private(", "now()", "steps()", "random_int(", "print(",
                       "eprint(", "log ", "show ", "write_file(", "raise", "// 0", "Color."):
         assert construct in text, construct

@@ -3,7 +3,7 @@
 Every program starts by reading the secret (`let s be private(int(args()[0]), "bank")`) and
 then mixes the language's constructs — arithmetic, comparisons, `when`/`otherwise`, bounded
 `while`/`each`, `try`/`recover`, `stop`, `give`, tasks (recursive, closures, lambdas, implicit
-results), the higher-order builtins, lists, maps, `set xs[i]`, text, templates, `match`, enums,
+results), the higher-order builtins and `parallel_map`, lists, maps, `set xs[i]`, text, templates, `match`, enums,
 errors, clocks, `label_of`/`is_private`, files and every sink — biased towards branching on the
 secret and printing public values afterwards.
 
@@ -355,6 +355,7 @@ class Generator:
                                 (0 if deep or not lists else 2, "sort_by"), (0 if not lists else 1, "slice"),
                                 (0 if deep or not lists else 1, "plus"), (0 if not lists else 0.7, "reverse"),
                                 (0 if deep or not lists or not tasks1 else 1.5, "apply_task"),
+                                (0 if deep or not lists else 2.5, "parallel_map"),
                                 (0 if deep else 0.8, "inline")])
         if choice == "lit":
             n = self.rng.randint(0, 4)
@@ -388,6 +389,10 @@ class Generator:
         if choice == "apply_task":
             t = self.pick(tasks1)
             return self.pick([f"apply({t.name}, {v.name})", f"sort_by({v.name}, {t.name})"]), MAYBE, v.length
+        if choice == "parallel_map":   # fan-out must label exactly as apply does (issue 29)
+            f, tf = (self.pick(tasks1).name, MAYBE) if tasks1 and self.chance(0.5) else self.lambda1(ctx, d)
+            limit = self.pick(["", ", 1", ", 2", ", 8"])
+            return f"parallel_map({f}, {v.name}{limit})", max(v.level, tf), v.length
         c, tc = self.bool_expr(ctx, d + 1)
         return f"(when {c} then [1, 2] otherwise [3, 4])", tc, 2
 
@@ -824,6 +829,12 @@ class Generator:
         t = self.pick(effectful) if effectful else (self.pick(tasks) if tasks else None)
         if t is None:
             return self.s_print(ctx)
+        lists = ctx.scope.of("list")
+        if t.effects and t.arity == 1 and lists and self.chance(0.5):
+            # items that print, fanned out: their output must come out as the loop's would
+            v = self.pick(lists)
+            name = self.declare(ctx, "list", MAYBE, v.length)
+            return [Stmt(f"let {name} be parallel_map({t.name}, {v.name}, {self.rng.randint(1, 4)})")], Exits()
         args = ", ".join(self.int_expr(ctx)[0] for _ in range(t.arity))
         name = self.declare(ctx, "int", MAYBE)
         return [Stmt(f"let {name} be {t.name}({args})")], Exits()
