@@ -30,6 +30,7 @@ MODULES: dict[str, tuple[str, ...]] = {
     "nt": ("comb.binomial", "comb.partitions.count", "nt.crt.solve", "nt.integer.factor",
            "nt.integer.gcd", "nt.integer.lcm", "nt.modular.inverse", "nt.prime.test"),
     "poly": ("poly.factor", "poly.gcd", "poly.roots"),
+    "polysystem": ("poly.system.solve",),
     "resultant": ("poly.resultant",),
     "sat": ("sat.assignment.check", "sat.cnf.canonicalize", "sat.solve"),
     "sequence": ("seq.recurrence.find",),

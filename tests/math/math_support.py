@@ -8,6 +8,7 @@ that establish invariants are written here independently of sympy where the seed
 
 from __future__ import annotations
 
+import itertools
 import math
 import random
 from fractions import Fraction
@@ -227,6 +228,15 @@ def largest_inputs() -> list[tuple[str, str, dict]]:
                                     "rhs": [rng.randrange(-10**6 + 1, 10**6) for _ in range(8)]}),
         ("calculus", "calculus.integrate.rational", {"numerator": poly(num),
                                                       "denominator": poly(den)}),
+        ("poly", "poly.system.solve", {"variables": ["x", "y", "z", "w"], "equations": [
+            {"terms": [{"coefficient": str(Fraction(rng.randrange(-999, 1000) or 1,
+                                                    rng.randrange(1, 100))),
+                        "exponents": list(e)} for e in exponents]}
+            for exponents in ([[1, 0, 0, 0], [0, 1, 0, 0], [0, 0, 0, 0]],
+                              [[0, 1, 0, 0], [0, 0, 1, 0], [0, 0, 0, 0]],
+                              [[0, 0, 1, 0], [0, 0, 0, 1], [1, 0, 0, 0]],
+                              [e for e in itertools.product(range(9), repeat=4)
+                               if sum(e) <= 8][-45:])]}),
         ("calculus", "calculus.integrate.definite", {
             "numerator": poly(num), "denominator": poly(den),
             "lower": "-999999/998", "upper": "2/5"}),
@@ -540,3 +550,94 @@ def _crt_one_minus_one(f1: int, f2: int) -> int:
     m = f2 // g
     t = (-2 // g) * pow(f1 // g, -1, m) % m if m > 1 else 0
     return (1 + f1 * t) % lcm
+
+
+def check_system(payload: dict, result: dict) -> None:
+    """Re-check a poly.system.solve result without sympy. Each family: every equation,
+    cleared of the denominator, is 0 modulo p exactly (Fractions), the separating form gives t
+    back, and the denominator is a unit modulo p; the counts add up; the solutions, computed
+    here from the families with mpmath, are distinct and satisfy the equations and every basis
+    element; D is the number of standard monomials of the basis."""
+    import mpmath
+    names = payload["variables"]
+    n = len(names)
+    equations = [[(q(t["coefficient"]), tuple(t["exponents"])) for t in eq["terms"]]
+                 for eq in payload["equations"]]
+    basis = [[(q(t["coefficient"]), tuple(t["exponents"])) for t in g["terms"]]
+             for g in result["groebner_basis"]]
+
+    def evaluate(poly, point):
+        total = 0
+        for c, e in poly:
+            term = mpmath.mpf(c.numerator) / c.denominator
+            for v, k in zip(point, e):
+                term *= v ** k
+            total += term
+        return total
+
+    if result["status"] == "inconsistent":
+        assert basis == [[(Fraction(1), (0,) * n)]]
+        return
+    leading = [g[0][1] for g in basis]
+    assert all(g[0][0] == 1 for g in basis)
+    if result["status"] == "positive_dimensional":
+        pure = {i for e in leading for i in range(n) if e[i] and sum(e) == e[i]}
+        assert result["unbounded"] == [v for i, v in enumerate(names) if i not in pure] != []
+        assert all(any(e) for e in leading)
+        return
+    # the standard monomials (bounded by the pure powers) count D
+    limits = [min(e[i] for e in leading if e[i] and sum(e) == e[i]) for i in range(n)]
+    standard = [m for m in itertools.product(*(range(k) for k in limits))
+                if not any(all(a >= b for a, b in zip(m, e)) for e in leading)]
+    assert len(standard) == result["count_with_multiplicity"]
+    families = result["solutions"]
+    assert sum(len(f["polynomial"]["coefficients"]) - 1 for f in families) == result["distinct"]
+    assert sum((len(f["polynomial"]["coefficients"]) - 1) * f["multiplicity"]
+               for f in families) == result["count_with_multiplicity"]
+    c = result["separating"]
+    points = []
+    for f in families:
+        p = [Fraction(v) for v in f["polynomial"]["coefficients"]]
+        gs = [[q(v) for v in g["coefficients"]] for g in f["coordinates"]]
+        g0 = [q(v) for v in f["denominator"]["coefficients"]]
+
+        def mod(a):
+            return poly_rem(a, p)
+
+        def power(a, k):
+            out = [Fraction(1)]
+            for _ in range(k):
+                out = mod(poly_mul(out, a))
+            return out
+        for eq in equations:
+            degree = max(sum(e) for _, e in eq)
+            total: list = []
+            for coefficient, e in eq:
+                term = [coefficient]
+                for g, k in zip(gs, e):
+                    term = mod(poly_mul(term, power(g, k)))
+                term = mod(poly_mul(term, power(g0, degree - sum(e))))
+                total = poly_add(total, term)
+            assert poly_strip(mod(total)) == []
+        t_back = []
+        for ci, g in zip(c, gs):
+            t_back = poly_add(t_back, [ci * v for v in g])
+        assert poly_strip(mod(poly_add(t_back, [-v for v in poly_mul(g0, [Fraction(1), Fraction(0)])]))) == []
+        with mpmath.workdps(40):
+            for theta in mpmath.polyroots([int(v) for v in p], maxsteps=300, extraprec=300):
+                den = mpmath.polyval([mpmath.mpf(v.numerator) / v.denominator for v in g0], theta)
+                assert abs(den) > mpmath.mpf(10) ** -20
+                point = [mpmath.polyval([mpmath.mpf(v.numerator) / v.denominator for v in g],
+                                        theta) / den if g else mpmath.mpf(0) for g in gs]
+                points.append(point)
+                scale = 1 + max(abs(v) for v in point) ** 8
+                for poly in equations + basis:
+                    assert abs(evaluate(poly, point)) < mpmath.mpf(10) ** -20 * scale
+        if f["point"] is not None:
+            assert len(p) == 2
+            root = -p[1] / p[0]
+            assert [q(v) for v in f["point"]] == [poly_value(g, root) / poly_value(g0, root)
+                                                 for g in gs]
+    for i, a in enumerate(points):
+        for b in points[:i]:
+            assert max(abs(x - y) for x, y in zip(a, b)) > mpmath.mpf(10) ** -15

@@ -47,6 +47,7 @@ ADDED_28 = [
     "calculus.integrate.definite",
     "nt.algebraic.minimal_polynomial",
     "seq.holonomic.find",
+    "poly.system.solve",
 ]
 
 

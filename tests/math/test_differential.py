@@ -23,9 +23,9 @@ from fractions import Fraction
 
 import pytest
 
-from math_support import (check_definite, det_fraction, from_roots, mat, mat_mul, poly_mul, poly_rem, poly_strip,
-                          q, rank_fraction, strong_probable_prime, verify_prime_certificate,
-                          wire)
+from math_support import (check_definite, check_system, det_fraction, from_roots, mat, mat_mul,
+                          poly_mul, poly_rem, poly_strip, q, rank_fraction, strong_probable_prime,
+                          verify_prime_certificate, wire)
 from synsema.stdlib.math import catalog
 
 DRAWS = 3 * int(os.environ.get("SYNSEMA_DIFFERENTIAL", "1"))
@@ -333,6 +333,41 @@ def _modp():
                     break
             expected = rem(result, payload["g"], p) if len(result) >= len(payload["g"]) else result
             assert out["value"] == expected
+    return generate, verify
+
+
+@case("poly.system.solve", [(n, kind) for n in (1, 2, 3) for kind in ("random", "rational_points",
+                                                                   "multiple", "dependent")])
+def _poly_system():
+    def term(c, e):
+        return {"coefficient": str(c), "exponents": list(e)}
+
+    def generate(rng, shape):
+        n, kind = shape
+        names = ["x", "y", "z"][:n]
+        monomials = [e for e in itertools.product(range(3), repeat=n) if sum(e) <= 2]
+        if kind == "rational_points":  # x_i - a_i and products vanishing at chosen points
+            a = [rng.randrange(-3, 4) for _ in range(n)]
+            b = [rng.randrange(-3, 4) for _ in range(n)]
+            eqs = [[term(1, [2 * (j == i) for j in range(n)]), term(-(a[i] + b[i]),
+                    [int(j == i) for j in range(n)]), term(a[i] * b[i], [0] * n)]
+                   for i in range(n)]
+            eqs = [[t for t in eq if Fraction(t["coefficient"])] for eq in eqs]
+        elif kind == "multiple":  # x_i^2 = 0 for some i: multiplicity above 1
+            eqs = [[term(1, [2 * (j == i) for j in range(n)])] + (
+                [term(rng.randrange(1, 4), [int(j == i) for j in range(n)]),
+                 term(-rng.randrange(1, 4), [0] * n)] if i % 2 else []) for i in range(n)]
+        else:
+            eqs = [[term(Fraction(rng.randrange(-5, 6), rng.randrange(1, 3)), e)
+                    for e in monomials if rng.random() < 0.7] for _ in range(n)]
+            eqs = [[t for t in eq if Fraction(t["coefficient"])] or [term(1, [2] + [0] * (n - 1))]
+                   for eq in eqs]
+            if kind == "dependent":  # a repeated equation: positive-dimensional or less
+                eqs[-1] = eqs[0]
+        return {"variables": names, "equations": [{"terms": eq} for eq in eqs]}
+
+    def verify(payload, out):
+        check_system(payload, out)  # exact substitution mod p, counts, numeric solutions
     return generate, verify
 
 
