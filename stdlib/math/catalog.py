@@ -243,9 +243,11 @@ def _STEMMER():
 
 
 # Notation read as the word it stands for: A^-1 is an inverse; GF(p), F_7 and F_p name a
-# finite field (searched as "gf", which the operations over one declare as a synonym).
+# finite field (searched as "gf", which the operations over one declare as a synonym); a
+# product of two variables, x*y, is nonlinear.
 _NOTATION = ((re.compile(r"\^\s*\(?\s*-\s*1\s*\)?"), " inverse "),
-             (re.compile(r"\b(?:gf\s*\(?\s*\w+\s*\)?|f_\(?\w+\)?)"), " gf "))
+             (re.compile(r"\b(?:gf\s*\(?\s*\w+\s*\)?|f_\(?\w+\)?)"), " gf "),
+             (re.compile(r"\b[a-z]\s*\*\s*[a-z]\b"), " nonlinear "))
 
 
 def _words(text: str) -> list[str]:

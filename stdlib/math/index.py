@@ -35,6 +35,7 @@ MODULES: dict[str, tuple[str, ...]] = {
     "sat": ("sat.assignment.check", "sat.cnf.canonicalize", "sat.solve"),
     "sequence": ("seq.recurrence.find",),
     "smt": ("smt.solve",),
+    "smt_nonlinear": ("smt.nonlinear.solve",),
 }
 
 DECLARED_IN: dict[str, str] = {identifier: module for module, identifiers in MODULES.items()

@@ -257,6 +257,11 @@ def largest_inputs() -> list[tuple[str, str, dict]]:
                                                              "999999999999^(1/16)"}),
         ("seq", "seq.holonomic.find", {"terms": [rng.randrange(-10**30 + 1, 10**30)
                                                  for _ in range(100)]}),
+        ("smt", "smt.nonlinear.solve", {"logic": "QF_NIA", "script": (
+            "(declare-const x Int)(declare-const y Int)(declare-const z Int)"
+            "(assert (and (> x 0) (> y 0) (> z 0)))"
+            "(assert (= (+ (* x x x) (* y y y)) (* z z z)))"),
+            "objective": {"sense": "minimize", "constant": "x"}}),
     ]
 
 

@@ -48,6 +48,7 @@ ADDED_28 = [
     "nt.algebraic.minimal_polynomial",
     "seq.holonomic.find",
     "poly.system.solve",
+    "smt.nonlinear.solve",
 ]
 
 

@@ -1238,6 +1238,56 @@ def _smt():
     return generate, verify
 
 
+@case("smt.nonlinear.solve", [(n, objective) for n in (1, 2, 3) for objective in (False, True)])
+def _smt_nonlinear():
+    def lit(c):
+        return str(c) if c >= 0 else f"(- {-c})"
+
+    def generate(rng, shape):
+        n, objective = shape
+        names = [f"x{i}" for i in range(n)]
+        lines = [f"(declare-const {v} Int)" for v in names]
+        lines += [f"(assert (and (>= {v} (- 3)) (<= {v} 3)))" for v in names]
+        constraints = []
+        for _ in range(rng.randrange(1, 4)):  # sum of c * x_i * x_j (+ c * x_k) <= b
+            monomials = [(rng.randrange(-3, 4), rng.randrange(n), rng.randrange(n))
+                         for _ in range(2)]
+            linear = (rng.randrange(-3, 4), rng.randrange(n))
+            bound = rng.randrange(-4, 5)
+            terms = " ".join(f"(* {lit(c)} x{i} x{j})" for c, i, j in monomials)
+            lines.append(f"(assert (<= (+ {terms} (* {lit(linear[0])} x{linear[1]})) "
+                         f"{lit(bound)}))")
+            constraints.append((monomials, linear, bound))
+        payload = {"logic": "QF_NIA", "script": "", "_constraints": constraints, "_n": n}
+        if objective:
+            lines.append("(declare-const goal Int)")
+            lines.append(f"(assert (= goal (+ (* x0 x{n - 1}) x0)))")
+            payload["objective"] = {"sense": rng.choice(["minimize", "maximize"]),
+                                    "constant": "goal"}
+        payload["script"] = "".join(lines)
+        return payload
+
+    def verify(payload, out):
+        n, constraints = payload["_n"], payload["_constraints"]
+
+        def holds(p):
+            return all(sum(c * p[i] * p[j] for c, i, j in mono) + lin[0] * p[lin[1]] <= b
+                       for mono, lin, b in constraints)
+        feasible = [p for p in itertools.product(range(-3, 4), repeat=n) if holds(p)]
+        if not feasible:
+            assert out["status"] == "unsat"
+            return
+        assert out["status"] in ("sat", "optimal")
+        model = {e["name"]: e["value"]["value"] for e in out["model"]}
+        point = tuple(model[f"x{i}"] for i in range(n))
+        assert holds(point) and all(-3 <= v <= 3 for v in point)
+        if "objective" in payload:
+            goals = [p[0] * p[n - 1] + p[0] for p in feasible]
+            best = min(goals) if payload["objective"]["sense"] == "minimize" else max(goals)
+            assert out["value"]["value"] == best == model["goal"]
+    return generate, verify
+
+
 # --- the tests ------------------------------------------------------------------------------
 
 def test_every_operation_has_a_differential_case():

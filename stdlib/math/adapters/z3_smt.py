@@ -271,3 +271,161 @@ def solve(script: Script, resource_limit: int, timeout_ms: int, want_core: bool)
     used = statistics.get_key_value("rlimit count") if "rlimit count" in statistics.keys() \
         else 0
     return {"status": "unknown", "reason": solver.reason_unknown(), "resource_used": int(used)}
+
+
+# --- the nonlinear logics (smt.nonlinear.solve) --------------------------------------------
+
+class ModelTooLarge(Exception):
+    """A model number with more digits than a result may carry; `digits` says how many."""
+
+    def __init__(self, digits: int):
+        super().__init__(digits)
+        self.digits = digits
+
+
+def _nl_scalar(value: z3.ExprRef, sort: tuple, max_digits: int) -> dict:
+    """A model value of QF_NIA/QF_NRA: bool, int, rational, or a real algebraic number named by
+    its defining polynomial (integer coefficients, highest degree first) and the index of the
+    root among its real roots in increasing order (z3's exact representation)."""
+    def digits_ok(text: str) -> str:
+        if len(text.lstrip("-")) > max_digits:
+            raise ModelTooLarge(len(text.lstrip("-")))
+        return text
+    if sort == ("Bool",) and (z3.is_true(value) or z3.is_false(value)):
+        return {"kind": "bool", "value": z3.is_true(value)}
+    if sort == ("Int",) and z3.is_int_value(value):
+        return {"kind": "int", "value": int(digits_ok(value.as_string()))}
+    if sort == ("Real",) and z3.is_rational_value(value):
+        return {"kind": "real", "value": Fraction(int(digits_ok(value.numerator().as_string())),
+                                                  int(digits_ok(value.denominator().as_string())))}
+    if sort == ("Real",) and z3.is_algebraic_value(value):
+        low_first = [int(digits_ok(c.as_string())) for c in value.poly()]
+        return {"kind": "algebraic", "polynomial": list(reversed(low_first)),
+                "index": int(value.index()), "approx": value.approx(20).as_decimal(20)}
+    raise BackendFault("model_value_not_literal")
+
+
+def _nl_model(builder: _Builder, script: Script, model: z3.ModelRef, max_digits: int) -> list:
+    return [{"name": d.name, "arguments": [], "sort": sort_text(d.sort),
+             "value": _nl_scalar(model.eval(builder.functions[d.name](), model_completion=True),
+                                 d.sort, max_digits)}
+            for d in script.declarations]
+
+
+def solve_nonlinear(script: Script, resource_limit: int, timeout_ms: int,
+                    objective: tuple[str, str] | None, rounds: int, max_digits: int) -> dict:
+    """Decide the query, or optimise `objective` = (constant, "minimize" | "maximize") by
+    repeated checks: galloping then bisection on the objective's value, each bound a
+    constraint of the same logic; at most `rounds` checks after the first, all of them
+    together within `resource_limit` rlimit units and `timeout_ms`.
+
+    Returns {"status": "sat"|"unsat"|"unknown"|"optimal"|"feasible", ...}: a model (when one
+    was found) with "algebraic_checked" (z3 evaluated every assertion to true on a model with
+    an algebraic value), the objective's value, a proved strict lower bound ("above") for
+    minimisation, the checks made and the reason for stopping; or {"status": "too_large",
+    "digits": n}."""
+    import time
+    started = time.monotonic()
+    builder = _Builder(script)
+    solver = z3.SolverFor(script.logic, ctx=builder.ctx)
+    assertions = []
+    for command in script.commands:
+        if isinstance(command, Declaration):
+            builder.declare(command)
+        elif isinstance(command, Definition):
+            builder.define(command)
+        elif isinstance(command, Assertion):
+            term = builder.term(command.term, {})
+            assertions.append(term)
+            solver.add(term)
+    used, why = [0], [""]
+
+    def check(*extra) -> z3.CheckSatResult:
+        """One check within what is left of both budgets; `why` holds the reason of an
+        unknown (z3's, or the budget already spent before the check)."""
+        remaining_ms = timeout_ms - int((time.monotonic() - started) * 1000)
+        if remaining_ms <= 0 or used[0] >= resource_limit:
+            why[0] = "timeout" if remaining_ms <= 0 else "canceled"
+            return z3.unknown
+        solver.set("rlimit", resource_limit - used[0])
+        solver.set("timeout", remaining_ms)
+        verdict = solver.check(*extra)
+        statistics = solver.statistics()
+        if "rlimit count" in statistics.keys():  # cumulative over this solver's checks
+            used[0] = max(used[0], int(statistics.get_key_value("rlimit count")))
+        if verdict == z3.unknown:
+            why[0] = solver.reason_unknown()
+        return verdict
+
+    def described(model: z3.ModelRef) -> dict:
+        try:
+            entries = _nl_model(builder, script, model, max_digits)
+        except ModelTooLarge as error:
+            return {"too_large": error.digits}
+        algebraic = any(e["value"]["kind"] == "algebraic" for e in entries)
+        if algebraic and not all(z3.is_true(model.eval(a, model_completion=True))
+                                 for a in assertions):
+            raise BackendFault("nonlinear_model_fails_an_assertion")
+        return {"model": entries, "algebraic_checked": algebraic}
+
+    verdict = check()
+    if verdict == z3.unsat:
+        return {"status": "unsat", "checks": 1, "resource_used": used[0]}
+    if verdict != z3.sat:
+        return {"status": "unknown", "reason": why[0], "checks": 1, "resource_used": used[0]}
+    model = solver.model()
+    if objective is None:
+        found = described(model)
+        return {"status": "too_large", "digits": found["too_large"]} if "too_large" in found \
+            else {"status": "sat", **found, "checks": 1, "resource_used": used[0]}
+    name, sense = objective
+    constant = builder.functions[name]()
+    t = constant if sense == "minimize" else -constant
+    integer = script_sort(script, name) == ("Int",)
+    hi = z3.simplify(model.eval(t, model_completion=True))
+    lo, step, strict_next, checks, reason, status = None, 1, False, 1, "rounds", "feasible"
+    for _ in range(rounds):
+        if integer and lo is not None and hi.as_long() - lo.as_long() <= 1:
+            status, reason = "optimal", "proved"
+            break
+        # targets are rational (an algebraic hi is replaced by a rational within 10^-30 of
+        # it, which keeps every bound below hi and every constraint in z3's linear reach)
+        near = hi.approx(30) if z3.is_algebraic_value(hi) else hi
+        if lo is None:
+            bound = z3.simplify(near - step)
+            probe = t <= bound
+        elif strict_next:
+            bound, probe = None, t < hi
+        else:
+            bound = z3.simplify((lo + near) / 2)
+            probe = t <= bound
+        verdict = check(probe)
+        checks += 1
+        if verdict == z3.sat:
+            model = solver.model()
+            hi = z3.simplify(model.eval(t, model_completion=True))
+            step, strict_next = step * 2, False
+        elif verdict == z3.unsat:
+            if bound is None:
+                status, reason = "optimal", "proved"
+                break
+            lo, strict_next = bound, not integer
+        else:
+            reason = why[0]
+            break
+    else:
+        if integer and lo is not None and hi.as_long() - lo.as_long() <= 1:
+            status, reason = "optimal", "proved"
+    found = described(model)
+    if "too_large" in found:
+        return {"status": "too_large", "digits": found["too_large"]}
+    sign = 1 if sense == "minimize" else -1
+    value = _nl_scalar(z3.simplify(sign * hi), script_sort(script, name), max_digits)
+    bound_value = None if lo is None else _nl_scalar(z3.simplify(sign * lo),
+                                                      script_sort(script, name), max_digits)
+    return {"status": status, **found, "value": value, "bound": bound_value, "reason": reason,
+            "checks": checks, "resource_used": used[0]}
+
+
+def script_sort(script: Script, name: str) -> tuple:
+    return next(d.sort for d in script.declarations if d.name == name)

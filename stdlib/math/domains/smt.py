@@ -5,9 +5,9 @@ declarations and assertions, no quantifiers, only the operators and sorts of the
 logic, and explicit size limits. The claim is z3's: `sat` comes with a complete model that the
 caller can check; `unsat` is z3's verdict (not independently certified); `unknown` carries the
 reason and the resources used, and is never turned into either answer. The nonlinear logics
-(QF_NIA, QF_NRA) and the difference logics are not offered in this version: the former have no
-a-priori output bound yet (MATH.md Tier B), and every difference-logic query is also a QF_LIA
-or QF_LRA query.
+(QF_NIA, QF_NRA) have their own operation, smt.nonlinear.solve (smt_nonlinear.py), whose models
+have no a-priori size bound and whose budgets differ; the difference logics are not offered,
+since every difference-logic query is also a QF_LIA or QF_LRA query.
 """
 
 from __future__ import annotations

@@ -45,6 +45,7 @@ class Logic:
     reals: bool = False
     uf: bool = False
     bv: bool = False
+    nonlinear: bool = False
 
 
 LOGICS = {
@@ -52,6 +53,7 @@ LOGICS = {
     "QF_LIRA": Logic(ints=True, reals=True), "QF_UF": Logic(uf=True),
     "QF_UFLIA": Logic(uf=True, ints=True), "QF_UFLRA": Logic(uf=True, reals=True),
     "QF_BV": Logic(bv=True),
+    "QF_NIA": Logic(ints=True, nonlinear=True), "QF_NRA": Logic(reals=True, nonlinear=True),
 }
 
 
@@ -241,6 +243,14 @@ class _Reader:
     @staticmethod
     def fail(code: str, message: str, at) -> SmtError:
         return SmtError(code, message, at.line, at.col)
+
+    def divisor(self, message: str, at) -> SmtError:
+        """A division by a term: nonlinear in the linear logics; in the nonlinear ones refused
+        too, since SMT-LIB leaves x/0 unspecified and a model could not be checked exactly."""
+        if self.logic.nonlinear:
+            return self.fail("smt_divisor", message + " (division by a term is not accepted: "
+                             "SMT-LIB leaves its value at 0 unspecified)", at)
+        return self.fail("smt_nonlinear", message + " in a linear logic", at)
 
     def symbol(self, node, what: str) -> str:
         if not isinstance(node, Atom) or node.kind != "symbol":
@@ -612,7 +622,7 @@ class _Reader:
             arity(1)
             sort = same(lambda s: s in (INT, REAL))
             known = [v for v in values if v is not None]
-            if name == "*" and n - len(known) > 1:
+            if name == "*" and n - len(known) > 1 and not self.logic.nonlinear:
                 raise self.fail("smt_nonlinear", f"{self.logic_name} is linear: * may have at "
                                 "most one non-constant argument", node)
             value = None
@@ -630,8 +640,7 @@ class _Reader:
             arity(2)
             same(lambda s: s == REAL)
             if any(v is None or v == 0 for v in values[1:]):
-                raise self.fail("smt_nonlinear", "/ needs nonzero constant divisors in a linear "
-                                "logic", node)
+                raise self.divisor("/ needs nonzero constant divisors", node)
             value = None
             if values[0] is not None:
                 value = values[0]
@@ -642,8 +651,7 @@ class _Reader:
             arity(2, 2)
             same(lambda s: s == INT)
             if values[1] is None or values[1] == 0:
-                raise self.fail("smt_nonlinear", f"{name} needs a nonzero constant divisor in a "
-                                "linear logic", node)
+                raise self.divisor(f"{name} needs a nonzero constant divisor", node)
             return op(INT), None
         if self.logic.ints and name == "abs":
             arity(1, 1)
@@ -694,8 +702,46 @@ def read(text: str, logic: str) -> Script:
     for node in parse(text):
         reader.command(node)
     script = Script(logic, tuple(reader.sorts), tuple(reader.commands))
-    _Linearization(script).check()
+    if reader.logic.nonlinear:
+        _Expansion(script).check()
+    else:
+        _Linearization(script).check()
     return script
+
+
+class _Expansion:
+    """For the nonlinear logics, which have no linear forms: only the size of the query z3
+    sees, with let bindings and define-fun applications expanded (at most MAX_EXPANDED_TERMS
+    terms, visited without building anything)."""
+
+    def __init__(self, script: Script):
+        self.functions = {d.name: d for d in script.commands if isinstance(d, Definition)}
+        self.commands = script.commands
+        self.visited = 0
+
+    def check(self) -> None:
+        for command in self.commands:
+            if isinstance(command, Assertion):
+                self.visit(command.term, {})
+
+    def visit(self, t: Term, scope: dict) -> None:
+        self.visited += 1
+        if self.visited > MAX_EXPANDED_TERMS:
+            raise SmtError("smt_limit", f"the query expands to more than {MAX_EXPANDED_TERMS} "
+                           "terms (let bindings and define-fun applications are expanded, as "
+                           "the solver does)", t.line, t.col)
+        if t.kind == "let":
+            inner = dict(scope)
+            for name, bound in t.bindings:
+                self.visit(bound, scope)
+                inner[name] = bound
+            self.visit(t.body, inner)
+            return
+        for a in t.args:
+            self.visit(a, scope)
+        definition = self.functions.get(t.name) if t.kind == "app" else None
+        if definition is not None:
+            self.visit(definition.body, {})
 
 
 # --- the linearised query -------------------------------------------------------------------
