@@ -25,6 +25,9 @@ from synsema.lang import ast
 
 _FILE_CAPS = ("file", "file.read", "file.write")
 _DEFAULT_PORTS = {"http": 80, "https": 443}
+# Capabilities no call names: the program's preamble does (the memory builtins use the memory of
+# `require memory("notes")`, and a bare `require memory` grants nothing), so the hint shows a name.
+_NAMED_BY_PREAMBLE = {"memory": "notes"}
 
 
 def require_line(capability: str, target: str | None) -> str:
@@ -35,6 +38,8 @@ def require_line(capability: str, target: str | None) -> str:
 
 def grant(capability: str, target: str | None) -> str:
     """The grant itself, `net("api.example.com")`, without the `require`."""
+    if capability in _NAMED_BY_PREAMBLE:
+        return f'{capability}("{_NAMED_BY_PREAMBLE[capability]}")'
     if target is None or target == "":
         return capability
     if capability in _FILE_CAPS:

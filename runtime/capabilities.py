@@ -321,6 +321,28 @@ def _component_covers(outer: str, inner: str) -> bool:
     return fnmatchcase(inner, outer)
 
 
+# Where memory files live unless the host says (--memory-dir): beside the program, in the project.
+DEFAULT_MEMORY_FOLDER = os.path.join(".synsema", "memory")
+# A memory's name names a file in the host's memory folder (runtime.memory), so it is an
+# identifier: no separator, no dot, nothing a path could be made of.
+MEMORY_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_-]{0,63}")
+
+
+class _MemoryName(_Prefix):
+    """memory: one memory's name, or `NAME*` (a ceiling's `memory=shop-*`) for every name
+    starting with NAME."""
+
+    def parse(self, name, text, cwd):
+        key = super().parse(name, text, cwd)
+        if key is not None and not MEMORY_NAME.fullmatch(key.removesuffix("*") or "x"):
+            raise _ScopeError(f"memory name {text!r} is not allowed: a memory name is 1 to 64 letters, "
+                              "digits, '_' or '-', starting with a letter or digit (it names a file in "
+                              "the host's memory folder, never a path)")
+        return key
+
+    request = parse
+
+
 _KINDS = {name: _Exact() for name in KNOWN_NAMES}
 _KINDS.update({name: _Unscoped() for name in ("time", "random", "stdout", "stdin")})
 _KINDS.update({name: _Principal() for name in ("llm", "judge")})
@@ -328,6 +350,7 @@ _KINDS.update({name: _Prefix() for name in ("env", "reveal", "mcp")})
 _KINDS["secret"] = _SecretName()
 _KINDS.update({name: _Path() for name in ("file", "file.read", "file.write")})
 _KINDS["net"] = _Net()
+_KINDS["memory"] = _MemoryName()
 
 
 # ---------------------------------------------------------------- capability items
@@ -636,14 +659,16 @@ PROJECT_FILE = "synsema.toml"   # runtime.project.FILE_NAME (this module stays i
 
 class HostFiles:
     """The files of the host's configuration: the project file and every file it or the command
-    line names (MCP config, env file, cassette). No file builtin may read, write, delete or
+    line names (MCP config, env file, cassette), and every file in `folders` (the memory folder,
+    whose files hold what the program remembered and their labels). No file builtin may read, write, delete or
     replace them, whatever the program is granted — compared by resolved path and by device and
     inode, so no link reaches them — and no program may write a project file anywhere, so a
     script cannot widen its own next run."""
 
-    def __init__(self, paths=()):
+    def __init__(self, paths=(), folders=()):
         self._paths = set()
         self._ids = set()
+        self._folders = [os.path.realpath(folder) for folder in folders]
         for path in paths:
             real = os.path.realpath(path)
             self._paths.add(real)
@@ -653,9 +678,16 @@ class HostFiles:
                 continue
             self._ids.add((found.st_dev, found.st_ino))
 
+    def add_folder(self, folder: str) -> None:
+        real = os.path.realpath(folder)
+        if real not in self._folders:
+            self._folders.append(real)
+
     def refuses(self, name: str, path: str) -> bool:
         """Whether the file request `name` on the resolved `path` touches a host file."""
         if path in self._paths or (name != "file.read" and os.path.basename(path) == PROJECT_FILE):
+            return True
+        if any(path == folder or path.startswith(folder.rstrip("/") + "/") for folder in self._folders):
             return True
         if not self._ids:
             return False
@@ -758,7 +790,8 @@ class Capabilities:
                 self._audit.record(name, request.text, False, "a file of the host configuration", span)
             raise SynError(f"Capability not granted: {request.display()} — it is part of the host's "
                            "configuration (a project file synsema.toml, or a file the host named: MCP "
-                           "config, env file, cassette), which no program may read or change, whatever "
+                           "config, env file, cassette, the memory folder), which no program may read or "
+                           "change, whatever "
                            "it is granted", span, code="capability")
         allowing = [next((cap for cap in self._base if request.allowed_by(cap)), None)]
         allowing += [frame.allowing(request) for frame in self._frames]
@@ -800,6 +833,31 @@ class Capabilities:
                 if self._audit is not None:
                     self._audit.record("secret", f"{name}@{scope}", False, f"bound elsewhere by the {who}", span)
                 raise SynError(f"secret {name} may not be sent to {scope} — {fix}", span)
+
+    def protect_folder(self, folder: str) -> None:
+        """No file builtin may touch `folder` (the memory folder) or anything in it."""
+        self._host_files.add_folder(folder)
+
+    def memory_name(self, span: Span | None = None) -> str:
+        """The memory the program names (`require memory("notes")`): the memory builtins' file.
+        A program has one; naming none is a refusal like any missing grant, and is audited."""
+        if self.labels is not None:
+            self.labels.capability_check("memory", span)
+        names = list(dict.fromkeys(cap.key for cap in self._declared
+                                   if cap.name == "memory" and cap.key is not None and "*" not in cap.key))
+        if len(names) == 1:
+            return names[0]
+        if not names:
+            message = ("Capability not granted: memory — this is a permission, not a bug: the memory "
+                       "builtins use the memory the program names; add require memory(\"notes\") (any "
+                       "name of letters, digits, '_' and '-') to the program's preamble")
+            if self._audit is not None:
+                self._audit.record("memory", None, False, "no memory required", span)
+            error = SynError(message, span, code="capability")
+            error.public = message
+            raise error
+        raise SynError(f"the program requires {len(names)} memories ({', '.join(names)}); the memory "
+                       "builtins use one: keep a single require memory(\"NAME\")", span, code="capability")
 
     def effective(self) -> list[str]:
         """The current set for display: the program's set narrowed by each active frame.

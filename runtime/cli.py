@@ -57,6 +57,7 @@ class HostFlags:
         self.cap_set = None
         self.audit = None
         self.mcp_config = None
+        self.memory_dir = None
         self.time_limit = None
         self.memory_limit = None
         self.math_prewarm = None
@@ -70,7 +71,7 @@ class HostFlags:
         self._audit = None
 
     _SWITCHES = ("--labels", "--sandbox", "--no-env-file", "--no-config")
-    _VALUED = ("--cap-set", "--audit", "--mcp-config", "--time-limit", "--memory-limit", "--math-prewarm",
+    _VALUED = ("--cap-set", "--audit", "--mcp-config", "--memory-dir", "--time-limit", "--memory-limit", "--math-prewarm",
                "--env-file", "--config")
 
     def take(self, args: list[str], i: int) -> int:
@@ -169,7 +170,19 @@ class HostFlags:
         if self.labels:
             options["labels"] = True
         options["host_files"] = self.host_files(llm_config)
+        memory_dir = self.memory_folder()
+        if memory_dir is not None:
+            options["memory_dir"] = memory_dir
         return options
+
+    def memory_folder(self) -> str | None:
+        """The memory folder (absolute): --memory-dir, SYNSEMA_MEMORY_DIR, `[host] memory_dir`,
+        else .synsema/memory beside the project file; None leaves it to the run (beside the program)."""
+        from synsema.runtime.capabilities import DEFAULT_MEMORY_FOLDER
+        folder = self.memory_dir or os.environ.get("SYNSEMA_MEMORY_DIR", "").strip() or None
+        if folder is None and self.project is not None:
+            folder = os.path.join(self.project.directory, DEFAULT_MEMORY_FOLDER)
+        return None if folder is None else os.path.abspath(folder)
 
     def env_file_path(self) -> str | None:
         """The env file the host named (`--env-file`, `[host] env_file`), unless --no-env-file."""

@@ -88,6 +88,8 @@ HOST_FLAGS = (
     Flag(("--audit",), "log every capability check as JSON lines: json (to stderr), fd:N or a file",
          "json|fd:N|PATH"),
     Flag(("--mcp-config",), "the MCP servers the program may reach (the mcpServers JSON format)", "FILE"),
+    Flag(("--memory-dir",), "the folder of the persistent memory files, one per require memory(\"NAME\") "
+                            "(default: SYNSEMA_MEMORY_DIR, else .synsema/memory in the project)", "DIR"),
     *CONFIG_FLAGS,
 )
 # Every program-running command, mcp serve included.

@@ -8,6 +8,10 @@ where the task is made. `LabelState.effect` is the one place the declarations ar
 * **refuse** — changing it under a private pc, or from private arguments, is a
   `label_violation` before anything happens (a process started or a connection opened in one
   branch only would be visible to every later call).
+* **store** — the change outlives the run (persistent memory): it is refused under a private
+  pc, since that it happened is visible to every later run; private arguments are allowed, and
+  the builtin keeps their principals with the value it stores, so every later reading of it is
+  private to them (stdlib/memory.py).
 * **taint** — the change is allowed, and the state keeps the principals of the pc and of the
   arguments that changed it; every later reading of it (the builtins that declare it in `reads`)
   is private to them. A state untouched by private data reads as public, at no cost.
@@ -38,6 +42,8 @@ EFFECTS = {effect.name: effect for effect in (
     Effect("llm", "taint",
            "the model session of the process: its configuration (read once), the tokens used "
            "(llm_usage) and the budget left (SYNSEMA_LLM_BUDGET)"),
+    Effect("memory", "store",
+           "the program's persistent memory (every later run reads it)"),
     Effect("math", "taint",
            "the math worker process and the backends it has loaded (math.prewarm reports them)"),
 )}

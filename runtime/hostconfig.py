@@ -14,7 +14,7 @@ from synsema.runtime.llm import status
 from synsema.runtime.project import KEYS
 
 _DEFAULTS = {"cap_set": None, "sandbox": False, "labels": False, "audit": None, "time_limit": None,
-             "memory_limit": "4G", "mcp_config": None, "env_file": None}
+             "memory_limit": "4G", "mcp_config": None, "memory_dir": None, "env_file": None}
 
 
 def report(host, llm_config) -> dict:
@@ -54,7 +54,8 @@ def render(data: dict) -> str:
 
 def _shown(name: str, value) -> str:
     if value is None:
-        return {"cap_set": "no ceiling", "audit": "off"}.get(name, "none")
+        return {"cap_set": "no ceiling", "audit": "off",
+                "memory_dir": ".synsema/memory in the project"}.get(name, "none")
     if isinstance(value, bool):
         return "true" if value else "false"
     return str(value)

@@ -68,7 +68,8 @@ class Runtime:
     """The host side of a run. `mode` is "run" or "test" (human prompts auto-pass in tests)."""
 
     def __init__(self, *, mode: str = "run", argv=(), ceiling=None, audit=None, labels: bool = False,
-                 out=None, err=None, cwd: str | None = None, stdin=None, mcp_config=None, host_files=None):
+                 out=None, err=None, cwd: str | None = None, stdin=None, mcp_config=None, host_files=None,
+                 memory_dir: str | None = None):
         limits.install()  # this thread's decimal context and CPython's int↔text guard
         self.mode = mode
         self.labels = LabelState(ceiling) if labels else None
@@ -79,6 +80,7 @@ class Runtime:
         self.argv = list(argv)
         self.cwd = cwd or os.getcwd()
         self.caps = Capabilities(ceiling, audit=audit, cwd=self.cwd, host_files=host_files)
+        self._memory_dir = memory_dir   # the host's memory folder; None: the project's default
         self.caps.labels = self.labels
         self._out = out or _StreamWriter(sys.stdout)
         self._err = err or _StreamWriter(sys.stderr)
@@ -95,6 +97,7 @@ class Runtime:
         self._loading: list[str] = []
         self._mcp_servers = mcp_config or {}   # name → runtime.mcp.config.ServerSpec
         self._mcp_hub = None
+        self.caps.protect_folder(self.memory_folder())
 
     # ------------------------------------------------------------------ running
     def compile(self, source: str, file: str, globals_: dict, tests: list | None = None,
@@ -124,6 +127,7 @@ class Runtime:
         freed by reference counting."""
         self.file = file
         self.root = os.path.dirname(os.path.abspath(file)) if file != "-" else self.cwd
+        self.caps.protect_folder(self.memory_folder())
         if file != "-":
             self._loading.append(os.path.realpath(file))
         from synsema.lang.parser import parse
@@ -319,6 +323,22 @@ class Runtime:
             from synsema.runtime.mcp.client import Hub
             self._mcp_hub = Hub(self._mcp_servers)
         return self._mcp_hub
+
+    def memory_folder(self) -> str:
+        """Where the memory files are: the host's folder, else .synsema/memory in the project
+        (the main program's folder)."""
+        if self._memory_dir is not None:
+            return self._memory_dir
+        from synsema.runtime.capabilities import DEFAULT_MEMORY_FOLDER
+        return os.path.join(self.root, DEFAULT_MEMORY_FOLDER)
+
+    def memory(self):
+        """The program's memory (runtime.memory.Store) for one call of a memory builtin, after
+        the capability check of that call: each read and write is a check, so audited."""
+        name = self.caps.memory_name(self.site)
+        self.caps.check("memory", name, self.site)
+        from synsema.runtime.memory import Store
+        return Store(self.memory_folder(), name)
 
     def steps(self) -> int:
         """Task calls so far (under labels the `steps` builtin's "clock" flow labels it)."""

@@ -238,7 +238,8 @@ class LabelState:
     def effect(self, what: str, changes: tuple, reads: tuple, labels: frozenset) -> frozenset:
         """The one gate of effects that outlive a branch (runtime.effects): `what` changes the
         states `changes` with data private to `labels` under the current pc, and reads `reads`.
-        Refuses any private change of a "refuse" state. A "taint" state changed from public
+        Refuses any private change of a "refuse" state, and any change of a "store" state under
+        a private pc (its private data is the builtin's to keep with the value). A "taint" state changed from public
         control flow with private data keeps those principals; under a private pc it may only
         change if it is already that private (no-sensitive-upgrade, as for `set`: tainting it
         only in the branch that ran would itself tell the branch). Answers the principals that
@@ -249,8 +250,10 @@ class LabelState:
         if private:
             for name in changes:
                 effect = EFFECTS[name]
+                if effect.rule == "store" and not pc:
+                    continue   # the builtin stores the principals with the value
                 held = self.tainted.get(name, EMPTY)
-                if effect.rule == "refuse" or not pc <= held:
+                if effect.rule != "taint" or not pc <= held:
                     how = (f"under private control flow (pc = {shown(pc)})" if pc
                            else f"from data private to {shown(labels)}")
                     raise violation(f"{what} would change {effect.state} {how}; a later public "

@@ -16,7 +16,7 @@ for a command without paths, such as `repl` or `config`) and then in each direct
 the first one found is the project file. `--no-config` ignores it; `--config FILE` names it.
 
 Precedence, highest first: the command line, then the process environment where a variable
-exists for the setting (SYNSEMA_LLM_*, SYNSEMA_TIME_LIMIT, SYNSEMA_MEMORY_LIMIT), then an env file
+exists for the setting (SYNSEMA_LLM_*, SYNSEMA_TIME_LIMIT, SYNSEMA_MEMORY_LIMIT, SYNSEMA_MEMORY_DIR), then an env file
 the host named (`--env-file`, `[host] env_file`; LLM settings only), then this file, then the
 default. Paths in the file are relative to the file's directory. The file is read once, before
 the program runs; the program can never write, delete or replace it, nor a file it names
@@ -65,6 +65,9 @@ KEYS = (
     Key("host", "memory_limit", "limit", "the most memory the command may use", flag="--memory-limit",
         env="SYNSEMA_MEMORY_LIMIT"),
     Key("host", "mcp_config", "path", "the MCP servers the program may reach", flag="--mcp-config"),
+    Key("host", "memory_dir", "path", "the folder of the persistent memory files (one SQLite file per "
+        "require memory(\"NAME\")); default .synsema/memory in the project", flag="--memory-dir",
+        env="SYNSEMA_MEMORY_DIR"),
     Key("host", "env_file", "path", "a KEY=value file the LLM settings are read from", flag="--env-file"),
     Key("llm", "provider", "text", "offline, openai, anthropic, replay or record", env="SYNSEMA_LLM_PROVIDER"),
     Key("llm", "model", "text", "the model name", env="SYNSEMA_LLM_MODEL"),

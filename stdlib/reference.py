@@ -200,9 +200,11 @@ def _capability(doc: BuiltinDoc) -> str:
     """The capability line: what a program writes to be allowed the call. `synsema run` grants
     some capabilities without a `require` (runtime.capabilities.RUN_MODE_AUTO_GRANTS), as the
     README says; only a host ceiling takes those away."""
-    from synsema.runtime.capabilities import CEILING_FLAGS, RUN_MODE_AUTO_GRANTS
+    from synsema.runtime.capabilities import CEILING_FLAGS, NAMED_ONLY, RUN_MODE_AUTO_GRANTS
     if doc.cap is None:
         return "none (pure)"
+    if doc.cap in NAMED_ONLY:
+        return f"{doc.cap} — the program names it: `{NAMED_ONLY[doc.cap]}` (a bare `require {doc.cap}` grants nothing)"
     if doc.cap in RUN_MODE_AUTO_GRANTS:
         return (f"{doc.cap} — granted to every `synsema run` without a `require`; a host ceiling "
                 f"({CEILING_FLAGS}) can withhold it")

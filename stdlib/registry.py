@@ -86,7 +86,7 @@ MODULES = (
     "synsema.stdlib.core", "synsema.stdlib.text", "synsema.stdlib.collections", "synsema.stdlib.numbers", "synsema.stdlib.formats",
     "synsema.stdlib.bytes", "synsema.stdlib.secrets",
     "synsema.stdlib.time_random", "synsema.stdlib.files_env", "synsema.stdlib.net", "synsema.stdlib.tools", "synsema.stdlib.llm",
-    "synsema.stdlib.script_math", "synsema.stdlib.labels", "synsema.stdlib.mcp", "synsema.stdlib.concurrency",
+    "synsema.stdlib.script_math", "synsema.stdlib.labels", "synsema.stdlib.mcp", "synsema.stdlib.concurrency", "synsema.stdlib.memory",
     "synsema.stdlib.unsupported",
 )
 

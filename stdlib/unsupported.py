@@ -60,11 +60,7 @@ FAMILIES: dict[str, tuple[str, ...]] = {
         "db_open", "db_close", "sql", "sql_exec", "sql_batch", "sql_tables", "paged",
         "mongo_find", "mongo_find_one", "mongo_insert", "mongo_update", "mongo_delete",
         "redis_get", "redis_set", "redis_del"),
-    "agents and memory": (
-        "agents", "remember", "recall", "forget_memory", "add_rule",
-        "check_rules", "get_rules", "memory_summary", "create_progress", "start_step",
-        "agent_stop",
-        "complete_step", "fail_step", "resume_point", "progress_display", "progress_percent"),
+    "agents": ("agents", "agent_stop"),
     "identity and auth": (
         "jwt_sign", "jwt_verify", "totp", "totp_verify", "lineage", "spend", "spend_total",
         "oidc_verify", "mtls_identity", "http_sign", "http_signature_verify"),

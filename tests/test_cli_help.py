@@ -37,7 +37,7 @@ SAMPLE_VALUES = {"human|json": "json", "LIST": "stdout", "json|fd:N|PATH": "json
                  "SECONDS": "30", "SIZE": "off", "PATTERN": "x", "PORT": "8765", "DOMAINS|all": "no-such-domain",
                  "EXPR": "x or /y/", "N": "2", "PAGE": "out.html",
                  "DATA": "missing.jsonl", "NAME": "solve", "TASK": "score_x", "RESULTS": "out.jsonl", "K": "2",
-                 "local|ray": "local", "ADDRESS": "127.0.0.1:1"}
+                 "local|ray": "local", "ADDRESS": "127.0.0.1:1", "DIR": "memory"}
 
 
 def main_results(tmp_path, command_lines: list[list[str]]) -> list[tuple[int, str, str]]:

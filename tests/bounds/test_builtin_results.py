@@ -77,6 +77,9 @@ BOUNDED = {
     "llm_step": "a model's reply is bounded by SYNSEMA_LLM_MAX_TOKENS",
     "llm_stream": "a model's reply is bounded by SYNSEMA_LLM_MAX_TOKENS",
     "math.find": "at most `limit` catalog entries, never more than the catalog holds",
+    **{name: "bounded by what it reads: one memory file of at most 16 MB (runtime.memory)" for name in (
+        "remember recall forget_memory memory_summary add_rule get_rules check_rules create_progress "
+        "start_step complete_step fail_step resume_point progress_display progress_percent").split()},
     "math.run": "a math operation's result is bounded by the library's own limits (MATH.md)",
     "hmac_sha256": "64 hex digits",
     "verify_hmac": "a bool",

@@ -12,7 +12,7 @@ from pathlib import Path
 from conftest import ROOT, run_synsema
 from synsema.stdlib.reference import reference, render_markdown
 
-GRANTS = "require file.read, file.write, env, time, random, llm, stdin, secret, reveal"
+GRANTS = "require file.read, file.write, env, time, random, llm, stdin, secret, reveal, memory(\"doc\")"
 MARK = "=== "
 
 
