@@ -54,6 +54,18 @@ class _Builder:
             return z3.BitVecSort(sort[1], self.ctx)
         return self.sorts[sort[1]]
 
+    def load(self, script: Script) -> list[tuple[Assertion, z3.ExprRef]]:
+        """Declare and define in script order; each assertion with its built term."""
+        out = []
+        for command in script.commands:
+            if isinstance(command, Declaration):
+                self.declare(command)
+            elif isinstance(command, Definition):
+                self.define(command)
+            elif isinstance(command, Assertion):
+                out.append((command, self.term(command.term, {})))
+        return out
+
     def declare(self, d: Declaration) -> None:
         self.functions[d.name] = z3.Function(d.name, *(self.sort(s) for s in d.domain),
                                              self.sort(d.sort))
@@ -245,20 +257,14 @@ def solve(script: Script, resource_limit: int, timeout_ms: int, want_core: bool)
     solver.set("rlimit", resource_limit)
     solver.set("timeout", timeout_ms)
     assertions, trackers = [], {}
-    for command in script.commands:
-        if isinstance(command, Declaration):
-            builder.declare(command)
-        elif isinstance(command, Definition):
-            builder.define(command)
-        elif isinstance(command, Assertion):
-            term = builder.term(command.term, {})
-            assertions.append(term)
-            if want_core and command.label is not None:
-                tracker = z3.FreshBool("track", builder.ctx)
-                trackers[tracker.get_id()] = command.label
-                solver.assert_and_track(term, tracker)
-            else:
-                solver.add(term)
+    for command, term in builder.load(script):
+        assertions.append(term)
+        if want_core and command.label is not None:
+            tracker = z3.FreshBool("track", builder.ctx)
+            trackers[tracker.get_id()] = command.label
+            solver.assert_and_track(term, tracker)
+        else:
+            solver.add(term)
     verdict = solver.check()
     if verdict == z3.sat:
         return {"status": "sat", "model": _model(builder, script, solver.model(), assertions)}
@@ -328,16 +334,8 @@ def solve_nonlinear(script: Script, resource_limit: int, timeout_ms: int,
     started = time.monotonic()
     builder = _Builder(script)
     solver = z3.SolverFor(script.logic, ctx=builder.ctx)
-    assertions = []
-    for command in script.commands:
-        if isinstance(command, Declaration):
-            builder.declare(command)
-        elif isinstance(command, Definition):
-            builder.define(command)
-        elif isinstance(command, Assertion):
-            term = builder.term(command.term, {})
-            assertions.append(term)
-            solver.add(term)
+    assertions = [term for _, term in builder.load(script)]
+    solver.add(*assertions)
     used, why = [0], [""]
 
     def check(*extra) -> z3.CheckSatResult:

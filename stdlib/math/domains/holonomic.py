@@ -29,7 +29,7 @@ from pydantic import BaseModel, Field
 from ..errors import BackendFault
 from ..primitives import CONFIG, BigInt, Count, tagged
 from ..tool import Bounds, Example, MathTool
-from .poly import PolynomialValue, polynomial_value
+from .poly import PolynomialValue, polynomial_from_low
 
 MAX_TERMS = 100
 MAX_ORDER = 4
@@ -211,18 +211,11 @@ def find_holonomic(request: HolonomicRequest):
         return HolonomicFound(
             status=status, order=r, degree=d, nullity=nullity, equations=len(rows),
             confirming_terms=confirming,
-            coefficients=[polynomial_value("n", _highest_first(v[i * (d + 1):(i + 1) * (d + 1)]))
+            coefficients=[polynomial_from_low("n", v[i * (d + 1):(i + 1) * (d + 1)])
                           for i in range(r + 1)])
     return HolonomicNone(status="none", searched=(
         f"order 1..{request.max_order}, coefficient degree <= {request.max_degree}, "
         f"{len(terms)} terms"))
-
-
-def _highest_first(low_first: list[int]) -> list[Fraction]:
-    coefficients = [Fraction(c) for c in reversed(low_first)]
-    while coefficients and coefficients[0] == 0:
-        coefficients.pop(0)
-    return coefficients
 
 
 HOLONOMIC = MathTool(

@@ -31,6 +31,15 @@ def polynomial_value(variable: str, coefficients: list[Fraction]) -> PolynomialV
     return PolynomialValue(variable=variable, coefficients=coefficients)
 
 
+def polynomial_from_low(variable: str, low_first: list) -> PolynomialValue:
+    """The polynomial with these coefficients listed lowest degree first (ints or Fractions;
+    trailing zeros, the leading ones once reversed, dropped)."""
+    coefficients = [Fraction(c) for c in reversed(low_first)]
+    while coefficients and coefficients[0] == 0:
+        coefficients.pop(0)
+    return PolynomialValue(variable=variable, coefficients=coefficients)
+
+
 def integer_polynomial(variable: str, coefficients: list[int]) -> IntegerPolynomial:
     return IntegerPolynomial(variable=variable, coefficients=coefficients)
 

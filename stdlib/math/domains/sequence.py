@@ -25,7 +25,7 @@ from pydantic import BaseModel, Field
 from ..errors import BackendFault
 from ..primitives import CONFIG, BigInt, Count, OutRat
 from ..tool import Bounds, Example, MathTool
-from .poly import PolynomialValue, polynomial_value
+from .poly import PolynomialValue, polynomial_from_low
 
 MAX_TERMS = 64
 
@@ -91,13 +91,6 @@ def _series(numerator: list[Fraction], denominator: list[Fraction], count: int) 
     return out
 
 
-def _highest_first(low_first: list[Fraction]) -> list[Fraction]:
-    coefficients = list(reversed(low_first))
-    while coefficients and coefficients[0] == 0:
-        coefficients.pop(0)
-    return coefficients
-
-
 def find_recurrence(request: RecurrenceRequest) -> Recurrence:
     terms = [Fraction(t) for t in request.terms]
     order, connection = berlekamp_massey(terms)
@@ -110,8 +103,8 @@ def find_recurrence(request: RecurrenceRequest) -> Recurrence:
                 "candidate" if 2 * order == len(terms) else "underdetermined"),
         confirming_terms=max(0, len(terms) - 2 * order), order=order,
         coefficients=[-x for x in connection[1:]],
-        numerator=polynomial_value("x", _highest_first(numerator)),
-        denominator=polynomial_value("x", _highest_first(connection)),
+        numerator=polynomial_from_low("x", numerator),
+        denominator=polynomial_from_low("x", connection),
         verified_terms=len(terms))
 
 

@@ -30,7 +30,7 @@ from pydantic import BaseModel, Field, PrivateAttr, model_validator
 from ..errors import BackendFault
 from ..primitives import CONFIG, OUTPUT_DIGITS, Count, OutInt, Rule, reject, tagged
 from ..tool import Bounds, Example, MathTool
-from . import smtlib
+from . import smt, smtlib
 from .smt import BoolValue, IntValue, RealValue, SmtUnknown
 
 RULES = (
@@ -290,12 +290,6 @@ def solve_nonlinear(request: NonlinearRequest):
                       checks=outcome["checks"])
 
 
-def solve_deadline(request: NonlinearRequest, deadline_ms: int, elapsed_ms: int) -> SmtUnknown:
-    return SmtUnknown(status="unknown", reason_kind="deadline", reason="killed at the deadline",
-                      resource_limit=request.resource_limit, resource_used=None,
-                      deadline_ms=deadline_ms, elapsed_ms=elapsed_ms)
-
-
 NONLINEAR = MathTool(
     identifier="smt.nonlinear.solve",
     vocabulary=(
@@ -315,7 +309,7 @@ NONLINEAR = MathTool(
            "reached); unknown with z3's reason and the resources used; model_too_large when a "
            "model number exceeds the 4000-digit result limit."),
     request=NonlinearRequest, result=NonlinearResult, function=solve_nonlinear,
-    on_deadline=solve_deadline, adapters=("z3_smt",), rules=RULES,
+    on_deadline=smt.solve_deadline, adapters=("z3_smt",), rules=RULES,
     examples=(
         Example.of(
             "Decide whether reals x and y exist with x^2 + y^2 = 1 and x*y = 1/4 and return a "
