@@ -169,7 +169,7 @@ def largest_inputs() -> list[tuple[str, str, dict]]:
     isolate_poly = [rng.randrange(10**11, 10**12)] + [rng.randrange(-10**12 + 1, 10**12)
                                                       for _ in range(12)]
     matrix = [[rng.choice([-1, 1]) * 10**6 if (i + j) % 3 else rng.randrange(-10**6, 10**6)
-               for j in range(8)] for i in range(8)]
+               for j in range(20)] for i in range(20)]
     # near the size rule's 3000 digits: 20x20 of 149-digit and 24x24 of 115-digit integers
     big_integers = [[str(rng.randrange(10**148, 10**149)) for _ in range(20)] for _ in range(20)]
     charpoly_integers = [[str(rng.randrange(10**114, 10**115)) for _ in range(24)]

@@ -566,7 +566,8 @@ def _charpoly():
     return generate, verify
 
 
-@case("linalg.eigenvalues", [(n, kind) for n in (1, 3, 5) for kind in ("random", "repeated")])
+@case("linalg.eigenvalues",
+      [(n, kind) for n in (1, 3, 5, 12) for kind in ("random", "repeated")])
 def _eigenvalues():
     def generate(rng, shape):
         n, kind = shape

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import random
 from fractions import Fraction
 
@@ -337,7 +338,26 @@ def test_eigenvalues_isolated_regions_at_the_largest_input():
             else:
                 a, b, c, d = map(q, r["box"])
                 assert poly.count_roots(a + c * I, b + d * I) == 1
-    assert "less_than_equal" in rejected("linalg.eigenvalues", {"matrix": mat([[1] * 9] * 9)})
+
+def test_eigenvalues_of_the_petersen_graph_and_at_n_20():
+    # The Petersen graph (vertices: 2-subsets of {0..4}, adjacent when disjoint) has spectrum
+    # 3, 1^5, (-2)^4, each eigenspace of full dimension (a symmetric matrix).
+    vertices = list(itertools.combinations(range(5), 2))
+    petersen = [[int(not set(u) & set(v)) for v in vertices] for u in vertices]
+    result = eigen(petersen)
+    assert sorted(groups(result)) == [((1, -3), 1, "3", 1), ((1, -1), 5, "1", 5),
+                                      ((1, 2), 4, "-2", 4)]
+    check_eigen(petersen, result)
+    # n = 20, the family's dimension: the companion matrix of x^20 - 2(700x - 1)^2 (Mignotte:
+    # two real roots as close as degree and size allow) is separated exactly.
+    companion = [[int(i == j + 1) for j in range(19)] + [0] for i in range(20)]
+    for i, c in zip(range(20), [2, -2800, 980000]):
+        companion[i][19] = c
+    result = eigen(companion, isolate=True)
+    check_eigen(companion, result)
+    reals = [r for g in result["groups"] for r in g["roots"] if r["root"]["kind"] == "real"]
+    assert len(reals) >= 2
+    assert "less_than_equal" in rejected("linalg.eigenvalues", {"matrix": mat([[1] * 21] * 21)})
 
 
 # --- the size rule: the bound is on bit size x dimension, the quantity elimination pays for --
