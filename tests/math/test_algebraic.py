@@ -117,8 +117,11 @@ def test_request_boundary():
     assert result["degree"] == 16
     check(top, result)
     assert rejected(ID, {"number": top + " + sqrt(2)"}) == ["algebraic_degree_too_large"]
-    assert rejected(ID, {"number": "(999999999989 * 999999999989 * sqrt(2))^16"}) == [
-        "algebraic_weight_too_large"]
+    assert rejected(ID, {"number": "(999999999989^(1/16) * 999999999959)^16"}) == [
+        "algebraic_height_too_large"]  # static height 16 (12 + 16 * 12) = 3264 > 3000
+    # just inside: height 16 * 160 + 12 = 2572, and the coefficients have 2572 digits
+    tall = minpoly("9999999999^16 * 999999999999^(1/16)")
+    assert max(len(str(abs(c))) for c in tall["minimal_polynomial"]["coefficients"]) <= 2577
     for text in ("x + 1", "__import__('os')", "0.5", "2^x", "sqrt(2, 3)", "2**(1/17)",
                  "1000000000000", "cos(2)", "1/0", "", "sqrt(2).real"):
         assert rejected(ID, {"number": text}) == ["algebraic_syntax"], text

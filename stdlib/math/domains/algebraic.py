@@ -5,7 +5,9 @@ never sympy's parser): integers, I, + - * /, powers with a rational exponent (^ 
 fractional power is the principal value), sqrt and cbrt (principal), and cos/sin of a rational
 multiple of pi. Reading it yields a syntax tree and a static bound on the number's degree over
 Q (deg(a op b) <= deg a * deg b, deg a^(p/q) <= q deg a, deg cos(r pi) = phi(m)/2 for the
-order m >= 3 of exp(i r pi)), which the request contract limits before anything is computed.
+order m >= 3 of exp(i r pi)) and a static height, a proved bound on log10 of the Mahler measure
+of every polynomial the computation builds (so on its coefficients), which the request contract
+limits before anything is computed.
 
 The minimal polynomial is built bottom-up by exact resultants (adapters/sympy_numberfield.py):
 each node gets an integer polynomial having the node's value as a root (Res_y(f(y), g(x - y))
@@ -39,7 +41,8 @@ MAX_NODES = 60
 MAX_DEGREE = 16
 MAX_LITERAL_DIGITS = 12
 MAX_EXPONENT = 16
-MAX_WEIGHT = 200
+MAX_HEIGHT = 3000
+LOG2 = math.log10(2)
 
 RULE_GRAMMAR = Rule(
     "algebraic_syntax",
@@ -55,12 +58,14 @@ RULE_DEGREE = Rule(
     "cos or sin of r*pi (m the order of exp(i r pi); sin(r pi) = cos((1/2 - r) pi)); e.g. "
     "sqrt(2) + sqrt(3) + sqrt(5) + sqrt(7) has bound 16 and cos(2*pi/17) has bound 8.")
 
-RULE_WEIGHT = Rule(
-    "algebraic_weight_too_large",
-    f"The digit weight must be at most {MAX_WEIGHT}: an integer weighs its number of digits, "
-    "I and cos/sin weigh 1, a + b (and - * /) weighs weight(a) + weight(b) + 1, a^(p/q) "
-    "weighs weight(a) * |p| (sqrt and cbrt: weight(a)); it bounds the size of every conjugate "
-    "and so the coefficients of the minimal polynomial (about degree * weight digits).")
+RULE_HEIGHT = Rule(
+    "algebraic_height_too_large",
+    f"The static height h must be at most {MAX_HEIGHT}: h bounds log10 of the Mahler measure "
+    "M of the number's minimal polynomial, so its coefficients have at most h + 5 digits "
+    "(|c_k| <= C(d, k) M). An integer or p/q has h = log10 max(|p|, q), I has 0, cos/sin of "
+    "r*pi with denominator q has (q - 1) log10 2; -a and 1/a keep h(a); a * b and a / b have "
+    "d(b) h(a) + d(a) h(b), a + b and a - b that plus d(a) d(b) log10 2 (d the degree bounds); "
+    "a^(p/q) has max(1, |p|) h(a), sqrt and cbrt h(a).")
 
 _BINARY = {ast.Add: "add", ast.Sub: "sub", ast.Mult: "mul", ast.Div: "div"}
 
@@ -75,48 +80,56 @@ class _Reader:
     def fail(self, message: str):
         reject(RULE_GRAMMAR.code, message, ("number",))
 
-    def read(self, node: ast.AST) -> tuple[tuple, int, int]:
-        """(tree, degree bound, weight)."""
+    def read(self, node: ast.AST) -> tuple[tuple, int, float]:
+        """(tree, degree bound d, height bound h: log10 of a bound on the Mahler measure of
+        its minimal polynomial, following how the composer builds it: Res_y(f(y), g(x - y))
+        for a sum has M <= 2^(mn) M(f)^n M(g)^m, the product's resultant M(f)^n M(g)^m, a
+        p-th power M(f)^p, f(x^q) the same M, reversal the same M, and a factor never more).
+        A node's h is never below its operands', so the root's h bounds every polynomial the
+        computation builds."""
         self.nodes += 1
         if self.nodes > MAX_NODES:
             self.fail(f"more than {MAX_NODES} operations and numbers")
         if isinstance(node, ast.Constant) and type(node.value) is int:
             if node.value >= 10**MAX_LITERAL_DIGITS:
                 self.fail(f"integer {node.value} is not below 10^{MAX_LITERAL_DIGITS}")
-            return ("rat", Fraction(node.value)), 1, len(str(node.value))
+            return ("rat", Fraction(node.value)), 1, math.log10(max(1, node.value))
         if isinstance(node, ast.Name) and node.id == "I":
-            return ("i",), 2, 1
+            return ("i",), 2, 0.0
         if isinstance(node, ast.UnaryOp) and isinstance(node.op, (ast.USub, ast.UAdd)):
-            tree, degree, weight = self.read(node.operand)
-            return (("neg", tree) if isinstance(node.op, ast.USub) else tree), degree, weight
+            tree, degree, height = self.read(node.operand)
+            return (("neg", tree) if isinstance(node.op, ast.USub) else tree), degree, height
         if isinstance(node, ast.BinOp) and type(node.op) in _BINARY:
-            (left, dl, wl), (right, dr, wr) = self.read(node.left), self.read(node.right)
+            (left, dl, hl), (right, dr, hr) = self.read(node.left), self.read(node.right)
             if left[0] == "rat" and right[0] == "rat" and isinstance(node.op, ast.Div):
                 if right[1] == 0:
                     self.fail("division by the integer 0")
-                return ("rat", left[1] / right[1]), 1, wl + wr
-            return (_BINARY[type(node.op)], left, right), dl * dr, wl + wr + 1
+                return ("rat", left[1] / right[1]), 1, hl + hr
+            height = dr * hl + dl * hr
+            if isinstance(node.op, (ast.Add, ast.Sub)):
+                height += dl * dr * LOG2
+            return (_BINARY[type(node.op)], left, right), dl * dr, height
         if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Pow):
-            base, degree, weight = self.read(node.left)
+            base, degree, height = self.read(node.left)
             exponent = self.rational(node.right)
             if abs(exponent.numerator) > MAX_EXPONENT or exponent.denominator > MAX_EXPONENT:
                 self.fail(f"exponent {exponent} needs |p| <= {MAX_EXPONENT} and "
                           f"q <= {MAX_EXPONENT}")
             return (("pow", base, exponent), degree * exponent.denominator,
-                    weight * max(1, abs(exponent.numerator)))
+                    height * max(1, abs(exponent.numerator)))  # a^0 still builds a
         if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and not node.keywords \
                 and len(node.args) == 1:
             name = node.func.id
             if name in ("sqrt", "cbrt"):
-                base, degree, weight = self.read(node.args[0])
+                base, degree, height = self.read(node.args[0])
                 q = 2 if name == "sqrt" else 3
-                return ("pow", base, Fraction(1, q)), degree * q, weight
+                return ("pow", base, Fraction(1, q)), degree * q, height
             if name in ("cos", "sin"):
                 r = self.pi_multiple(node.args[0])
                 if name == "sin":  # sin(r pi) = cos((1/2 - r) pi)
                     r = Fraction(1, 2) - r
                 r %= 2
-                return ("cos", r), _cos_degree(r), 1
+                return ("cos", r), _cos_degree(r), (r.denominator - 1) * LOG2
         self.fail(f"not allowed here: {ast.unparse(node)[:60]!r}")
 
     def rational(self, node: ast.AST) -> Fraction:
@@ -183,12 +196,12 @@ def read_number(text: str) -> tuple[tuple, int]:
     except (SyntaxError, ValueError):
         reject(RULE_GRAMMAR.code, "not an expression (write e.g. sqrt(2) + 3^(1/3))",
                ("number",))
-    tree, degree, weight = _Reader().read(parsed.body)
+    tree, degree, height = _Reader().read(parsed.body)
     if degree > MAX_DEGREE:
         reject(RULE_DEGREE.code, f"the static degree bound is {degree}, more than "
                f"{MAX_DEGREE}", ("number",))
-    if weight > MAX_WEIGHT:
-        reject(RULE_WEIGHT.code, f"the digit weight is {weight}, more than {MAX_WEIGHT}",
+    if height > MAX_HEIGHT:
+        reject(RULE_HEIGHT.code, f"the static height is {height:.0f}, more than {MAX_HEIGHT}",
                ("number",))
     return tree, degree
 
@@ -198,7 +211,7 @@ class MinimalPolynomialRequest(BaseModel):
     number: Annotated[str, Field(max_length=MAX_TEXT, description=(
         "The algebraic number, e.g. \"sqrt(2) + cbrt(3)\", \"(1 + sqrt(5))/2\", "
         "\"cos(2*pi/7)\", \"2^(1/4) + I\". " + RULE_GRAMMAR.text + " " + RULE_DEGREE.text
-        + " " + RULE_WEIGHT.text))]
+        + " " + RULE_HEIGHT.text))]
     _tree: tuple = PrivateAttr()
     _degree_bound: int = PrivateAttr()
 
@@ -273,7 +286,7 @@ MINIMAL_POLYNOMIAL = MathTool(
            "alpha is; undefined when the expression divides by zero."),
     request=MinimalPolynomialRequest, result=MinimalPolynomialResult,
     function=minimal_polynomial, adapters=("sympy_numberfield",),
-    rules=(RULE_GRAMMAR, RULE_DEGREE, RULE_WEIGHT),
+    rules=(RULE_GRAMMAR, RULE_DEGREE, RULE_HEIGHT),
     examples=(
         Example.of(
             "Compute the minimal polynomial, norm and trace of sqrt(2) + sqrt(3) (x^4 - 10x^2 "
@@ -294,15 +307,17 @@ MINIMAL_POLYNOMIAL = MathTool(
                     "polynomials whose degrees multiply to at most 16 and one factorisation "
                     "over Q of degree <= 16 (a q-th root: of f(x^q); a cosine: of T_m -+ 1, "
                     "degree <= 64), plus the numerical choice of a factor at 60 to 960 "
-                    "digits. Measured: <= 0.65 s at the bounds (four square roots of 12-digit "
-                    "primes, their 16th power, 12-digit 16th roots), 6.5% of the 10 s deadline.",
-        output="A polynomial of degree d <= 16; each coefficient is the leading one times an "
-               "elementary symmetric function of the d conjugates, and the digit weight w <= "
-               f"{MAX_WEIGHT} bounds the digits of every conjugate, of its inverse and of the "
-               "leading coefficient's share, so coefficients stay near d * w digits (an "
-               "estimate, not a proof); measured at most 768 digits (a 16th power of a "
-               "degree-8 number), inside the 4000-digit output limit; norm and trace are "
-               "ratios of two coefficients."))
+                    "digits; every polynomial on the way has Mahler measure below 10^h, h <= "
+                    f"{MAX_HEIGHT} (the static height), which bounds its coefficients. "
+                    "Measured: <= 1.3 s at the bounds (a 15th power of cos(2 pi/17) + "
+                    "sqrt(999999999989), h = 1657; a cube of a 16th root times a 12-digit "
+                    "integer, h = 2930; sums of four square roots of 12-digit primes), 13% of "
+                    "the 10 s deadline.",
+        output=f"A polynomial of degree d <= 16 whose Mahler measure M is at most 10^h, h <= "
+               f"{MAX_HEIGHT} the static height (a bound proved node by node, see the rule), "
+               "so every coefficient is at most C(d, k) M < 2^16 10^h: at most "
+               f"{MAX_HEIGHT + 5} digits, inside the 4000-digit result limit; norm and trace "
+               "are ratios of two coefficients."))
 
 
 TOOLS = (MINIMAL_POLYNOMIAL,)
