@@ -56,6 +56,24 @@ def _load_all(path: str) -> list[ast.Module]:
     return modules
 
 
+def module_loader(importer: str):
+    """A `use` statement of the file `importer` -> the module it loads, parsed (None when it
+    cannot be read or parsed: running it reports that), each file read once. What the linter's
+    `no-export` rule reads."""
+    base = os.path.dirname(importer)
+    cache: dict[str, ast.Module | None] = {}
+
+    def load(use):
+        path = os.path.normpath(os.path.join(base, use.path))
+        if path not in cache:
+            try:
+                cache[path] = _parse_file(path)
+            except SynError:
+                cache[path] = None
+        return cache[path]
+    return load
+
+
 def declared_principals(module: ast.Module) -> set[str]:
     """The principals a program declares: the literal principal of every `private(v, "p")` call
     in its source and in every module it can load (`use` paths are literals, followed here).
@@ -114,7 +132,8 @@ def check_files(paths: list[str], out, err, *, builtins=None, predeclared=(), au
                 err(human(error, sources) + "\n")
             continue
         with collector_paused():
-            findings = lint(module, builtins, predeclared, auto_granted, tier_c) if builtins is not None else []
+            findings = (lint(module, builtins, predeclared, auto_granted, tier_c, module_loader(path))
+                        if builtins is not None else [])
         for finding in findings:
             diagnostics.append({**position(finding.span, sources), "code": finding.code,
                                 "message": finding.message, "hint": finding.hint,

@@ -201,3 +201,33 @@ TOP_LEVEL_GIVE_HINT = "to end the program early call exit(); to hand back a valu
 
 def unsupported(name: str, family: str) -> str:
     return f"'{name}' is not supported by this implementation (tier C: {family})"
+
+
+# ------------------------------------------------------------------ modules
+def shadowed_alias(name: str, path: str, line: int) -> tuple[str, str]:
+    """A local name that hides a `use … as name`: (message, hint)."""
+    return (f"'{name}' shadows the module alias of `use \"{path}\" as {name}` (line {line}): where it "
+            f"is visible, {name}.x reads this value, not the module",
+            f"rename the local name (or the alias) so both stay reachable")
+
+
+def no_export(alias: str, name: str, exported: Iterable[str], defined: str | None) -> tuple[str, str]:
+    """`alias.name` where the module does not export `name`: (message, hint) — a did-you-mean
+    among the exports, or, for a name the module defines (`defined`: the word that defines it,
+    `task`, `let`, `type`, `enum` or `use`) without exporting it, how to export it."""
+    message = f"module '{alias}' has no export '{name}'"
+    if defined == "use":
+        return message, f"'{name}' is a module that module uses; `use` its file here directly"
+    if defined is not None:
+        return message, f"it is defined in the module but not exported: write `export {defined} {name}` there"
+    guess = did_you_mean(name, exported)
+    if guess is not None:
+        return message, f"did you mean '{alias}.{guess}'?"
+    shown = ", ".join(sorted(exported))
+    return message, f"it exports {shown}" if shown else "it exports nothing: add `export` before what it shares"
+
+
+def of_over_dot(name: str, obj: str, key: str) -> str:
+    """The hint for `name of obj.key` failing on `key`: `of` takes the whole `obj.key` on its right."""
+    return (f"`{name} of {obj}.{key}` reads as `{name} of ({obj}.{key})`; for the {key} of "
+            f"`{name} of {obj}`, bind first: let x be {name} of {obj}, then x.{key}")

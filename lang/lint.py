@@ -10,7 +10,10 @@ would find undefined. Findings:
   `missing-capability` (a capability-gated builtin called where no `require` grants it; the
   hint is the `require …` line to add), `no-methods` (`xs.append(3)` or `xs.length` on a name
   that certainly holds a list, text or number), `give-outside-task` (a `give` at program level);
-* warnings — `unreachable` (statements after `give`, `stop` or `raise` in the same block).
+* warnings — `unreachable` (statements after `give`, `stop` or `raise` in the same block),
+  `shadowed-alias` (a local name that hides a `use … as alias`, so `alias.x` there reads the
+  local value), `no-export` (`alias.x` where the module, when it can be read, does not export
+  `x`; the hint is the nearest export, or how to export a name the module defines).
 
 Every message and hint comes from `lang.hints`, as the evaluator's do, so `check`, `run` and
 the language server word a mistake the same way; a finding whose rewrite is mechanical carries
@@ -78,8 +81,9 @@ def call_parts(node) -> tuple[object, int, list[str]]:
 
 class _Linter:
     def __init__(self, module, builtins: Mapping, predeclared: Iterable[str], auto_granted: Iterable[str],
-                 tier_c: Callable[[str], str | None]):
+                 tier_c: Callable[[str], str | None], uses: Callable | None = None):
         self.module = module
+        self.uses = uses
         self.builtins = builtins
         self.resolution: Resolution = resolve_module(module, predeclared)
         self.survey = Survey(module)
@@ -229,6 +233,54 @@ class _Linter:
             self.add("error", "no-methods", f"Cannot access property '{node.name}' of {kind}", node.span,
                      f"write {form}", fixes)
 
+    # ------------------------------------------------------------ modules
+    def aliases(self) -> dict:
+        """alias -> its `use` statement, for the `use` lines of this module."""
+        return {b.name: b.node for b in self.resolution.bindings if b.kind == "use"}
+
+    def shadowed_aliases(self) -> None:
+        """A local name equal to a module alias: inside its frame, `alias.x` reads the local."""
+        aliases = self.aliases()
+        if not aliases:
+            return
+        found = {}
+        for binding in self.resolution.bindings:
+            if binding.kind not in ("use", "predeclared") and binding.name in aliases:
+                found[id(binding.node), binding.name] = binding.node
+        for node in ast.walk(self.module):   # a second binding in one frame is not a Binding
+            if type(node) in (ast.Let, ast.TaskDef, ast.TypeDef, ast.EnumDef) and node.name in aliases:
+                found[id(node), node.name] = node
+            elif type(node) is ast.Lambda:
+                for p in node.params:
+                    if p.name in aliases:
+                        found[id(p), p.name] = p
+        for (_, name), node in found.items():
+            use = aliases[name]
+            message, hint = hints.shadowed_alias(name, use.path, use.span.line if use.span else 0)
+            self.add("warning", "shadowed-alias", message, node.span or use.span, hint)
+
+    def missing_exports(self) -> None:
+        """`alias.x` where the module `alias` names (read from disk by `uses`) exports no `x`."""
+        if self.uses is None:
+            return
+        modules = {}
+        for node in ast.walk(self.module):
+            if type(node) is not ast.Attr or type(node.obj) is not ast.Name:
+                continue
+            ref = self.resolution.reference_at(node.obj)
+            binding = ref.binding if ref is not None else None
+            if binding is None or binding.kind != "use" or binding.assigned:
+                continue
+            if id(binding.node) not in modules:
+                modules[id(binding.node)] = self.uses(binding.node)
+            used = modules[id(binding.node)]
+            if used is None:
+                continue
+            exported, defined = _exports(used)
+            if node.name not in exported:
+                message, hint = hints.no_export(node.obj.name, node.name, exported, defined.get(node.name))
+                self.add("warning", "no-export", message, node.span, hint)
+
     # ------------------------------------------------------------ give at program level
     def top_level_give(self) -> None:
         todo = list(self.module.body)
@@ -275,6 +327,23 @@ class _Linter:
                 return line if line > 1 else (stmt.span.line if stmt.span else 1)
             line = _last_line(stmt) + 1
         return line
+
+
+_DEFINES = {ast.Let: "let", ast.TaskDef: "task", ast.TypeDef: "type", ast.EnumDef: "enum", ast.Use: "use"}
+
+
+def _exports(module) -> tuple[set[str], dict[str, str]]:
+    """(the names `module` exports, each name its top level defines -> the word defining it)."""
+    exported, defined = set(), {}
+    for stmt in module.body:
+        word = _DEFINES.get(type(stmt))
+        if word is None:
+            continue
+        name = stmt.alias if word == "use" else stmt.name
+        defined.setdefault(name, word)
+        if getattr(stmt, "exported", False):
+            exported.add(name)
+    return exported, defined
 
 
 def _last_line(stmt) -> int:
@@ -412,10 +481,13 @@ def capability_report(module, builtins: Mapping, resolution: Resolution, auto_gr
 
 
 def lint(module, builtins: Mapping, predeclared: Iterable[str] = (), auto_granted: Iterable[str] = (),
-         tier_c: Callable[[str], str | None] = lambda name: None) -> list[Finding]:
-    """Every finding for one parsed module, in source order."""
-    linter = _Linter(module, builtins, set(predeclared) | set(builtins), auto_granted, tier_c)
+         tier_c: Callable[[str], str | None] = lambda name: None, uses: Callable | None = None) -> list[Finding]:
+    """Every finding for one parsed module, in source order. `uses` maps a `use` statement to
+    the module it loads (None when it cannot be read); without it `no-export` is not checked."""
+    linter = _Linter(module, builtins, set(predeclared) | set(builtins), auto_granted, tier_c, uses)
     linter.undefined_names()
+    linter.shadowed_aliases()
+    linter.missing_exports()
     linter.calls()
     linter.properties()
     linter.top_level_give()

@@ -1223,7 +1223,7 @@ class Compiler:
         return fastpaths.index(self.operand(node.obj, scope), at, ops.index, node.span, self.globals, store)
 
     def e_Attr(self, node, scope):
-        obj = self.expr(node.obj, scope)
+        obj = self.of_over_dot(node, self.expr(node.obj, scope))
         name = node.name
         span = node.span
         target = node.obj.name if type(node.obj) is ast.Name else None
@@ -1241,6 +1241,27 @@ class Compiler:
             except SynError as e:
                 raise e.at(span)
         return run
+
+    @staticmethod
+    def of_over_dot(node, obj):
+        """`obj` as is, or, for `a of b.c` (the `of` form, its right side a dot read), reading
+        it so that a missing `c` says `of` took the whole `b.c`: bind `a of b` first."""
+        inner = node.obj
+        if not (type(inner) is ast.Attr and node.span is not None and inner.span is not None
+                and inner.obj.span is not None and (node.span.line, node.span.col) < (inner.span.line, inner.span.col)
+                and (inner.span.line, inner.span.col) == (inner.obj.span.line, inner.obj.span.col)):
+            return obj
+        from synsema.lang.unparse import unparse
+        hint = hints.of_over_dot(node.name, unparse(inner.obj), inner.name)
+
+        def read(f):
+            try:
+                return obj(f)
+            except SynError as e:
+                if e.code == "missing-key" and e.catchable:
+                    e.hint = f"{hint}; {e.hint}" if e.hint else hint
+                raise
+        return read
 
     def e_Lambda(self, node, scope):
         code, params = self.function("lambda", node.params, node.body, scope, True, node.span)
@@ -1368,12 +1389,13 @@ class Compiler:
         name = node.name
         span = node.span
         attribute = ops.attribute
+        target = node.obj.name if type(node.obj) is ast.Name else None
 
         def method(f):
             o = obj(f)
             if type(o) is dict or type(o) is ModuleValue or type(o) is EnumValue:
                 try:
-                    return attribute(o, name)
+                    return attribute(o, name, target)
                 except SynError as e:
                     raise e.at(span)
             raise no_methods(name, span, node.obj)
@@ -1477,7 +1499,7 @@ def _step_into(holder, key, k):
         return container, _list_position(container, k)
     if t is ModuleValue:
         if k not in container.exported:
-            raise SynError(f"Map has no key '{k}'")
+            raise ops.no_export(container, k)
         return container.globals, k
     raise SynError(f"Cannot set a field or index inside {type_name(container)}")
 
@@ -1505,7 +1527,7 @@ def _store(holder, key, k, value) -> None:
         container[_list_position(container, k)] = value
     elif t is ModuleValue:
         if k not in container.exported:
-            raise SynError(f"Map has no key '{k}'")
+            raise ops.no_export(container, k)
         if type(container.globals[k]) in (Task, Constructor):
             raise SynError(f"cannot replace {container.name}.{k}: a module's tasks are fixed; "
                            "export a variable with `export let` to share a value")

@@ -870,7 +870,7 @@ class LabelCompiler(Compiler):
         return run
 
     def e_Attr(self, node, scope):
-        obj = self.expr(node.obj, scope)
+        obj = self.of_over_dot(node, self.expr(node.obj, scope))
         name = node.name
         span = node.span
         target = node.obj.name if type(node.obj) is ast.Name else None
@@ -889,12 +889,13 @@ class LabelCompiler(Compiler):
         obj = self.expr(node.obj, scope)
         name = node.name
         span = node.span
+        target = node.obj.name if type(node.obj) is ast.Name else None
 
         def run(f):
             o, labels = unwrap(obj(f))
             if type(o) in (dict, ModuleValue, EnumValue):
                 try:
-                    return wrap(ops.attribute(o, name), labels)
+                    return wrap(ops.attribute(o, name, target), labels)
                 except SynError as error:
                     raise make_secret(error.at(span), labels)
             raise no_methods(name, span, node.obj)

@@ -386,13 +386,16 @@ def _capability_at(document: Document, line: int, col: int) -> str | None:
 def lint(document: Document) -> list[tuple[int, int, int, str, str, str, list]]:
     """(line, col, length, severity, message, code, fixes) of what `synsema check` reports for a
     file that parses: the findings of its linter (`lang.lint`), each with its hint and fixes."""
+    from synsema.lang.check import module_loader
     from synsema.lang.diagnostics import extent
     from synsema.lang.lint import lint as findings
     from synsema.runtime.capabilities import RUN_MODE_AUTO_GRANTS
     from synsema.stdlib.registry import load_all
     from synsema.stdlib.unsupported import tier_c_family
     found = []
-    for finding in findings(document.module, load_all(), document.predeclared, RUN_MODE_AUTO_GRANTS, tier_c_family):
+    uses = module_loader(document.path)
+    for finding in findings(document.module, load_all(), document.predeclared, RUN_MODE_AUTO_GRANTS, tier_c_family,
+                            uses):
         line, col = (finding.span.line, finding.span.col) if finding.span is not None else (1, 1)
         text = document.lines[line - 1] if 0 < line <= len(document.lines) else ""
         message = finding.message + (f"\nhint: {finding.hint}" if finding.hint else "")

@@ -17,7 +17,7 @@ from synsema.runtime.labels import Labeled, make_secret, unwrap, wrap
 from synsema.runtime.limits import (MAX_DECIMAL_EXPONENT, MAX_INT_BITS, MAX_LIST_LENGTH, MAX_TEXT_LENGTH,
                             check_int, check_length, int_too_large, too_large)
 from synsema.runtime.sealed import Secret, concatenated
-from synsema.runtime.values import EnumValue, ModuleValue, display, equal, map_key, type_name
+from synsema.runtime.values import Constructor, EnumValue, ModuleValue, Task, display, equal, map_key, type_name
 
 _MIX = "cannot mix decimal and float; convert with float(x) or decimal(...)"
 _NUM = (int, float)
@@ -344,9 +344,24 @@ def missing_key(key: str, keys) -> SynError:
                     if guess else f"use get(m, \"{key}\", default) when the key may be missing")
 
 
+def no_export(module: ModuleValue, key: str, alias: str | None = None) -> SynError:
+    """`m.x` (or `set m.x`) where the module exports no `x`: the nearest export, or how to export
+    a name the module defines (worded as `synsema check` words it, `lang.hints.no_export`)."""
+    value = module.globals.get(key, _ABSENT)
+    defined = None if value is _ABSENT else (
+        "task" if type(value) is Task else "type" if type(value) is Constructor else
+        "enum" if type(value) is EnumValue else "use" if type(value) is ModuleValue else "let")
+    message, hint = hints.no_export(alias or module.name, key, module.exported, defined)
+    return SynError(message, code="missing-key", hint=hint)
+
+
+_ABSENT = object()
+
+
 def attribute(obj, name: str, target: str | None = None):
     """`obj.name` / `name of obj`: a map key, a module export or an enum field. `target` is the
-    receiver's name when it is a plain name, for the hint on `xs.length` (`length(xs)`)."""
+    receiver's name when it is a plain name, for the hint on `xs.length` (`length(xs)`) and to name a
+    module by the alias the program wrote."""
     t = type(obj)
     if t is dict:
         try:
@@ -355,7 +370,7 @@ def attribute(obj, name: str, target: str | None = None):
             raise missing_key(name, obj) from None
     if t is ModuleValue:
         if name not in obj.exported:
-            raise missing_key(name, obj.exported)
+            raise no_export(obj, name, target)
         return obj.globals[name]
     if t is EnumValue and name in obj.names:
         return obj.fields[obj.names.index(name)]

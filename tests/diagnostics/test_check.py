@@ -86,3 +86,27 @@ def test_check_is_given_exactly_the_names_a_run_starts_with():
     from synsema.runtime.interp import builtin_globals
     from synsema.stdlib.registry import global_names
     assert global_names() == list(builtin_globals())
+
+
+def test_check_warns_of_shadowed_aliases_and_missing_exports(tmp_path):
+    """Upstream's two module warnings (issue 32 item 8): a local name hiding a `use` alias, and
+    `alias.x` where the module exports no `x` — with the nearest export, or how to export a name
+    the module defines. Warnings: the exit code is 3, as for every warning."""
+    (tmp_path / "orders.syn").write_text('export task total_orders()\n    give 42\n\ntask secret_helper()\n'
+                                         '    give 1\n\nexport let unit be "eur"\n', encoding="utf-8")
+    (tmp_path / "main.syn").write_text('use "./orders.syn" as orders\nprint(orders.total_order())\n'
+                                       'print(orders.secret_helper())\nprint(orders.nope)\n'
+                                       'task report(orders)\n    give orders\nlet f be (orders) => orders\n'
+                                       'print(orders.unit)\n', encoding="utf-8")
+    result = run_synsema("check", "--format", "json", "main.syn", cwd=tmp_path)
+    report = json.loads(result.stdout)
+    assert result.returncode == 3 and (report["errors"], report["warnings"]) == (0, 5)
+    found = [(d["line"], d["code"], d["message"], d["hint"]) for d in report["diagnostics"]]
+    assert found[:3] == [
+        (2, "no-export", "module 'orders' has no export 'total_order'", "did you mean 'orders.total_orders'?"),
+        (3, "no-export", "module 'orders' has no export 'secret_helper'",
+         "it is defined in the module but not exported: write `export task secret_helper` there"),
+        (4, "no-export", "module 'orders' has no export 'nope'", "it exports total_orders, unit")]
+    assert [(line, code) for line, code, _, _ in found[3:]] == [(5, "shadowed-alias"), (7, "shadowed-alias")]
+    assert found[3][2].startswith("'orders' shadows the module alias of `use \"./orders.syn\" as orders` (line 1)")
+

@@ -57,6 +57,7 @@ def _scope(scope, names: dict) -> list:
 
 def results(source: str, file: str, environment) -> dict:
     """What lint and resolve say about one program, as plain data (or its parse error)."""
+    from synsema.lang.check import module_loader
     from synsema.lang.errors import SynError
     from synsema.lang.lint import lint
     from synsema.lang.parser import parse
@@ -67,7 +68,7 @@ def results(source: str, file: str, environment) -> dict:
     except SynError as error:
         return {"error": error.report()}
     findings = [[f.severity, f.code, f.message, f.hint, _span(f.span)]
-                for f in lint(module, builtins, predeclared, auto, tier_c)]
+                for f in lint(module, builtins, predeclared, auto, tier_c, module_loader(str(ROOT / file)))]
     resolution = resolve_module(module, set(predeclared) | set(builtins))
     frames: dict = {}
     answers = {
@@ -96,7 +97,7 @@ PROGRAMS = _load()
 def test_the_corpus_trips_every_rule():
     codes = {f[1] for p in PROGRAMS for f in p["expected"].get("findings", [])}
     assert codes == {"undefined-name", "arity", "unknown-keyword", "missing-capability", "unreachable",
-                     "unsupported", "no-methods", "give-outside-task"}
+                     "unsupported", "no-methods", "give-outside-task", "shadowed-alias", "no-export"}
     assert len(PROGRAMS) > 400
 
 

@@ -232,3 +232,15 @@ async def test_diagnostics_carry_the_linter_of_synsema_check(client):
     assert by_code["arity"].severity == types.DiagnosticSeverity.Error
     assert by_code["arity"].range.start.line == 4
     assert "require" in by_code["missing-capability"].message
+
+
+@pytest.mark.asyncio
+async def test_diagnostics_warn_of_a_shadowed_alias_and_a_name_the_module_does_not_export(client):
+    text = 'use "./shapes.syn" as shapes\nprint(shapes.aera(2))\nprint(shapes.helper())\n' \
+           'task draw(shapes)\n    give shapes\n'
+    uri = await open_file(client, "uses.syn", text)
+    found = sorted((d.code, d.range.start.line, d.message) for d in client.diagnostics[uri])
+    assert [(code, line) for code, line, _ in found] == [("no-export", 1), ("no-export", 2), ("shadowed-alias", 3)]
+    assert "module 'shapes' has no export 'aera'\nhint: did you mean 'shapes.area'?" in found[0][2]
+    assert "write `export task helper` there" in found[1][2]
+    assert all(d.severity == types.DiagnosticSeverity.Warning for d in client.diagnostics[uri])
