@@ -27,6 +27,7 @@ Q(alpha)/Q, read off the coefficients.
 from __future__ import annotations
 
 import ast
+import decimal
 import math
 from fractions import Fraction
 from typing import Annotated, Literal
@@ -265,9 +266,17 @@ def minimal_polynomial(request: MinimalPolynomialRequest):
 
 
 def _decimal(re: Fraction, im: Fraction) -> str:
+    """17 significant digits of each part (a part below 10^-50 of the other is rounding
+    noise of the working precision and reads as 0)."""
+    size = max(abs(re), abs(im))
+    re, im = (0 if abs(x) < size / 10**50 else x for x in (re, im))
+
     def text(x: Fraction) -> str:
-        return f"{float(x):.17g}" if abs(x) < 10**300 else f"{x.numerator // x.denominator}"
-    return text(re) if im == 0 else f"{text(re)} {'+' if im > 0 else '-'} {text(abs(im))}*I"
+        with decimal.localcontext() as context:
+            context.prec = 17
+            return f"{decimal.Decimal(x.numerator) / decimal.Decimal(x.denominator):g}"
+    return text(Fraction(re)) if im == 0 else \
+        f"{text(Fraction(re))} {'+' if im > 0 else '-'} {text(abs(Fraction(im)))}*I"
 
 
 MINIMAL_POLYNOMIAL = MathTool(
