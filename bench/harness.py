@@ -5,7 +5,7 @@ session) carries over between repetitions. What is timed:
 
 * `syn FILE [--labels]`: `runtime.cli.main(["run", …, FILE])` — exactly what `synsema run` does
   after its imports: read, parse, compile and run on the CLI's big-stack thread. Interpreter
-  start-up, imports and building the Lark parser are done *before* the clock starts (they are
+  start-up, imports and taking in the parse tables are done *before* the clock starts (they are
   the start-up benchmark's business), so a 0.3 s start-up does not blur a 0.3 s program.
 * `py FILE`: `compile` + `exec` of the twin, as `python FILE` would run it.
 * `parse-syn FILE` / `parse-py FILE`: `lang.parser.parse` (tokenize + LALR + AST + nesting
@@ -66,7 +66,7 @@ def time_parse(path: str, language: str) -> tuple[int, float, float]:
     with open(path, encoding="utf-8") as handle:
         source = handle.read()
     if language == "syn":
-        _warm_up_synsema()  # includes a first parse, so Lark's tables are already loaded
+        _warm_up_synsema()  # includes a first parse, so the parse tables are already loaded
         from synsema.lang.parser import parse
     else:
         import ast

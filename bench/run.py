@@ -563,8 +563,8 @@ def _run(args, began: float) -> int:
     print(f"repetitions: {args.reps} per side (3 when a Synsema run exceeds {SLOW_RUN:g} s, "
           f"{2 * args.reps - 1} when under {FAST_RUN:g} s; at least 10 for start-up), alternating "
           f"Synsema and CPython; medians.", flush=True)
-    # Untimed runs first: they build the Lark table cache if this machine never had it, and fill
-    # the bytecode cache for the interpreter, the venv python and the harness.
+    # Untimed runs first: they fill the bytecode cache for the interpreter, the venv python and
+    # the harness.
     whole_process([SYNSEMA, "run", os.path.join(HERE, "programs", "hello.syn")])
     whole_process([PYTHON, "-c", "pass"])
     harness("syn", os.path.join(HERE, "programs", "hello.syn"))
