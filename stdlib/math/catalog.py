@@ -244,10 +244,15 @@ def _STEMMER():
 
 # Notation read as the word it stands for: A^-1 is an inverse; GF(p), F_7 and F_p name a
 # finite field (searched as "gf", which the operations over one declare as a synonym); a
-# product of two variables, x*y, is nonlinear.
+# product of two variables, x*y, is nonlinear; <, >, <=, >= state an inequality.
 _NOTATION = ((re.compile(r"\^\s*\(?\s*-\s*1\s*\)?"), " inverse "),
              (re.compile(r"\b(?:gf\s*\(?\s*\w+\s*\)?|f_\(?\w+\)?)"), " gf "),
-             (re.compile(r"\b[a-z]\s*\*\s*[a-z]\b"), " nonlinear "))
+             (re.compile(r"\b[a-z]\s*\*\s*[a-z]\b"), " nonlinear "),
+             (re.compile(r"[<>]=?|[≤≥]"), " inequality "))
+
+
+# A coefficient times a variable ("3x", "5y") is notation of an example, not a word to rank by.
+_MONOMIAL = re.compile(r"[0-9]+[a-z]")
 
 
 def _words(text: str) -> list[str]:
@@ -256,16 +261,19 @@ def _words(text: str) -> list[str]:
     for pattern, word in _NOTATION:
         text = pattern.sub(word, text)
     return [_stem(w) for w in re.split(r"[^a-z0-9]+", text)
-            if len(w) > 1 and w not in _STOP]
+            if len(w) > 1 and w not in _STOP and not _MONOMIAL.fullmatch(w)]
 
 
-def _matches(q: str, w: str) -> bool:
-    """A query word matches an indexed word when equal, when it begins it and has at least
-    _QUERY_PREFIX letters ("eigen" finds "eigenvalues"), or when the shorter of the two stems
-    has at least _PREFIX letters and begins the other ("factorisation" finds "factor")."""
+def _matches(q: str, w: str, fragment: bool = True) -> bool:
+    """A query word matches an indexed word when equal, when it is a `fragment` (no word of
+    the catalog) that begins it and has at least _QUERY_PREFIX letters ("eigen" finds
+    "eigenvalues"), or when the shorter of the two stems has at least _PREFIX letters and
+    begins the other ("factorisation" finds "factor"). A query word that is a catalog word is
+    that word, not the start of a longer one: "integers" (stem "integ") does not find
+    "integrate" (stem "integr")."""
     if q == w:
         return True
-    if len(q) >= _QUERY_PREFIX and w.startswith(q):
+    if fragment and len(q) >= _QUERY_PREFIX and w.startswith(q):
         return True
     short, long_ = (q, w) if len(q) <= len(w) else (w, q)
     return len(short) >= _PREFIX and long_.startswith(short)
@@ -304,15 +312,16 @@ def _index() -> tuple[list[_Indexed], dict[str, float]]:
 
 
 def _idf(word: str, idf: dict[str, float]) -> float:
-    known = [v for w, v in idf.items() if _matches(word, w)]
+    known = [v for w, v in idf.items() if _matches(word, w, word not in idf)]
     return max(known, default=0.0)
 
 
 def _score(entry: _Indexed, query: list[str], idf: dict[str, float]) -> tuple:
     score, matched, heaviest = 0.0, 0, 0
     for q in set(query):
+        fragment = q not in idf
         weight = next((w for name, w in _FIELD_WEIGHTS
-                       if any(_matches(q, word) for word in entry.fields[name])), 0)
+                       if any(_matches(q, word, fragment) for word in entry.fields[name])), 0)
         if weight:
             score += weight * _idf(q, idf)
             matched += 1
@@ -320,7 +329,7 @@ def _score(entry: _Indexed, query: list[str], idf: dict[str, float]) -> tuple:
     n = len(query)
     for phrase in entry.phrases:
         k = len(phrase)
-        if k and any(all(_matches(a, b) for a, b in zip(query[i:i + k], phrase))
+        if k and any(all(_matches(a, b, a not in idf) for a, b in zip(query[i:i + k], phrase))
                      for i in range(n - k + 1)):
             score += _PHRASE_BONUS * sum(_idf(w, idf) for w in phrase)
     return score, matched, heaviest
