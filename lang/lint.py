@@ -250,10 +250,6 @@ class _Linter:
         for node in ast.walk(self.module):   # a second binding in one frame is not a Binding
             if type(node) in (ast.Let, ast.TaskDef, ast.TypeDef, ast.EnumDef) and node.name in aliases:
                 found[id(node), node.name] = node
-            elif type(node) is ast.Lambda:
-                for p in node.params:
-                    if p.name in aliases:
-                        found[id(p), p.name] = p
         for (_, name), node in found.items():
             use = aliases[name]
             message, hint = hints.shadowed_alias(name, use.path, use.span.line if use.span else 0)

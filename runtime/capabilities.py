@@ -425,6 +425,12 @@ class _Request:
             text = self.key[0]
         return self.name if text is None else f"{self.name}({json.dumps(text, ensure_ascii=False)})"
 
+    def refused(self) -> str:
+        """How a refusal names the access: upstream's spelling (`file_read("…")`, which tools
+        match on after `Capability not granted: `); the `require` a hint offers keeps the
+        program's own (`file.read`)."""
+        return self.display().replace(".", "_", 1) if self.name in ("file.read", "file.write") else self.display()
+
 
 # ---------------------------------------------------------------- the host ceiling
 
@@ -782,13 +788,13 @@ class Capabilities:
         request = _Request(name, scope, self._cwd, span)
         if self._audit is not None and name.startswith("file") and self._audit.is_sink(request.text):
             self._audit.record(name, request.text, False, "the audit log of this run", span)
-            raise SynError(f"Capability not granted: {request.display()} — it is where this run's audit "
+            raise SynError(f"Capability not granted: {request.refused()} — it is where this run's audit "
                            "log is written, which no program may read or change, whatever it is "
                            "granted; the host must send --audit somewhere else", span)
         if name.startswith("file") and request.text is not None and self._host_files.refuses(name, request.text):
             if self._audit is not None:
                 self._audit.record(name, request.text, False, "a file of the host configuration", span)
-            raise SynError(f"Capability not granted: {request.display()} — it is part of the host's "
+            raise SynError(f"Capability not granted: {request.refused()} — it is part of the host's "
                            "configuration (a project file synsema.toml, or a file the host named: MCP "
                            "config, env file, cassette, the memory folder), which no program may read or "
                            "change, whatever "
@@ -895,7 +901,7 @@ class Capabilities:
     def _denial(self, request: _Request, grant: str) -> tuple[str, str]:
         """(audit reason, message) naming the outermost layer that refuses the request; `grant`
         is the narrowest grant covering it, as the program would write it."""
-        shown = request.display()
+        shown = request.refused()
         if not any(request.allowed_by(cap) for cap in self._base):
             # The program's own requires come after the auto-grants: name them first.
             wanted = next((cap for cap in reversed(self._declared) if request.allowed_by(cap)), None)

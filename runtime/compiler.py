@@ -38,8 +38,8 @@ _refcount = sys.getrefcount
 PARAMETER_TYPES = tuple(JSON_TYPES)
 
 # A second `intent:`: the purpose is fixed once the program runs, so injected code cannot widen it.
-INTENT_FROZEN = ("intent is frozen: it cannot be declared after execution has started; a program "
-                 "declares it once, at the top")
+INTENT_FROZEN = ("Cannot declare a new intent after execution has started: intent is frozen, so text "
+                 "that reaches the program later cannot widen its mandate; a program declares it once, at the top")
 
 
 # What `each` can walk, for the error when it is given something else.

@@ -302,9 +302,9 @@ def int_(rt, value, *extra, fallback=_NO_DEFAULT, base=None):
     if extra:
         default = extra[0]
         if type(default) is int and 2 <= default <= 36:
-            raise SynError("int: a second argument from 2 to 36 is ambiguous: write int(x, base = "
-                           f"{default}) to read text in that base, or int(x, fallback = {default}) "
-                           "to get it instead of an error")
+            raise SynError(f"int(x, {default}): the second argument is the fallback value, not the base, "
+                           f"and from 2 to 36 it is ambiguous: write int(x, base = {default}) to read text "
+                           f"in that base, or int(x, fallback = {default}) to get it instead of an error")
         if fallback is not _NO_DEFAULT:
             raise SynError("int: the default is given twice, by position and as fallback =")
         fallback = default

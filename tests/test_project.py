@@ -139,7 +139,7 @@ def test_no_program_writes_the_project_file_or_a_file_it_names(tmp_path):
     lines = done.stdout.splitlines()
     assert lines[-1] == "free.txt written"
     for line in lines[:-1]:
-        assert "refused: Capability not granted: file.write" in line and "host's configuration" in line, line
+        assert "refused: Capability not granted: file_write" in line and "host's configuration" in line, line
     assert {p.name: p.read_bytes() for p in tmp_path.iterdir() if p.is_file() and p.name != "free.txt"} == before
     assert not (tmp_path / "sub" / "synsema.toml").exists() and not (tmp_path.parent / "synsema.toml").exists()
 
@@ -153,8 +153,8 @@ def test_the_named_env_file_cannot_be_read_or_deleted(tmp_path):
                        env=synsema_env(SYNSEMA_LLM_PROVIDER="offline"))
     assert done.returncode == 0 and "sk-host-key" not in done.stdout
     assert [line.split(" — ")[0] for line in done.stdout.splitlines()] == [
-        f'Capability not granted: file.read("{tmp_path}/keys.env")',
-        f'Capability not granted: file.write("{tmp_path}/keys.env")']
+        f'Capability not granted: file_read("{tmp_path}/keys.env")',
+        f'Capability not granted: file_write("{tmp_path}/keys.env")']
     assert (tmp_path / "keys.env").exists()
 
 

@@ -158,7 +158,7 @@ def test_tool_runs_with_declared_intersect_program_and_is_restored():
     token = caps.enter_tool([("file.read", "/nx-synsema/d/sub")], "summarise")
     caps.check("file.read", "/nx-synsema/d/sub/x")
     assert denial(caps, "file.read", "/nx-synsema/d/other") == (
-        'Capability not granted: file.read("/nx-synsema/d/other") — this is a permission, not a bug: '
+        'Capability not granted: file_read("/nx-synsema/d/other") — this is a permission, not a bug: '
         "call_tool runs task 'summarise' with only the capabilities it declares; add require "
         'file.read("/nx-synsema/d/other") at the top of its body')
     assert denial(caps, "time").startswith("Capability not granted: time — ")  # not declared

@@ -118,7 +118,7 @@ print(list_dir("d"))
 
 def test_file_exists_is_gated_too(tmp_path):
     result = run(tmp_path, 'print(file_exists("/etc/passwd"))\n')
-    assert result.code == 1 and 'Capability not granted: file.read("/etc/passwd")' in result.err
+    assert result.code == 1 and 'Capability not granted: file_read("/etc/passwd")' in result.err
 
 
 def test_home_and_relative_paths(tmp_path):

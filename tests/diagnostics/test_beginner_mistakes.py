@@ -56,7 +56,7 @@ MISTAKES = [
     ('def_reflex', 'def f()\n    give 1\n',
      'Parse error: {f}:1:1: `def` is not Synsema: Synsema defines functions with `task`: write `task name(a, b)` + an indented block', 'def', ('message', 'write `task name(a, b)`')),
     ('capability_missing', 'print(read_file("/etc/hostname"))\n',
-     'Runtime error: {f}:1:7: Capability not granted: file.read("/etc/hostname") — this is a permission, not a bug: add require file.read("/etc/hostname") to the program\'s preamble', 'read_file', ('message', 'add require file.read(')),
+     'Runtime error: {f}:1:7: Capability not granted: file_read("/etc/hostname") — this is a permission, not a bug: add require file.read("/etc/hostname") to the program\'s preamble', 'read_file', ('message', 'add require file.read(')),
     ('fmt_missing_value', 'print(fmt("hi {name}", {}))\n',
      'Runtime error: {f}:1:7: fmt: no value for {{name}} — pass it in the map, or write {{{{name}}}} for a literal brace', 'fmt', ('message', 'pass it in the map')),
     ('else_reflex', 'let x be 1\nwhen x > 1\n    print(1)\nelse\n    print(2)\n',
@@ -66,7 +66,7 @@ MISTAKES = [
     ('index_out_of_range', 'let xs be [1, 2]\nprint(xs[2])\n',
      'Runtime error: {f}:2:7: Index 2 out of range (list length 2)', 'xs', ('hint', 'positions run from 0 to 1, or from -1 back to -2; get(xs, i, default) gives a default instead')),
     ('int_base_positional', 'print(int("ff", 16))\n',
-     'Runtime error: {f}:1:7: int: a second argument from 2 to 36 is ambiguous: write int(x, base = 16) to read text in that base, or int(x, fallback = 16) to get it instead of an error', 'int', ('message', 'write int(x, base = 16)')),
+     'Runtime error: {f}:1:7: int(x, 16): the second argument is the fallback value, not the base, and from 2 to 36 it is ambiguous: write int(x, base = 16) to read text in that base, or int(x, fallback = 16) to get it instead of an error', 'int', ('message', 'write int(x, base = 16)')),
     ('text_plus_nothing', 'let name be nothing\nprint("hi " + name)\n',
      'Runtime error: {f}:2:7: Cannot add text and nothing — convert it on purpose: text(x), or interpolate it', '"hi "', ('message', 'convert it on purpose')),
 ]
