@@ -32,6 +32,7 @@ MODULES: dict[str, tuple[str, ...]] = {
     "poly": ("poly.factor", "poly.gcd", "poly.roots"),
     "polysystem": ("poly.system.solve",),
     "resultant": ("poly.resultant",),
+    "series": ("calculus.series.expand",),
     "sat": ("sat.assignment.check", "sat.cnf.canonicalize", "sat.solve"),
     "sequence": ("seq.recurrence.find",),
     "smt": ("smt.solve",),

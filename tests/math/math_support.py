@@ -646,3 +646,42 @@ def check_system(payload: dict, result: dict) -> None:
     for i, a in enumerate(points):
         for b in points[:i]:
             assert max(abs(x - y) for x, y in zip(a, b)) > mpmath.mpf(10) ** -15
+
+
+def check_series(payload: dict, result: dict) -> None:
+    """Re-check a calculus.series.expand expansion with sympy's own `series` (a different
+    algorithm: Gruntz-style expansion of the expression tree), the expression rebuilt from the
+    library's parse tree (never sympify on text)."""
+    import sympy
+    from synsema.stdlib.math.domains import expression
+    x = sympy.Symbol(payload.get("variable", "x"))
+    tree = expression.parse(payload["expression"], (str(x),))
+    functions = {"exp": sympy.exp, "log": sympy.log, "sqrt": sympy.sqrt, "sin": sympy.sin,
+                 "cos": sympy.cos, "tan": sympy.tan, "atan": sympy.atan, "asin": sympy.asin,
+                 "acos": sympy.acos, "sinh": sympy.sinh, "cosh": sympy.cosh,
+                 "tanh": sympy.tanh, "asinh": sympy.asinh, "atanh": sympy.atanh}
+
+    def build(t):
+        kind = t[0]
+        if kind == "num":
+            return sympy.Rational(t[1].numerator, t[1].denominator)
+        if kind == "var":
+            return x
+        if kind == "neg":
+            return -build(t[1])
+        if kind == "pow":
+            return build(t[1]) ** sympy.Rational(t[2].numerator, t[2].denominator)
+        if kind == "call":
+            return functions[t[1]](build(t[2]))
+        a, b = build(t[1]), build(t[2])
+        return {"add": a + b, "sub": a - b, "mul": a * b, "div": a / b}[kind]
+    n = payload["order"]
+    assert result["status"] == "series"
+    start = result["start"]
+    expansion = sympy.series(build(tree), x, 0, n + 1).removeO()
+    expected = [sympy.expand(expansion).coeff(x, k) for k in range(start, n + 1)]
+    assert [Fraction(c) for c in result["coefficients"]] == [
+        Fraction(int(sympy.fraction(e)[0]), int(sympy.fraction(e)[1])) for e in expected]
+    nonzero = [start + i for i, c in enumerate(result["coefficients"]) if Fraction(c)]
+    assert result["valuation"] == (nonzero[0] if nonzero else None)
+    assert start == min(0, result["valuation"] if nonzero else 0)

@@ -49,6 +49,7 @@ ADDED_28 = [
     "seq.holonomic.find",
     "poly.system.solve",
     "smt.nonlinear.solve",
+    "calculus.series.expand",
 ]
 
 

@@ -23,7 +23,7 @@ from fractions import Fraction
 
 import pytest
 
-from math_support import (check_definite, check_system, det_fraction, from_roots, mat, mat_mul,
+from math_support import (check_definite, check_series, check_system, det_fraction, from_roots, mat, mat_mul,
                           poly_mul, poly_rem, poly_strip, q, rank_fraction, strong_probable_prime,
                           verify_prime_certificate, wire)
 from synsema.stdlib.math import catalog
@@ -1075,6 +1075,28 @@ def _definite():
 
     def verify(payload, out):
         check_definite(payload, out)  # F' = f exactly, the closed form against quadrature
+    return generate, verify
+
+
+@case("calculus.series.expand", ["taylor", "laurent", "composition", "power"])
+def _series():
+    def small(rng):  # a polynomial with zero constant term
+        return f"({rng.randrange(1, 4)}*x + {rng.randrange(-3, 4)}*x^2)"
+
+    def generate(rng, shape):
+        f = rng.choice(["sin", "exp", "atan", "sinh", "tan", "asin"])
+        g = rng.choice(["cos", "log(1 + {})", "atanh", "tanh"])
+        inner = f"{f}({small(rng)})"
+        other = g.format(small(rng)) if "{" in g else f"{g}({small(rng)})"
+        text = {"taylor": f"{inner}*{other} + {rng.randrange(-5, 6)}",
+                "laurent": f"{other}/{inner}^{rng.randrange(1, 4)}",
+                "composition": f"{f}({g.format('x') if '{' in g else g + '(x)'} - 1)"
+                if g.startswith("cos") else f"{f}({other})",
+                "power": f"(1 + {small(rng)})^({rng.randrange(-5, 6)}/{rng.randrange(1, 4)})"}[shape]
+        return {"expression": text, "order": rng.randrange(0, 7)}
+
+    def verify(payload, out):
+        check_series(payload, out)  # against sympy's series, a different algorithm
     return generate, verify
 
 
