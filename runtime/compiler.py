@@ -1253,12 +1253,13 @@ class Compiler:
             return obj
         from synsema.lang.unparse import unparse
         hint = hints.of_over_dot(node.name, unparse(inner.obj), inner.name)
+        missing = f"Map has no key '{inner.name}'"   # that key, not one read further in
 
         def read(f):
             try:
                 return obj(f)
             except SynError as e:
-                if e.code == "missing-key" and e.catchable:
+                if e.message == missing and e.span is inner.span and e.catchable:
                     e.hint = f"{hint}; {e.hint}" if e.hint else hint
                 raise
         return read

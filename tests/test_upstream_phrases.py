@@ -61,3 +61,12 @@ def test_the_message_carries_upstreams_key_phrase(tmp_path, program, flags, phra
     result = run_synsema("run", *flags, "prog.syn", cwd=tmp_path)
     assert result.returncode == 1, result.stdout + result.stderr
     assert phrase in result.stderr, result.stderr
+
+
+def test_bind_first_is_said_only_for_the_key_of_b_c(tmp_path):
+    """`a of f(x).c` where `f` itself fails on another key: that error is not about `of`."""
+    (tmp_path / "prog.syn").write_text('let request be {"user": {"a": 1}}\ntask lookup(m)\n    give m.zz\n'
+                                       'print(user of lookup(request).role)\n', encoding="utf-8")
+    result = run_synsema("run", "prog.syn", cwd=tmp_path)
+    assert result.returncode == 1 and "Map has no key 'zz'" in result.stderr
+    assert "bind first" not in result.stderr
