@@ -666,8 +666,8 @@ PROJECT_FILE = "synsema.toml"   # runtime.project.FILE_NAME (this module stays i
 class HostFiles:
     """The files of the host's configuration: the project file and every file it or the command
     line names (MCP config, env file, cassette), and every file in `folders` (the memory folder,
-    whose files hold what the program remembered and their labels). No file builtin may read, write, delete or
-    replace them, whatever the program is granted — compared by resolved path and by device and
+    whose files hold what programs remembered, with their labels). No file builtin may read,
+    write, delete or replace them, whatever the program is granted — compared by resolved path and by device and
     inode, so no link reaches them — and no program may write a project file anywhere, so a
     script cannot widen its own next run."""
 
@@ -797,8 +797,7 @@ class Capabilities:
             raise SynError(f"Capability not granted: {request.refused()} — it is part of the host's "
                            "configuration (a project file synsema.toml, or a file the host named: MCP "
                            "config, env file, cassette, the memory folder), which no program may read or "
-                           "change, whatever "
-                           "it is granted", span, code="capability")
+                           "change, whatever it is granted", span, code="capability")
         allowing = [next((cap for cap in self._base if request.allowed_by(cap)), None)]
         allowing += [frame.allowing(request) for frame in self._frames]
         if None not in allowing:

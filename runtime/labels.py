@@ -239,11 +239,11 @@ class LabelState:
         """The one gate of effects that outlive a branch (runtime.effects): `what` changes the
         states `changes` with data private to `labels` under the current pc, and reads `reads`.
         Refuses any private change of a "refuse" state, and any change of a "store" state under
-        a private pc (its private data is the builtin's to keep with the value). A "taint" state changed from public
-        control flow with private data keeps those principals; under a private pc it may only
-        change if it is already that private (no-sensitive-upgrade, as for `set`: tainting it
-        only in the branch that ran would itself tell the branch). Answers the principals that
-        what it reads carries."""
+        a private pc (its private data is the builtin's to keep with the value). A "taint" state
+        changed from public control flow with private data keeps those principals; under a
+        private pc it may only change if it is already that private (no-sensitive-upgrade, as
+        for `set`: tainting it only in the branch that ran would itself tell the branch).
+        Answers the principals that what it reads carries."""
         from synsema.runtime.effects import EFFECTS
         pc = self.pc
         private = pc | labels

@@ -72,19 +72,39 @@ def labels_text(labels) -> str:
     return json.dumps(sorted(labels)) if labels else ""
 
 
-def labels_of(text: str) -> frozenset:
-    """The principals stored with a value ("" when it is public). A file that holds anything
-    else was not written by this module: refuse it rather than guess."""
-    if not text:
-        return frozenset()
+def _texts(text) -> list[str]:
+    """A JSON list of texts as stored (tags, labels)."""
     try:
-        found = json.loads(text)
+        found = json.loads(text) if type(text) is str else None
     except ValueError:
         found = None
-    if type(found) is not list or not all(type(p) is str and p for p in found):
-        raise SynError("a memory entry's labels are unreadable: the memory file was changed by "
-                       "something other than synsema; restore it or delete it")
-    return frozenset(found)
+    if type(found) is not list or not all(type(item) is str and item for item in found):
+        raise _changed()
+    return found
+
+
+def _changed() -> SynError:
+    return SynError("the memory file holds a value synsema did not write (it was changed by something "
+                    "else); restore it or delete it", code="memory")
+
+
+def checked(rows, kinds: str) -> list[tuple]:
+    """Rows as read, each column what this module writes there — the file may have been
+    prepared by someone else: `i` an integer, `t` a text, `o` a text or NULL, `j` a JSON list of
+    texts (answered as the list), `l` labels (answered as principals)."""
+    out = []
+    for row in rows:
+        values = []
+        for kind, value in zip(kinds, row):
+            if kind == "j":
+                value = _texts(value)
+            elif kind == "l":
+                value = frozenset() if value == "" else frozenset(_texts(value))
+            elif not (type(value) is int if kind == "i" else type(value) is str or (kind == "o" and value is None)):
+                raise _changed()
+            values.append(value)
+        out.append(tuple(values))
+    return out
 
 
 def value_size_check(what: str, text: str) -> None:

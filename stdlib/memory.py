@@ -221,15 +221,13 @@ def recall(rt, category=None, tags=None, search=None, mode=None, limit=None):
         raise SynError(f"recall: limit must be a whole number of 0 or more, got {display(limit)[:40]}")
     memory = call.read()
     with memory.transaction(write=False) as db:
-        rows = [] if db is None else db.execute(
+        rows = [] if db is None else store.checked(db.execute(
             "SELECT seq, category, content, tags, labels FROM entries WHERE active = 1 AND (? IS NULL OR "
-            "category = ?) ORDER BY updated DESC, seq DESC", (category, category)).fetchall()
+            "category = ?) ORDER BY updated DESC, seq DESC", (category, category)), "ittjl")
     found, decided = [], EMPTY
-    for seq, row_category, content, row_tags, row_labels in rows:
-        row_tags = json.loads(row_tags)
+    for seq, row_category, content, row_tags, labels in rows:
         if wanted is not None and not (all if mode == "all" else any)(t in row_tags for t in wanted):
             continue
-        labels = store.labels_of(row_labels)
         if search is not None:
             decided = decided | call.examined(labels, f"entry mem_{seq}")
             if search not in content.casefold():
@@ -271,14 +269,14 @@ def memory_summary(rt):
             entries, rules = 0, []
         else:
             entries = db.execute("SELECT count(*) FROM entries WHERE active = 1").fetchone()[0]
-            rules = db.execute("SELECT name, level, description, labels FROM rules WHERE active = 1 "
-                               "ORDER BY seq").fetchall()
+            rules = store.checked(db.execute("SELECT name, level, description, labels FROM rules "
+                                             "WHERE active = 1 ORDER BY seq"), "tttl")
     lines = [f"Agent Memory: {entries} entries, {len(rules)} rules"]
     decided = EMPTY
     if rules:
         lines.append("  Rules:")
         for name, level, description, labels in rules:
-            decided = decided | call.examined(store.labels_of(labels), f"rule '{name}'")
+            decided = decided | call.examined(labels, f"rule '{name}'")
             lines.append(f"    [{level:<6}] {name}: {description}")
     return call.answer("\n".join(lines), decided)
 
@@ -322,8 +320,9 @@ def _rules(call, category, where: str):
     with memory.transaction(write=False) as db:
         if db is None:
             return []
-        return db.execute(f"SELECT name, level, description, condition, category, labels FROM rules "
-                          f"WHERE active = 1 {where} ORDER BY seq", () if not where else (category,)).fetchall()
+        return store.checked(db.execute(f"SELECT name, level, description, condition, category, labels "
+                                        f"FROM rules WHERE active = 1 {where} ORDER BY seq",
+                                        () if not where else (category,)), "tttotl")
 
 
 @builtin("get_rules", 0, 1, **_MEMORY)
@@ -339,7 +338,7 @@ def get_rules(rt, category=None):
         _text("get_rules", category, "a category")
     rows = _rules(call, category, "" if category is None else "AND category = ?")
     return call.answer([{"name": name, "level": level,
-                         "description": call.recalled(description, store.labels_of(labels), f"rule '{name}'"),
+                         "description": call.recalled(description, labels, f"rule '{name}'"),
                          "category": rule_category}
                         for name, level, description, _, rule_category, labels in rows])
 
@@ -370,7 +369,7 @@ def check_rules(rt, category=None, context=None):
     for name, level, description, condition, _, labels in rows:
         if condition is None:
             continue
-        decided = decided | call.examined(store.labels_of(labels), f"rule '{name}'")
+        decided = decided | call.examined(labels, f"rule '{name}'")
         if _violated(condition, numbers):
             broken.append({"rule": name, "level": level,
                            "message": f"[{level.upper()}] Rule '{name}' violated: {description}. "
@@ -397,8 +396,8 @@ def _violated(condition: str, numbers: dict) -> bool:
 # ---------------------------------------------------------------- progress
 
 def _steps(db, task: str):
-    return db.execute("SELECT position, step, status, result, error, labels FROM steps WHERE task = ? "
-                      "ORDER BY position", (task,)).fetchall()
+    return store.checked(db.execute("SELECT position, step, status, result, error, labels FROM steps "
+                                    "WHERE task = ? ORDER BY position", (task,)), "ittool")
 
 
 @builtin("create_progress", 1, 2, **_WRITES)
@@ -535,7 +534,7 @@ def progress_display(rt, task_name):
     lines = [f"Task: {task} ({_percent(rows):.0f}%)"]
     decided = EMPTY
     for _, step, status, result, error, labels in rows:
-        decided = decided | call.examined(store.labels_of(labels), f"the result of step '{step}'")
+        decided = decided | call.examined(labels, f"the result of step '{step}'")
         line = f"  [{_ICONS.get(status, '--')}] {step}"
         if result is not None:
             line += f" \u2192 {result}"

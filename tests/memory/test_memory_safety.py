@@ -139,6 +139,20 @@ def test_a_sqlite_file_of_another_schema_is_refused(tmp_path):
     assert "not a synsema memory file" in _prepared(tmp_path, make)
 
 
+def test_a_memory_file_of_the_right_schema_but_forged_rows_is_refused(tmp_path):
+    assert run(tmp_path, 'require memory("notes")\n' + WRITE).returncode == 0
+    database = tmp_path / ".synsema" / "memory" / "notes.db"
+    for forged in ("UPDATE entries SET tags = 'not json'", "UPDATE entries SET tags = '[1]'",
+                   "UPDATE entries SET content = x'00ff'", "UPDATE entries SET labels = '{}'"):
+        with sqlite3.connect(database) as db:
+            db.execute("DELETE FROM entries")
+            db.execute("INSERT INTO entries (category, content, tags, labels, source, created, updated, active) "
+                       "VALUES ('context', 'x', '[]', '', 'main', 0, 0, 1)")
+            db.execute(forged)
+        result = run(tmp_path, 'require memory("notes")\nprint(recall())\n', name="q.syn")
+        assert result.returncode == 1 and "a value synsema did not write" in result.stderr, (forged, result.stderr)
+
+
 def test_a_symlinked_memory_folder_is_refused(tmp_path):
     outside = tmp_path / "outside"
     outside.mkdir()
