@@ -31,13 +31,14 @@ most `limit` entries (default 200).
 
 from __future__ import annotations
 
+import functools
 import json
 import re
 import time
 
 from synsema.lang.errors import SynError
 from synsema.runtime import memory as store
-from synsema.runtime.labels import EMPTY, strip, violation, wrap
+from synsema.runtime.labels import EMPTY, deep_labels, make_secret, strip, violation, wrap
 from synsema.runtime.sealed import Secret
 from synsema.runtime.values import display, type_name
 from synsema.stdlib.core import wrong_type
@@ -49,8 +50,26 @@ DEFAULT_RECALL_LIMIT = 200
 _CONDITION = re.compile(r"(\w+\s*(?:<=|>=|<|>|==|!=)\s*[\d.]+)")
 _CONDITION_PARTS = re.compile(r"^(\w+)\s*(<=|>=|<|>|==|!=)\s*(.+)$")
 _ICONS = {"pending": "  ", "in_progress": ">>", "done": "OK", "failed": "XX"}
-_MEMORY = dict(cap="memory", flow="raw")
-_WRITES = dict(_MEMORY, changes=("memory",))
+
+
+def memory_builtin(name: str, min_args: int, max_args: int | None = -1, *, named: tuple[str, ...] = (),
+                   writes: bool = False):
+    """Register a memory builtin: capability `memory`, flow "raw" (it places labels itself), and
+    for a write the outliving effect "memory" (runtime.effects). An error it raises while an
+    argument is private depends on that data, so it is made secret (uncatchable, its message
+    withheld), as the label compiler does for every other builtin."""
+    def register(fn):
+        @functools.wraps(fn)
+        def guarded(rt, *args, **named_args):
+            try:
+                return fn(rt, *args, **named_args)
+            except SynError as error:
+                if rt.labels is not None:
+                    raise make_secret(error, deep_labels([*args, *named_args.values()]))
+                raise
+        return builtin(name, min_args, max_args, named=named, cap="memory", flow="raw",
+                       changes=("memory",) if writes else ())(guarded)
+    return register
 
 
 # ---------------------------------------------------------------- arguments and labels
@@ -170,7 +189,7 @@ def _category(what: str, value) -> str:
 
 # ---------------------------------------------------------------- facts
 
-@builtin("remember", 2, 3, **_WRITES)
+@memory_builtin("remember", 2, 3, writes=True)
 def remember(rt, category, content, tags=None):
     """Store a fact in the program's memory (require memory("NAME")); its id.
 
@@ -195,7 +214,7 @@ def remember(rt, category, content, tags=None):
         return f"mem_{cursor.lastrowid}"
 
 
-@builtin("recall", 0, 5, named=("category", "tags", "search", "mode", "limit"), **_MEMORY)
+@memory_builtin("recall", 0, 5, named=("category", "tags", "search", "mode", "limit"))
 def recall(rt, category=None, tags=None, search=None, mode=None, limit=None):
     """The remembered entries that match, newest first: maps of id, category, content, source, tags.
 
@@ -239,7 +258,7 @@ def recall(rt, category=None, tags=None, search=None, mode=None, limit=None):
     return call.answer(found, decided)
 
 
-@builtin("forget_memory", 1, **_WRITES)
+@memory_builtin("forget_memory", 1, writes=True)
 def forget_memory(rt, entry_id):
     """Delete a remembered entry by its id; whether there was one.
 
@@ -256,7 +275,7 @@ def forget_memory(rt, entry_id):
         return db.execute("DELETE FROM entries WHERE seq = ?", (int(matched.group(1)),)).rowcount > 0
 
 
-@builtin("memory_summary", 0, **_MEMORY)
+@memory_builtin("memory_summary", 0)
 def memory_summary(rt):
     """A short text: how many entries and rules the memory holds, and the rules.
 
@@ -283,7 +302,7 @@ def memory_summary(rt):
 
 # ---------------------------------------------------------------- rules
 
-@builtin("add_rule", 3, 4, **_WRITES)
+@memory_builtin("add_rule", 3, 4, writes=True)
 def add_rule(rt, name, level, description, category=None):
     """Add (or replace) an owner rule: level must, should, avoid or prefer; true.
 
@@ -325,7 +344,7 @@ def _rules(call, category, where: str):
                                         () if not where else (category,)), "tttotl")
 
 
-@builtin("get_rules", 0, 1, **_MEMORY)
+@memory_builtin("get_rules", 0, 1)
 def get_rules(rt, category=None):
     """The active rules (of one category): maps of name, level, description, category.
 
@@ -343,7 +362,7 @@ def get_rules(rt, category=None):
                         for name, level, description, _, rule_category, labels in rows])
 
 
-@builtin("check_rules", 0, 2, **_MEMORY)
+@memory_builtin("check_rules", 0, 2)
 def check_rules(rt, category=None, context=None):
     """The rules a context breaks: maps of rule, level, message (an empty list when none).
 
@@ -400,7 +419,7 @@ def _steps(db, task: str):
                                     "WHERE task = ? ORDER BY position", (task,)), "ittool")
 
 
-@builtin("create_progress", 1, 2, **_WRITES)
+@memory_builtin("create_progress", 1, 2, writes=True)
 def create_progress(rt, task_name, steps=None):
     """Track a task's steps across runs; the task name. A task not yet finished is kept as it is,
     so a restarted program resumes it.
@@ -450,7 +469,7 @@ def _change_step(rt, what: str, task_name, step_name, status: str, column: str |
     return True
 
 
-@builtin("start_step", 2, **_WRITES)
+@memory_builtin("start_step", 2, writes=True)
 def start_step(rt, task_name, step_name):
     """Mark a step in progress; true.
 
@@ -460,7 +479,7 @@ def start_step(rt, task_name, step_name):
     return _change_step(rt, "start_step", task_name, step_name, "in_progress", None, None)
 
 
-@builtin("complete_step", 2, 3, **_WRITES)
+@memory_builtin("complete_step", 2, 3, writes=True)
 def complete_step(rt, task_name, step_name, result=None):
     """Mark a step done, with an optional result shown by progress_display; true.
 
@@ -470,7 +489,7 @@ def complete_step(rt, task_name, step_name, result=None):
     return _change_step(rt, "complete_step", task_name, step_name, "done", "result", result)
 
 
-@builtin("fail_step", 2, 3, **_WRITES)
+@memory_builtin("fail_step", 2, 3, writes=True)
 def fail_step(rt, task_name, step_name, error=None):
     """Mark a step failed, with an optional error; resume_point then answers it again; true.
 
@@ -488,7 +507,7 @@ def _task_rows(rt, what: str, task_name):
         return call, task, ([] if db is None else _steps(db, task))
 
 
-@builtin("resume_point", 1, **_MEMORY)
+@memory_builtin("resume_point", 1)
 def resume_point(rt, task_name):
     """Where to resume a task: the step in progress or failed, else the next pending one;
     nothing when it is finished or unknown.
@@ -509,7 +528,7 @@ def _percent(rows) -> float:
     return sum(row[2] in ("done", "skipped") for row in rows) * 100 / len(rows)
 
 
-@builtin("progress_percent", 1, **_MEMORY)
+@memory_builtin("progress_percent", 1)
 def progress_percent(rt, task_name):
     """How much of a task is done, from 0 to 100 (0 for an unknown task).
 
@@ -520,7 +539,7 @@ def progress_percent(rt, task_name):
     return call.answer(_percent(rows) if rows else 0.0)
 
 
-@builtin("progress_display", 1, **_MEMORY)
+@memory_builtin("progress_display", 1)
 def progress_display(rt, task_name):
     """A task's steps as text, one line each: [OK] done, [>>] in progress, [XX] failed, [  ] pending.
 

@@ -276,3 +276,12 @@ def test_private_results_and_descriptions_come_back_private(tmp_path):
                 'print(progress_display("job"))\nprint(resume_point("job"))\n',
                 "--labels", name="q.syn")
     assert later.stdout == "private()\nprivate()\nprivate()\nnothing\n", later.stderr
+
+
+def test_an_error_a_private_argument_decides_is_secret_and_uncaught(tmp_path):
+    """A builtin that sees labelled values (flow "raw") still makes its private errors secret."""
+    result = run(tmp_path, 'require memory("notes")\ntry\n    recall(nothing, nothing, private(5, "owner"))\n'
+                 'recover problem\n    print("caught: " + problem)\nprint("after")\n', "--labels")
+    assert result.returncode == 1 and result.stdout == ""
+    assert "a runtime error whose message depends on private data" in result.stderr
+    assert "expects search as text" not in result.stderr
