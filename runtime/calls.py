@@ -52,13 +52,15 @@ REG = Register()
 class TaskCode:
     """A compiled task or lambda body, shared by every Task value made from one definition."""
 
-    __slots__ = ("name", "label", "names", "defaults", "body", "extra", "has_defaults", "public", "closed")
+    __slots__ = ("name", "label", "names", "arity", "defaults", "body", "extra", "has_defaults", "public", "closed",
+                 "direct", "public_direct", "closed_direct")
 
     def __init__(self, name: str, is_lambda: bool, names: tuple[str, ...], defaults: list,
                  body, extra: list):
         self.name = name
         self.label = "lambda" if is_lambda else f"task '{name}'"
         self.names = names
+        self.arity = len(names)
         self.defaults = defaults          # per parameter: compiled default or None
         self.body = body
         self.extra = extra                # UNBOUND for each local slot after the parameters
@@ -67,6 +69,10 @@ class TaskCode:
         #                                   runs in which no private value exists yet (label_compiler)
         self.closed = None                # the same, when it reads nothing but its parameters: it
         #                                   may also run on public arguments once something is private
+        self.direct = None                # `body` as direct(env, *arguments), parameters and locals
+        #                                   as Python locals (runtime.codegen), when it could be made
+        self.public_direct = None         # the same for `public` and `closed`
+        self.closed_direct = None
 
 
 def unknown_parameter(label: str, name: str, names, listing: bool = False) -> SynError:
@@ -172,6 +178,32 @@ def callback(task: Task, arity: int):
     if len(code.names) != arity:
         return None
     env, extra = task.env, code.extra
+    direct = code.direct
+    if direct is not None and arity == 1:
+        def one(x):
+            """`run_body` written out around the generated body (which returns plain values)."""
+            reg = REG
+            if reg.depth >= RECURSION_LIMIT:
+                raise SynError("maximum recursion depth exceeded")
+            reg.depth += 1
+            reg.steps += 1
+            try:
+                return direct(env, x)
+            finally:
+                reg.depth -= 1
+        return one
+    if direct is not None and arity == 2:
+        def two(a, b):
+            reg = REG
+            if reg.depth >= RECURSION_LIMIT:
+                raise SynError("maximum recursion depth exceeded")
+            reg.depth += 1
+            reg.steps += 1
+            try:
+                return direct(env, a, b)
+            finally:
+                reg.depth -= 1
+        return two
     if extra:
         return lambda *args: run_body(code, [env, *args, *extra])
     if arity == 1:

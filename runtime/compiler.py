@@ -812,13 +812,15 @@ class Compiler:
         inner = task_scope(scope, params, body)
         defaults = [self.expr(p.default, inner) if p.default is not None else None for p in params]
         saved_loops, self.loops = self.loops, 0
+        direct = None
         if is_lambda:
-            compiled = codegen.generate(self, "lambda", body, inner) or self.expr(body, inner)
+            compiled, direct = codegen.generate(self, "lambda", body, inner) or (self.expr(body, inner), None)
         else:
-            compiled = codegen.generate(self, "task", body, inner) or self.block(body, inner, True)
+            compiled, direct = codegen.generate(self, "task", body, inner) or (self.block(body, inner, True), None)
         self.loops = saved_loops
         code = TaskCode(name, is_lambda, tuple(p.name for p in params), defaults, compiled,
                         [UNBOUND] * (inner.size - 1 - len(params)))
+        code.direct = direct
         infos = tuple(Param(p.name, p.type, p.default is not None, type(p.default) is ast.Nothing)
                       for p in params)
         return code, infos

@@ -286,9 +286,9 @@ class LabelCompiler(Compiler):
             public, _ = PublicCompiler(self.rt, self.globals, self.file, code).function(
                 name, params, body, scope, is_lambda, span)
             if len(public.extra) == len(code.extra):
-                code.public = public.body
+                code.public, code.public_direct = public.body, public.direct
                 if _reads_only_parameters(body, params):
-                    code.closed = public.body
+                    code.closed, code.closed_direct = public.body, public.direct
         return code, infos
 
     # ------------------------------------------------------------------ helpers

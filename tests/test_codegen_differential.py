@@ -2,7 +2,7 @@
 
 Every program here runs twice through the command line's own entry, in this process: once with
 task bodies and loops generated (the default), once with `codegen.ENABLED` off, which keeps every
-body on the closure compiler. Both runs must show the same exit code, stdout and stderr — values,
+body on the closure compiler. Both runs must show the same exit code, stdout, stderr and written files — values,
 errors with their file:line:col and message, `steps()`, the recursion limit — with and without
 `--labels`. Two sources of programs: a hypothesis strategy aimed at what the generator writes
 inline (tasks, calls, arithmetic on every kind of value, loops, `stop`, `give`, out-of-range
@@ -18,6 +18,7 @@ import gc
 import io
 import os
 import random
+import shutil
 import sys
 
 import pytest
@@ -29,30 +30,41 @@ from synsema.runtime import codegen
 EXAMPLES = int(os.environ.get("SYNSEMA_CODEGEN_EXAMPLES", "120"))
 
 
-def _run(path: str, source: str, labels: bool, generated: bool) -> tuple[int, str, str]:
+def _run(path: str, source: str, labels: bool, generated: bool) -> tuple:
+    """Exit code, stdout, stderr and the files in the program's folder after one run."""
     from synsema.runtime import cli
     from synsema.runtime.calls import REG
+    folder = os.path.dirname(path)
+    for entry in os.scandir(folder):   # each run starts from an empty folder
+        if entry.is_dir(follow_symlinks=False):
+            shutil.rmtree(entry.path)
+        else:
+            os.unlink(entry.path)
     with open(path, "w", encoding="utf-8") as handle:
         handle.write(source)
-    saved = sys.stdout, sys.stderr, sys.stdin, codegen.ENABLED
+    saved = sys.stdout, sys.stderr, sys.stdin, codegen.ENABLED, os.getcwd()
     out, err = io.StringIO(), io.StringIO()
     REG.value, REG.depth, REG.stop_span, REG.steps = None, 0, None, 0
     sys.stdout, sys.stderr, sys.stdin = out, err, io.StringIO("")
     codegen.ENABLED = generated
+    os.chdir(os.path.dirname(path))   # what a program writes stays in its folder
     try:
         code = cli.main(["run", *(["--labels"] if labels else []), path, "--", "7"])
     finally:
-        sys.stdout, sys.stderr, sys.stdin, codegen.ENABLED = saved
+        sys.stdout, sys.stderr, sys.stdin, codegen.ENABLED = saved[:4]
+        os.chdir(saved[4])
         gc.unfreeze()
-    return code, out.getvalue(), err.getvalue()
+    written = sorted((e.name, open(e.path, "rb").read()) for e in os.scandir(folder) if e.is_file())
+    return code, out.getvalue(), err.getvalue(), written
 
 
-def assert_same(tmp_path, source: str, labels: bool) -> tuple[int, str, str]:
+def assert_same(tmp_path, source: str, labels: bool) -> tuple:
     path = str(tmp_path / "prog.syn")
     closures = _run(path, source, labels, generated=False)
     generated = _run(path, source, labels, generated=True)
     assert "Traceback" not in generated[2] and "Internal error" not in generated[2], generated[2]
     assert generated == closures, f"--- program\n{source}\n--- closures\n{closures}\n--- generated\n{generated}"
+    assert codegen.REFUSED == [], f"Python refused generated code for\n{source}\n{codegen.REFUSED}"
     return generated
 
 
@@ -90,6 +102,10 @@ def _block(depth: int, names: list[str], in_loop: bool, in_task: bool):
         st.tuples(st.sampled_from(names), e).map(lambda t: f"set {t[0]} to {t[1]}"),
         st.tuples(st.sampled_from(["p", "q"]), e).map(lambda t: f"let {t[0]} be {t[1]}"),
         e.map(lambda x: f"set acc to append(acc, {x})"),
+        st.tuples(st.sampled_from(["acc", "p", "b"]), e).map(lambda t: f"set {t[0]} to append({t[0]}, {t[1]})"),
+        st.tuples(st.sampled_from(["b", "m", "p", "acc"]), st.sampled_from(['0', '-1', '5', '"a"', '"z"', "c"]), e)
+        .map(lambda t: f"set {t[0]}[{t[1]}] to {t[2]}"),
+        st.tuples(st.sampled_from(["m", "p"]), e).map(lambda t: f"set {t[0]}[text({t[1]})] to get({t[0]}, text({t[1]}), 0)"),
         e.map(lambda x: f"{x}"),
     ]
     if in_task:
@@ -122,6 +138,7 @@ PRELUDE = """let a be 3
 let b be [1, 2, 3]
 let c be "hi"
 let acc be []
+let m be {"a": 1}
 task step(x)
     give x + 1
 task twice(x, y)
@@ -146,7 +163,7 @@ print(fact(5), pair(3), step(4), twice(1, 2), count(5))
 
 programs = st.tuples(_block(2, ["a", "b", "c", "x"], False, True), _block(2, ["a", "b", "c"], False, False)).map(
     lambda t: PRELUDE + "task body(x)\n" + _indent(t[0]) + "\nprint(body(a))\nprint(body(b))\n" + t[1]
-    + "\nprint(a, b, c, length(acc), steps())\n")
+    + "\nprint(a, b, c, m, length(acc), steps())\n")
 
 
 @settings(max_examples=EXAMPLES, deadline=None, derandomize=True,
@@ -213,7 +230,7 @@ def test_benchmark_programs(tmp_path, name):
 @pytest.mark.parametrize("labels", [False, True])
 @pytest.mark.parametrize("name", sorted(FIXED))
 def test_fixed_programs(tmp_path, name, labels):
-    code, out, err = assert_same(tmp_path, FIXED[name], labels)
+    code, out, err, _ = assert_same(tmp_path, FIXED[name], labels)
     if name == "recursion limit":
         assert code == 1 and "maximum recursion depth exceeded" in err and "prog.syn:2:" in err
     if name == "integer limit":
