@@ -6,7 +6,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 BENCH_STAMP := $(VENV)/.installed-bench
 
-.PHONY: demo test differential bench fuzz-labels clean vscode browser
+.PHONY: demo test differential bench fuzz-labels fuzz-codegen clean vscode browser
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -63,6 +63,13 @@ N ?= 10000
 JOBS ?= 1
 fuzz-labels: $(STAMP)
 	PYTHONPATH=tests $(BIN)/python -m labels.nifuzz -n $(N) --jobs $(JOBS) $(if $(SEED),--seed $(SEED)) $(FUZZ_FLAGS)
+
+# The generated evaluator against the closures (tests/test_codegen_differential.py) with a bigger
+# budget than CI's: `make fuzz-codegen CODEGEN_N=2000` (hypothesis examples; a third as many
+# programs of the label fuzzer's generator).
+CODEGEN_N ?= 2000
+fuzz-codegen: $(STAMP)
+	SYNSEMA_CODEGEN_EXAMPLES=$(CODEGEN_N) $(BIN)/python -m pytest -q -p no:cacheprovider tests/test_codegen_differential.py
 
 # The bench extra (asteval, smolagents, RestrictedPython: the peers of bench/run.py) has its own
 # stamp, so `make test` never installs it.

@@ -17,8 +17,8 @@ import subprocess
 import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-PROGRAMS = ["fib", "while_loop", "each_append", "each_append_global", "text_split", "word_count",
-            "sort_numbers", "closures", "match_vm"]
+PROGRAMS = ["fib", "fib30", "while_loop", "each_append", "each_append_global", "text_split", "word_count",
+            "sort_numbers", "closures", "match_vm", "agent_script"]
 RUNS = 5
 
 WORKER = r'''

@@ -50,6 +50,11 @@ _INT_OPS = {"+": "{a} + {b}", "-": "{a} - {b}", "%": "{a} % {b}", "//": "{a} // 
 _NONZERO = ("%", "//")
 
 
+# Compiled generated sources: bodies of one shape (the program's values are passed in, never
+# written into the text) compile once per process, which is most of what loading a long script
+# with many small tasks costs.
+_COMPILED: dict = {}
+
 # What Python refused to compile (a body nested past CPython's static block limit, for one):
 # those bodies run on the closures; the first few reasons are kept for the tests.
 REFUSED: list[str] = []
@@ -182,9 +187,14 @@ class Generator:
         namespace = dict(_NAMESPACE, g=self.c.globals, rt=self.c.rt, reg=REG, store=_store,
                          st=getattr(self.c.rt, "labels", None))
         try:
-            with warnings.catch_warnings():   # `None[0]` and the like: the program's own error, at run time
-                warnings.simplefilter("ignore")
-                code = compile(source, "<synsema generated>", "exec")
+            code = _COMPILED.get(source)
+            if code is None:
+                with warnings.catch_warnings():   # `None[0]` and the like: the program's own error, at run time
+                    warnings.simplefilter("ignore")
+                    code = compile(source, "<synsema generated>", "exec")
+                if len(_COMPILED) >= 4096:
+                    _COMPILED.clear()
+                _COMPILED[source] = code
             exec(code, namespace)
         except (SyntaxError, RecursionError, MemoryError, ValueError) as problem:
             if len(REFUSED) < 20:   # tests/test_codegen_differential.py checks nothing it runs lands here
@@ -648,8 +658,6 @@ class Generator:
     def e_Num(self, node):
         self.c.expr(node, self.scope)  # the literal's load-time limits
         v = node.value
-        if type(v) is int and abs(v) < 1 << 62:
-            return f"({v!r})"
         if v is None or type(v) is bool:
             return repr(v)
         return self.value(v)
@@ -751,7 +759,7 @@ class Generator:
         if type(node.operand) is ast.Num and type(node.operand.value) in (int, float):
             self.c.expr(node.operand, self.scope)
             negative = -node.operand.value
-            return f"({negative!r})" if type(negative) is int and abs(negative) < 1 << 62 else self.value(negative)
+            return self.value(negative)
         if node.op != "-":
             return None
         v = self.expr(node.operand)
@@ -840,7 +848,7 @@ class Generator:
         position = _int_literal(node.index)
         if position is not None:
             self.c.expr(node.index, self.scope)
-            b = f"({position!r})" if abs(position) < 1 << 62 else self.value(position)
+            b = self.value(position)
             t = self.temp()
             slow = self.value(_slow_binary(ops.index, node.span, None))
             self.emit(f"if {a}.__class__ is list and -len({a}) <= {b} < len({a}):")
@@ -885,22 +893,13 @@ class Generator:
         listed = ", ".join(args)
         env_args = "".join(f", {a}" for a in args)
         self.emit("try:")
-        self.emit(f"    if {fn}.__class__ is Task and ({code} := {fn}.code).arity == {n}:")
+        self.emit(f"    if {fn}.__class__ is Task and ({code} := {fn}.code).arity == {n} and {code}.direct is not None:")
         self.emit("        if reg.depth >= RECURSION_LIMIT:")
         self.emit("            raise SynError('maximum recursion depth exceeded')")
         self.emit("        reg.depth += 1")
         self.emit("        reg.steps += 1")
         self.emit("        try:")
-        self.emit(f"            if {code}.direct is not None:")
-        self.emit(f"                {t} = {code}.direct({fn}.env{env_args})")
-        self.emit("            else:")
-        self.emit(f"                {t} = {code}.body([{fn}.env{env_args}, *{code}.extra] if {code}.extra "
-                  f"else [{fn}.env{env_args}])")
-        self.emit(f"                if {t} is GIVE:")
-        self.emit(f"                    {t} = reg.value")
-        self.emit("                    reg.value = None")
-        self.emit(f"                elif {t} is STOP:")
-        self.emit("                    raise StopLoop()")
+        self.emit(f"            {t} = {code}.direct({fn}.env{env_args})")
         self.emit("        finally:")
         self.emit("            reg.depth -= 1")
         self.emit(f"    elif {fn}.__class__ is Builtin:")
@@ -959,7 +958,7 @@ class Generator:
 
 # ---------------------------------------------------------------------- run-time helpers
 def call_other(rt, fn, values: list, span):
-    """Any call but a task of matching arity: what the closure compiler's call paths do."""
+    """Any call but a direct body of matching arity: what the closure compiler's call paths do."""
     if type(fn) is Task:
         return invoke(fn, values)
     if type(fn) is Builtin:

@@ -254,11 +254,8 @@ def _int_from_text(value: str, base) -> int:
             pattern = _UNSIGNED
         else:
             body = body[2:]
-        failure = (f"Cannot convert {short(value)} to an integer — int takes digits like "
-                   f"-42, 1_000, 0xff, 0o17 or 0b101")
     else:
         radix, pattern = base, _WORD
-        failure = f"Cannot convert {short(value)} to an integer in base {base}"
     if len(body) > MAX_INT_DIGITS:
         raise SynError(f"value too large: int: the text has {len(body):,} digits; integers are read "
                        f"from at most {MAX_INT_DIGITS:,} digits")
@@ -267,7 +264,10 @@ def _int_from_text(value: str, base) -> int:
             return sign * int(body, radix)
         except ValueError:
             pass
-    raise SynError(failure)
+    if base is None:   # the message is built only when it is shown
+        raise SynError(f"Cannot convert {short(value)} to an integer — int takes digits like "
+                       f"-42, 1_000, 0xff, 0o17 or 0b101")
+    raise SynError(f"Cannot convert {short(value)} to an integer in base {base}")
 
 
 def _to_int(value, base) -> int:

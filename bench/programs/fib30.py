@@ -1,0 +1,8 @@
+# fib(30), naively recursive: the CPython twin of fib30.syn.
+def fib(n):
+    if n < 2:
+        return n
+    return fib(n - 1) + fib(n - 2)
+
+
+print(fib(30))
