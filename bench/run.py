@@ -114,7 +114,12 @@ MATH_FIRST_CALLS = [("nt.integer.gcd", "no backend"), ("comb.binomial", "no back
                     ("poly.factor", "sympy"), ("linalg.det", "sympy"),
                     ("calculus.integrate.rational", "sympy"), ("opt.lp.solve", "no backend"),
                     ("poly.cyclotomic", "no backend"),
-                    ("sat.solve", "PySAT"), ("smt.solve", "z3")]
+                    ("sat.solve", "PySAT"), ("smt.solve", "z3"),
+                    # the operations issue 28 added, each with its own domain module
+                    ("linalg.lattice.reduce", "no backend"), ("seq.holonomic.find", "no backend"),
+                    ("poly.galois.group", "sympy"), ("calculus.integrate.definite", "sympy"),
+                    ("nt.algebraic.minimal_polynomial", "sympy"),
+                    ("poly.system.solve", "sympy"), ("smt.nonlinear.solve", "z3")]
 
 
 # ---------------------------------------------------------------------- measuring

@@ -211,11 +211,17 @@ def _poly_gcd():
     return generate, verify
 
 
-@case("poly.factor", [(d, m) for d in (1, 2, 3) for m in (1, 2)] + [("cyclotomic", 12)])
+@case("poly.factor", [(d, m) for d in (1, 2, 3) for m in (1, 2)]
+      + [("cyclotomic", 12), ("cyclotomic", 105), ("product", 120)])
 def _poly_factor():
     def generate(rng, shape):
         if shape[0] == "cyclotomic":
-            return {"polynomial": P([1] + [0] * 11 + [-1])}
+            return {"polynomial": P([1] + [0] * (shape[1] - 1) + [-1])}
+        if shape[0] == "product":  # degree 120: the new size class, factors of degree 1 to 60
+            f = [1]
+            while len(f) - 1 < shape[1]:
+                f = poly_mul(f, rand_poly(rng, min(rng.randrange(1, 61), shape[1] + 1 - len(f))))
+            return {"polynomial": P(f)}
         d, m = shape
         f = poly_mul(poly_pow(rand_poly(rng, d), m), rand_poly(rng, rng.randrange(1, 3)))
         return {"polynomial": P(f)}

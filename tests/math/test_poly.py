@@ -6,7 +6,7 @@ import random
 from fractions import Fraction
 
 from math_support import (from_roots, poly_add, poly_mul, poly_rem, poly_strip, q, rejected,
-                          run, swinnerton_dyer, wire)
+                          run, swinnerton_dyer, swinnerton_dyer_numeric, wire)
 
 
 def P(coefficients, variable: str = "x") -> dict:
@@ -82,10 +82,38 @@ def test_factor_largest_accepted_inputs():
     check_factorization(f, run("poly.factor", {"polynomial": P(f)}))
     product = expand([3, -1], [1, 0, -7], [rng.randrange(-10**6, 10**6) for _ in range(30)])
     check_factorization(product, run("poly.factor", {"polynomial": P(product)}))
-    assert rejected("poly.factor", {"polynomial": P([1] * 34)}) == ["too_long"]
-    assert rejected("poly.factor", {"polynomial": P([10**30, 1])}) == ["rational_out_of_range"]
+    assert rejected("poly.factor", {"polynomial": P([1] * 130)}) == ["too_long"]
+    assert rejected("poly.factor", {"polynomial": P([10**600, 1])}) == ["rational_out_of_range"]
     assert rejected("poly.factor", {"polynomial": P(["1/1000000", 1])}) == [
         "rational_out_of_range"]
+
+
+def test_factor_degree_limit_follows_coefficient_size():
+    # x^105 - 1 = prod over d | 105 of Phi_d: eight factors of degrees phi(d).
+    x105 = [1] + [0] * 104 + [-1]
+    result = run("poly.factor", {"polynomial": P(x105)})
+    assert [len(i["factor"]["coefficients"]) - 1 for i in result["factors"]] == [
+        1, 2, 4, 6, 8, 12, 24, 48]
+    check_factorization(x105, result)
+    # Swinnerton-Dyer of degree 128 (87-digit coefficients): irreducible over Q, though it has
+    # 64 or more factors modulo every prime (the case Zassenhaus's subset search cannot do).
+    sd7 = swinnerton_dyer_numeric(7)
+    assert len(sd7) == 129 and 80 < len(str(max(sd7))) < 90
+    result = run("poly.factor", {"polynomial": P(sd7)})
+    assert [i["factor"]["coefficients"] for i in result["factors"]] == [sd7]
+    sd6 = swinnerton_dyer_numeric(6)
+    product = expand(sd6, [1] + [0] * 62 + [-2])  # times x^63 - 2 (Eisenstein at 2)
+    check_factorization(product, run("poly.factor", {"polynomial": P(product)}))
+    # The size rule: (degree + 1) x digits <= 20000, so degree 32 takes 600-digit coefficients
+    # and degree 128 155-digit ones, but not 156.
+    wide = [10**599 + 7, 0, -(10**599)] + [0] * 29 + [3]
+    check_factorization(wide, run("poly.factor", {"polynomial": P(wide)}))
+    assert run("poly.factor", {"polynomial": P([10**154] + [0] * 127 + [1])})["content"] == "1"
+    assert rejected("poly.factor", {"polynomial": P([10**155] + [0] * 127 + [1])}) == [
+        "polynomial_too_large"]
+    many_denominators = [f"1/{10**6 - 1 - i}" for i in range(129)]  # their lcm has ~770 digits
+    assert rejected("poly.factor", {"polynomial": P(many_denominators)}) == [
+        "polynomial_too_large"]
 
 
 # --- poly.roots -----------------------------------------------------------------------------

@@ -8,6 +8,7 @@ expression; exact isolating regions are available on request for small inputs.
 
 from __future__ import annotations
 
+import math
 from fractions import Fraction
 from typing import Annotated
 
@@ -50,15 +51,49 @@ def _factor_key(pair: tuple[list[int], int]) -> tuple:
 
 # --- poly.factor ----------------------------------------------------------------------------
 
+# poly.factor's cost and output are set by the cleared integer polynomial F (f = c F, F
+# primitive in Z[x]): its degree n and the digits D of its largest coefficient. The bound is
+# on their product, so a low degree allows large coefficients and small coefficients allow a
+# high degree (x^105 - 1, the Swinnerton-Dyer polynomial of degree 128 with 87-digit
+# coefficients).
+FACTOR_DEGREE = 128
+FACTOR_SIZE = 20_000
+FactorPolynomial = poly_model(
+    "FactorPolynomial", Rat(600, 6), FACTOR_DEGREE, "rational coefficients (numerators below "
+    "10^600, denominators below 10^6; see the size rule)", nonzero=True)
+RULE_FACTOR_SIZE = Rule(
+    "polynomial_too_large",
+    f"Size rule: clear denominators (multiply by their lcm, divide by the gcd) to get the "
+    f"integer polynomial F; (degree + 1) times the number of decimal digits of F's largest "
+    f"coefficient is at most {FACTOR_SIZE}: degree 128 with 155-digit coefficients fits, so "
+    f"does degree 32 with 600-digit ones.")
+
+
+def cleared_digits(coefficients: list[Fraction]) -> int:
+    """Decimal digits of the largest coefficient of the primitive integer multiple."""
+    den = math.lcm(*(c.denominator for c in coefficients))
+    ints = [abs(int(c * den)) for c in coefficients]
+    return len(str(max(ints) // math.gcd(*ints)))
+
+
 class FactorRequest(BaseModel):
     model_config = CONFIG
-    polynomial: Polynomial32
+    polynomial: Annotated[FactorPolynomial, Field(description=RULE_FACTOR_SIZE.text)]
+
+    @model_validator(mode="after")
+    def _size(self) -> "FactorRequest":
+        cs = self.polynomial.coefficients
+        size = len(cs) * cleared_digits(cs)
+        if size > FACTOR_SIZE:
+            reject(RULE_FACTOR_SIZE.code, f"(degree + 1) x digits is {size}, above "
+                   f"{FACTOR_SIZE}: {RULE_FACTOR_SIZE.text}", ("polynomial", "coefficients"))
+        return self
 
 
 class PolynomialFactor(BaseModel):
     model_config = CONFIG
     factor: IntegerPolynomial
-    multiplicity: Count(1, 32)
+    multiplicity: Count(1, FACTOR_DEGREE)
 
 
 class PolynomialFactorization(BaseModel):
@@ -70,7 +105,7 @@ class PolynomialFactorization(BaseModel):
 
 
 def factor_polynomial(request: FactorRequest) -> PolynomialFactorization:
-    from ..adapters import sympy_poly as backend
+    from ..adapters import flint_poly as backend
     p = request.polynomial
     content, factors = backend.factor_over_q(p.coefficients)
     return PolynomialFactorization(content=content, factors=[
@@ -89,19 +124,26 @@ FACTOR = MathTool(
            "in Z[x] primitive with positive leading coefficient, irreducible over Q, and "
            "pairwise distinct."),
     request=FactorRequest, result=PolynomialFactorization, function=factor_polynomial,
-    adapters=("sympy_poly",),
-    rules=(RULE_LEADING, RULE_RATIONAL),
+    adapters=("flint_poly",),
+    rules=(RULE_LEADING, RULE_RATIONAL, RULE_FACTOR_SIZE),
     examples=(Example.of(
         "Compute the factorisation of x^2 - 1 into irreducible factors over the rationals with "
         "multiplicities; coefficients are listed from the highest degree down and the first "
         "one must be nonzero.", {"polynomial": {"variable": "x", "coefficients": [1, 0, -1]}}),),
     bounds=Bounds(
-        input="Degree <= 32, numerators < 10^30, denominators < 10^6; after clearing "
-              "denominators the integer coefficients are < 10^228.",
-        computation="Square-free decomposition and Zassenhaus (sympy factor_list over ZZ): "
-                    "measured 0.13 s for the degree-32 Swinnerton-Dyer polynomial.",
-        output="Mignotte bound: factor coefficients < 2^32 * sqrt(33) * 10^228 < 10^240; at "
-               "most 32 factors."))
+        input=f"Degree <= {FACTOR_DEGREE}, numerators < 10^600, denominators < 10^6, and the "
+              f"size rule: (degree + 1) x digits of the cleared integer polynomial's largest "
+              f"coefficient <= {FACTOR_SIZE}.",
+        computation="Square-free decomposition, Zassenhaus with van Hoeij's lattice "
+                    "recombination (FLINT via python-flint), whose cost is polynomial in the "
+                    "degree and the digits the size rule bounds. Measured: <= 0.07 s for "
+                    "the Swinnerton-Dyer polynomials of degree 64 and 128 (87-digit "
+                    "coefficients, irreducible with 64 factors modulo every prime), their "
+                    "product with a shifted copy (degree 128), Phi_240 * Phi_120, x^105 - 1, "
+                    "and products of random polynomials at both ends of the size rule; under "
+                    "1% of the 10 s deadline.",
+        output="Mignotte bound: factor coefficients < 2^n * sqrt(n + 1) * 10^D with "
+               f"(n + 1) D <= {FACTOR_SIZE}, below 10^620; at most {FACTOR_DEGREE} factors."))
 
 
 # --- poly.roots -----------------------------------------------------------------------------
