@@ -507,8 +507,11 @@ def mcp_rows(reps: int) -> list[Row]:
     sees it (the server's own answer time, without the client library's validation of the
     reply). `reps` fresh servers for the script alone, one with --math; 10 requests each."""
     sys.path.insert(0, HERE)
-    import anyio
-    from mcp_latency import measure, measure_raw
+    try:
+        import anyio
+        from mcp_latency import measure, measure_raw
+    except ImportError as missing:  # the `mcp` extra is not installed
+        return [Row("mcp serve", "error", "-", "-", "-", "-", "error", 0, [f"cannot import {missing.name}"])]
     rows = []
     for math in (False, True):
         servers = reps if not math else 1
