@@ -31,6 +31,7 @@ MODULES: dict[str, tuple[str, ...]] = {
            "nt.integer.gcd", "nt.integer.lcm", "nt.modular.inverse", "nt.prime.test"),
     "poly": ("poly.factor", "poly.gcd", "poly.roots"),
     "polysystem": ("poly.system.solve",),
+    "pslq": ("nt.real.relations",),
     "resultant": ("poly.resultant",),
     "series": ("calculus.series.expand",),
     "sat": ("sat.assignment.check", "sat.cnf.canonicalize", "sat.solve"),

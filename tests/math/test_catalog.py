@@ -50,6 +50,7 @@ ADDED_28 = [
     "poly.system.solve",
     "smt.nonlinear.solve",
     "calculus.series.expand",
+    "nt.real.relations",
 ]
 
 

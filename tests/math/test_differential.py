@@ -1106,6 +1106,33 @@ def _series():
     return generate, verify
 
 
+@case("nt.real.relations", ["planted", "independent"])
+def _real_relations():
+    # 1, sqrt 2, log 2, log 3 and pi are linearly independent over Q (Baker's theorem), so
+    # the relations among them and one planted combination are exactly the multiples of it
+    pool = ["1", "sqrt(2)", "log(2)", "log(3)", "pi"]
+
+    def generate(rng, shape):
+        chosen = rng.sample(pool, 3)
+        if shape == "independent":
+            return {"values": chosen, "digits": 60, "norm_bound": 1000, "_planted": None}
+        a = [rng.randrange(-9, 10) or 1 for _ in chosen]
+        combination = " + ".join(f"({c})*{v}" for c, v in zip(a, chosen))
+        return {"values": chosen + [combination], "digits": 60, "norm_bound": 1000,
+                "_planted": a + [-1]}
+
+    def verify(payload, out):
+        planted = payload["_planted"]
+        if planted is None:
+            assert out["status"] == "none_below" and out["norm_bound"] > payload["norm_bound"]
+            return
+        assert out["status"] == "candidate"
+        m = out["relation"]
+        k = Fraction(m[-1], planted[-1])
+        assert k.denominator == 1 and k and [k * v for v in planted] == m
+    return generate, verify
+
+
 @case("opt.lp.solve", [(m, k, n) for m in (0, 2, 5) for k in (0, 1, 2) for n in (1, 3, 5)])
 def _lp():
     def generate(rng, shape):
