@@ -873,7 +873,8 @@ class Compiler:
         for cap in node.caps:
             self.rt.validate_cap(cap.name, cap.scope is not None, cap.span or node.span)
         if self.is_module and scope.is_global:
-            raise SynError("a module may not contain a top-level require: capabilities are granted "
+            raise SynError(f"module '{node.span.file if node.span else 'this module'}' must not have a top-level "
+                           "'require': capabilities are granted "
                            "by the main program", node.span)
         if not scope.is_global or self.in_sandbox:
             return None  # a nested require never grants anything

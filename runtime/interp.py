@@ -161,7 +161,7 @@ class Runtime:
             with open(full, encoding="utf-8") as handle:
                 source = handle.read()
         except OSError as problem:
-            raise SynError(f"use: cannot read '{path}': {problem.strerror}", span) from None
+            raise SynError(f"module not found: use cannot read '{path}': {problem.strerror}", span) from None
         except UnicodeDecodeError:
             raise SynError(f"use: cannot read '{path}': it is not UTF-8 text", span) from None
         self._loading.append(full)

@@ -333,7 +333,7 @@ def index(obj, i):
         return obj[_position(i, len(obj), "bytes")]
     if t is ModuleValue:
         return attribute(obj, display(i))
-    raise SynError(f"Cannot index {type_name(obj)}")
+    raise SynError(f"Cannot index into {type_name(obj)}")
 
 
 def missing_key(key: str, keys) -> SynError:

@@ -408,7 +408,7 @@ def exit_(rt, code=0):
     Example: type_of(exit) => "task"
     """
     if type(code) is not int or not 0 <= code <= 255:
-        raise SynError(f"exit code must be an integer from 0 to 255, got {short(code)}")
+        raise SynError(f"exit: the code must be an integer from 0 to 255, got {short(code)}")
     raise ExitProgram(code)
 
 
@@ -472,7 +472,7 @@ def assert_error(rt, fn):
     Example: assert_error(() => 1 / 0) => "Division by zero"
     """
     if not is_callable(fn):
-        raise SynError("assert_error expects a task or lambda")
+        raise SynError(f"assert_error expects a task or lambda, got {type_name(fn)}")
     try:
         rt.call(fn, [])
     except SynError as error:

@@ -182,7 +182,7 @@ ERRORS = [
     ("fractional position", "let r be p[q]", "[1, 2], 1.5", "index must be an integer, got 1.5"),
     ("bool position", "let r be p[q]", "[1, 2], true", "index must be an integer, got true"),
     ("missing map key", 'let r be p[q]', '{"alpha": 1}, "alpah"', "Map has no key 'alpah'"),
-    ("indexing a number", "let r be p[0]", "5, 0", "Cannot index number"),
+    ("indexing a number", "let r be p[0]", "5, 0", "Cannot index into number"),
     ("fused modulo by zero", "let r be p % q", "1, 0", "Modulo by zero"),
     ("fused set of a text times a text", 'let r be ""\nset r to p * q', '"a", "b"',
      "Unsupported operation: text * text"),

@@ -43,6 +43,11 @@ SITES = [
      "task 'f' is missing argument 'b' — pass it, or give the parameter a default"),
     ("too many arguments", "task f(a)\n    give a\nf(1, 2, 3)\n", (), "task 'f' takes 1 argument, got 3"),
     ("int base", 'print(int("ff", 16))\n', (), "the second argument is the fallback value, not the base"),
+    ("index into", "print(5[0])\n", (), "Cannot index into number"),
+    ("exit code", "exit(300)\n", (), "exit: the code must be an integer from 0 to 255, got 300"),
+    ("assert_error", "assert_error(5)\n", (), "assert_error expects a task or lambda, got number"),
+    ("module not found", 'use "./absent.syn" as a\n', (), "module not found: "),
+    ("module require", 'use "./needs.syn" as n\n', (), "must not have a top-level 'require'"),
     ("label: assignment", 'let s be private(5, "a")\nlet x be 0\nwhen s > 3\n    set x to 1\n', ("--labels",),
      "label_violation: cannot assign to 'x' (public) under private control flow (pc = [a])"),
     ("label: stdout", 'let s be private(5, "a")\nwhen s > 3\n    print("big")\n', ("--labels",),
@@ -56,6 +61,7 @@ SITES = [
 @pytest.mark.parametrize(("program", "flags", "phrase"), [row[1:] for row in SITES], ids=[row[0] for row in SITES])
 def test_the_message_carries_upstreams_key_phrase(tmp_path, program, flags, phrase):
     (tmp_path / "orders.syn").write_text(ORDERS, encoding="utf-8")
+    (tmp_path / "needs.syn").write_text("require time\n", encoding="utf-8")
     (tmp_path / "notes.txt").write_text("hi", encoding="utf-8")
     (tmp_path / "prog.syn").write_text(program, encoding="utf-8")
     result = run_synsema("run", *flags, "prog.syn", cwd=tmp_path)
