@@ -702,3 +702,62 @@ def check_series(payload: dict, result: dict) -> None:
     nonzero = [start + i for i, c in enumerate(result["coefficients"]) if Fraction(c)]
     assert result["valuation"] == (nonzero[0] if nonzero else None)
     assert start == min(0, result["valuation"] if nonzero else 0)
+
+
+def more_largest_inputs() -> list[tuple[str, str, dict]]:
+    """The largest accepted requests of the operations largest_inputs() leaves out (issue 28:
+    every operation measured at its bound); tests/math/measure_bounds.py times both lists."""
+    from sympy import fibonacci, prevprime
+    rng = random.Random(20261202)
+    semiprime = prevprime(7 * 10**14) * prevprime(1428 * 10**12)
+    big_integers = [[str(rng.randrange(10**148, 10**149)) for _ in range(20)] for _ in range(20)]
+    below = lambda digits: rng.randrange(10**(digits - 1), 10**digits)  # noqa: E731
+    lp_rows = [[str(Fraction(rng.randrange(-999, 1000), rng.randrange(2, 1000)))
+                for _ in range(20)] for _ in range(20)]
+    cnf = sorted({tuple(sorted({v if rng.random() < 0.5 else -v
+                                for v in rng.sample(range(1, 20001), 4)}, key=abs))
+                  for _ in range(80000)})
+    canonical = run("sat.cnf.canonicalize", {"num_vars": 20000, "clauses": [list(c) for c in
+                                                                            cnf]})["cnf"]
+    poly = lambda cs: {"variable": "x", "coefficients": cs}  # noqa: E731
+    return [
+        ("linalg", "linalg.inverse", {"matrix": mat(big_integers)}),
+        ("linalg", "linalg.nullspace", {"matrix": mat(big_integers)}),
+        ("linalg", "linalg.integer.normal_forms", {
+            "matrix": mat([[rng.randrange(-10**9 + 1, 10**9) for _ in range(8)]
+                           for _ in range(8)]),
+            "rhs": [rng.randrange(-10**9 + 1, 10**9) for _ in range(8)]}),
+        ("linalg", "linalg.lattice.reduce", {"basis": mat([[below(30) for _ in range(24)]
+                                                           for _ in range(24)])}),
+        ("nt", "nt.integer.gcd", {"values": [str(below(300)) for _ in range(8)]}),
+        ("nt", "nt.integer.lcm", {"values": [str(below(300)) for _ in range(8)]}),
+        ("nt", "nt.modular.inverse", {"a": str(below(300)), "modulus": str(prevprime(10**300))}),
+        ("nt", "nt.integer.relations", {"values": [str(Fraction(below(30), below(30)))
+                                                   for _ in range(12)]}),
+        ("nt", "nt.continued_fraction.expand", {"a": str(fibonacci(4785)),
+                                                "c": str(fibonacci(4784))}),
+        ("nt", "nt.continued_fraction.expand", {"a": 0, "b": 1, "c": 1, "d": 999331}),
+        ("nt", "nt.function.evaluate", {"function": "totient", "n": str(semiprime)}),
+        ("nt", "nt.function.evaluate", {"function": "multiplicative_order", "n": str(semiprime),
+                                        "a": 2}),
+        ("nt", "nt.function.evaluate", {"function": "primitive_root",
+                                        "n": str(prevprime(10**30))}),
+        ("nt", "nt.prime.certify", {"n": str(prevprime(10**100))}),
+        ("opt", "opt.lp.solve", {"c": [rng.randrange(-999, 1000) for _ in range(20)],
+                                 "a": mat(lp_rows),
+                                 "b": [rng.randrange(1, 10**6) for _ in range(20)]}),
+        ("poly", "poly.cyclotomic", {"n": 1680}),
+        ("poly", "poly.modp.compute", {"operation": "factor", "p": str(prevprime(10**24)),
+                                       "f": [1] + [str(below(24) % prevprime(10**24))
+                                                   for _ in range(32)]}),
+        ("poly", "poly.resultant", {
+            "f": poly([str(Fraction(below(12), rng.randrange(2, 10**4))) for _ in range(17)]),
+            "g": poly([str(Fraction(below(12), rng.randrange(2, 10**4))) for _ in range(17)])}),
+        ("sat", "sat.assignment.check", {"cnf": canonical,
+                                         "assignment": [v if rng.random() < 0.5 else -v
+                                                        for v in range(1, 20001)]}),
+        ("seq", "seq.recurrence.find", {"terms": [str(rng.randrange(-10**30 + 1, 10**30))
+                                                  for _ in range(64)]}),
+        ("calculus", "calculus.series.expand", {
+            "expression": "exp(exp(exp(x)-1)-1)*tan(tan(tan(x)))/(sin(x)-x)^3", "order": 30}),
+    ]
