@@ -243,7 +243,12 @@ class Generator:
         self.end_statement()
 
     def fallback_statement(self, node, tail: bool) -> None:
-        run = self.value(self.c.stmt(node, self.scope, tail))
+        compiled = self.c.stmt(node, self.scope, tail)
+        if compiled is None:   # a statement with nothing to run (a nested `require`)
+            if tail:
+                self.emit("return None")
+            return
+        run = self.value(compiled)
         if tail:
             self.emit(f"return {run}({self.frame})")
             return
