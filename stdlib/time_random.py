@@ -26,8 +26,12 @@ _RNG: list = []
 
 def _rng():
     if not _RNG:
+        import os
         import random as _random
         _RNG.append(_random.Random())
+        # A forked child (each `mcp serve` call runs in one, forked from a process that may have
+        # drawn already) seeds its own generator: otherwise every call would draw the same numbers.
+        os.register_at_fork(after_in_child=_RNG[0].seed)
     return _RNG[0]
 
 

@@ -12,7 +12,7 @@ import anyio
 
 from conftest import ROOT, run_synsema, synsema_env
 
-from mcp_support import text_of, with_session
+from mcp_support import served, text_of, with_session
 
 TOOLS = '''\
 require env("APP_*")
@@ -243,3 +243,22 @@ def test_math_prewarm_applies_to_the_server(tmp_path):
         return text_of(await session.call_tool("loaded", {}))
 
     assert json.loads(with_session("--math-prewarm", "smt", script)(body)) == ["z3"]
+
+
+def test_each_call_draws_its_own_random_numbers(tmp_path):
+    """Calls run in children forked from one process; a program that drew a number while it
+    loaded had its generator copied into every child, so every call drew the same numbers."""
+    script = tmp_path / "draw.syn"
+    script.write_text("require random\nlet warm be random_int(0, 9)\n\ntask draw()\n    require random\n"
+                      "    give random_int(0, 1000000000)\n", encoding="utf-8")
+    drawn = []
+
+    async def main():
+        async with served(script, cwd=tmp_path) as client:
+            for _ in range(4):
+                result = await client.call_tool("draw", {})
+                assert not result.isError, text_of(result)
+                drawn.append(text_of(result))
+
+    anyio.run(main)
+    assert len(set(drawn)) == 4, drawn
