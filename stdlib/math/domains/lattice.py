@@ -10,7 +10,8 @@ integer (then y^T A x = y^T b is impossible for integral x).
 
 The unimodular transforms of sympy's Smith algorithm have no useful a priori size bound (2,000+
 bits measured at 10x10), so they stay inside: what leaves is bounded by the lattice itself. The
-kernel basis is LLL-reduced (delta = 3/4), so each vector is within 2^((k-1)/2) of the k-th
+kernel basis is LLL-reduced (delta = 3/4, by domains/lll.py's integral LLL, the reduction
+linalg.lattice.reduce publishes), so each vector is within 2^((k-1)/2) of the k-th
 successive minimum, which the Cramer vectors of A bound; the particular solution is reduced
 against that basis by Babai's nearest-plane rounding; the certificate is reduced modulo 1.
 """
@@ -28,6 +29,7 @@ from ..primitives import (CONFIG, BigInt, Count, OutInt, OutRat, Rat, Rule, RULE
                           matrix_model, reject)
 from ..tool import Bounds, Example, MathTool
 from .linalg import _kernel_basis
+from .lll import integral_lll
 
 MAX_SIZE = 8
 IntegerMatrix = matrix_model("IntegerMatrix9", BigInt(9), MAX_SIZE,
@@ -63,66 +65,6 @@ def nearest_plane(x: list[int], basis: list[list[int]]) -> list[int]:
     return x
 
 
-def _nearest(x: Fraction) -> int:
-    """The integer nearest to x (halves round up), exactly."""
-    return (2 * x.numerator + x.denominator) // (2 * x.denominator)
-
-
-def lll(basis: list[list[int]], delta: Fraction = Fraction(3, 4)) -> list[list[int]]:
-    """An LLL-reduced basis (|mu_ij| <= 1/2, Lovasz condition with delta) of the lattice of
-    linearly independent integer rows, in exact rational arithmetic throughout.
-
-    Written here because sympy 1.14's `DomainMatrix.lll` rounds mu through a float
-    (`math.floor(mu + 1/2)`), which leaves 300-digit bases unreduced and trips its own final
-    assertion; everything below rounds exactly.
-    """
-    b = [list(v) for v in basis]
-    m = len(b)
-    mu = [[Fraction(0)] * m for _ in range(m)]
-    norms: list[Fraction] = []
-    ortho: list[list[Fraction]] = []
-    for i in range(m):
-        v = [Fraction(x) for x in b[i]]
-        for j in range(i):
-            mu[i][j] = sum((Fraction(x) * y for x, y in zip(b[i], ortho[j])),
-                           Fraction(0)) / norms[j]
-            v = [x - mu[i][j] * y for x, y in zip(v, ortho[j])]
-        ortho.append(v)
-        norms.append(sum((x * x for x in v), Fraction(0)))
-        if norms[i] == 0:
-            raise BackendFault("lll_dependent_rows")
-
-    def size_reduce(k: int, j: int) -> None:
-        r = _nearest(mu[k][j])
-        if r:
-            b[k] = [x - r * y for x, y in zip(b[k], b[j])]
-            for i in range(j):
-                mu[k][i] -= r * mu[j][i]
-            mu[k][j] -= r
-
-    k = 1
-    while k < m:
-        size_reduce(k, k - 1)
-        if norms[k] >= (delta - mu[k][k - 1] ** 2) * norms[k - 1]:
-            for j in range(k - 2, -1, -1):
-                size_reduce(k, j)
-            k += 1
-            continue
-        nu = mu[k][k - 1]
-        total = norms[k] + nu * nu * norms[k - 1]
-        mu[k][k - 1] = nu * norms[k - 1] / total
-        norms[k] = norms[k - 1] * norms[k] / total
-        norms[k - 1] = total
-        b[k], b[k - 1] = b[k - 1], b[k]
-        mu[k][:k - 1], mu[k - 1][:k - 1] = mu[k - 1][:k - 1], mu[k][:k - 1]
-        for i in range(k + 1, m):
-            t = mu[i][k]
-            mu[i][k] = mu[i][k - 1] - nu * t
-            mu[i][k - 1] = t + mu[k][k - 1] * mu[i][k]
-        k = max(k - 1, 1)
-    return b
-
-
 def integer_kernel(nrows: int, ncols: int, rows: list[list[int]]):
     """(Smith diagonal, U, V, rank, LLL-reduced kernel basis) with S = U A V checked."""
     from ..adapters import sympy_lattice as backend
@@ -140,7 +82,7 @@ def integer_kernel(nrows: int, ncols: int, rows: list[list[int]]):
             raise BackendFault("invariant_factors_do_not_divide")
     kernel = [[v[i][j] for i in range(ncols)] for j in range(rank, ncols)]
     if kernel:
-        kernel = lll(kernel)
+        kernel = integral_lll(kernel)[0]
     return s, u, v, rank, kernel
 
 

@@ -146,7 +146,7 @@ REAL_RELATIONS = MathTool(
               f"20 <= P <= {MAX_DIGITS}, 1 <= B < 10^12.",
         computation=f"Cost quantity: PSLQ steps x n^2 operations at P digits, steps <= "
                     f"{STEPS} (then `incomplete`), plus evaluating each constant at P and 2P "
-                    "digits. Measured worst 3.5 s (17% of the 20 s deadline, 2 loaded "
+                    "digits. Measured worst 1.5 s (7.5% of the 20 s deadline, 2 loaded "
                     "cores): n = 8 unrelated constants at P = 300, B = 10^12.",
         output=f"At most {MAX_VALUES} integers of absolute value <= B < 10^12, or one norm "
                "bound below 10^(P+3) (the reciprocal of a P-digit number), and a short text."),
