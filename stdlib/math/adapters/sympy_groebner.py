@@ -27,6 +27,7 @@ from fractions import Fraction
 
 from sympy import Poly, QQ, groebner, symbols
 from sympy.polys.matrices import DomainMatrix
+from sympy.polys.orderings import grevlex  # an order object: FLINT-backed polys reject names
 
 from ..errors import BackendFault
 from .sympy_poly import primitive_integer
@@ -39,7 +40,7 @@ def _fraction(value) -> Fraction:
 
 
 def _terms(poly: Poly) -> Terms:
-    return {monomial: _fraction(c) for monomial, c in poly.terms(order="grevlex")}
+    return {monomial: _fraction(c) for monomial, c in poly.terms(order=grevlex)}
 
 
 def solve(n: int, equations: list[Terms]):
@@ -53,11 +54,11 @@ def solve(n: int, equations: list[Terms]):
                             *gens, domain=QQ) for eq in equations]
     g = groebner(polys, *gens, order="grevlex", domain=QQ)
     basis = [_terms(p) for p in g.polys]
-    if any(not any(p.monoms(order="grevlex")[0]) for p in g.polys):  # 1 is in the ideal
+    if any(not any(p.monoms(order=grevlex)[0]) for p in g.polys):  # 1 is in the ideal
         return "inconsistent", basis
     if not g.is_zero_dimensional:
         return "positive_dimensional", basis
-    leading = [p.monoms(order="grevlex")[0] for p in g.polys]
+    leading = [p.monoms(order=grevlex)[0] for p in g.polys]
     normal = _normal_set(n, leading)
     index = {m: i for i, m in enumerate(normal)}
     dim = len(normal)
