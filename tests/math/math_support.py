@@ -258,7 +258,7 @@ def largest_inputs() -> list[tuple[str, str, dict]]:
             "numerator": poly(num), "denominator": poly(den),
             "lower": "-999999/998", "upper": "2/5"}),
         ("sat", "sat.cnf.canonicalize", {"num_vars": 20000, "clauses": wide}),
-        ("sat", "sat.solve", {"cnf": canonical, "conflict_budget": 100000}),
+        ("sat", "sat.solve", {"cnf": canonical}),
         ("smt", "smt.solve", {"logic": "QF_LIA", "script": "".join(smt_lines),
                               "resource_limit": 10**6}),
         ("smt", "smt.solve", {"logic": "QF_LIA", "script": "".join(php),

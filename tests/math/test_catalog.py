@@ -185,7 +185,7 @@ def test_find_full_detail_and_describe_carry_schemas_examples_and_bounds():
     full = math_api.find("sat.solve", detail="full", limit=1)[0]
     assert full == math_api.describe("sat.solve")
     assert full.outcomes == ["sat", "unsat", "unknown"]
-    assert full.params == ["cnf: map", "assumptions: list", "conflict_budget: number",
+    assert full.params == ["cnf: map", "assumptions: list", "conflict_budget",
                            "solver: text"]
     assert full.optional == ["assumptions", "conflict_budget", "solver"]
     assert full.examples[0].payload == {"cnf": {"num_vars": 2, "clauses": [[-1, 2], [1, 2]]}}

@@ -42,7 +42,7 @@ def test_a_runaway_computation_is_killed_at_the_deadline_as_execution_limit():
 def test_a_deadline_becomes_unknown_where_the_result_declares_it():
     tool = _with_deadline("sat.solve", 0.3)
     cnf = run("sat.cnf.canonicalize", {"num_vars": 132, "clauses": pigeonhole(12, 11)})["cnf"]
-    request = tool.request.model_validate({"cnf": cnf, "conflict_budget": 100000})
+    request = tool.request.model_validate({"cnf": cnf})  # the most conflicts the rule allows
     result = isolation.execute(tool, request)
     assert result.status == "unknown" and result.reason == "deadline"
     assert result.deadline_ms == 300 and result.elapsed_ms >= 300

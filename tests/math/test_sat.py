@@ -200,10 +200,28 @@ def test_solve_witnesses_on_random_formulas_for_every_solver():
 
 def test_solve_request_boundary():
     cnf = canonical(3, [[1, 2, 3]])["cnf"]
-    assert solve(cnf, conflict_budget=100000)["status"] == "sat"
-    assert rejected("sat.solve", {"cnf": cnf, "conflict_budget": 100001}) == ["less_than_equal"]
+    assert solve(cnf, conflict_budget=49985)["status"] == "sat"
+    assert rejected("sat.solve", {"cnf": cnf, "conflict_budget": 50001}) == ["less_than_equal"]
+    # the work rule: conflicts x (occurrences + 10^4) <= 5 * 10^8; 3 occurrences allow 49985
+    assert rejected("sat.solve", {"cnf": cnf, "conflict_budget": 49986}) == [
+        "conflict_budget_too_large"]
     assert rejected("sat.solve", {"cnf": cnf, "conflict_budget": 0}) == ["greater_than_equal"]
     assert rejected("sat.solve", {"cnf": cnf, "assumptions": [1, 1]}) == ["assumptions_repeated"]
     assert rejected("sat.solve", {"cnf": cnf, "assumptions": [4]}) == ["assumptions_out_of_range"]
     assert rejected("sat.solve", {"cnf": cnf, "solver": "lingeling"}) == ["literal_error"]
     assert rejected("sat.solve", {"cnf": cnf, "assumptions": [1] * 1001}) == ["too_long"]
+
+
+def test_solve_budget_follows_the_formula_size():
+    # random 3-CNF at the hard ratio 4.26 with 2000 variables: no solver decides it within
+    # the budget the rule allows, (5 * 10^8) // (25560 + 10^4) = 14060 conflicts
+    rng = random.Random(5)
+    clauses = [[rng.choice((-1, 1)) * v for v in rng.sample(range(1, 2001), 3)]
+               for _ in range(8520)]
+    cnf = canonical(2000, clauses)["cnf"]
+    occurrences = sum(len(c) for c in cnf["clauses"])
+    limit = 500_000_000 // (occurrences + 10_000)
+    result = solve(cnf)  # omitted: the largest the rule allows, reported when it runs out
+    assert result["status"] == "unknown" and result["conflict_budget"] == limit
+    assert rejected("sat.solve", {"cnf": cnf, "conflict_budget": limit + 1}) == [
+        "conflict_budget_too_large"]
