@@ -1,7 +1,7 @@
 """Measure nt.prime.certify: the share of random 30-, 60- and 100-digit primes its budget proves,
 the slowest request (CPU seconds of the domain function, against the deadline: wall time on a
-shared machine measures the neighbours), and what the whole budget costs at 100 digits (each counted unit timed on a hard 100-digit composite, times its
-cap). A measurement, not a test; the figures go into the declaration's bounds (PROVED):
+shared machine measures the neighbours), and what the whole budget costs at 100 digits (each
+counted unit timed on a hard 100-digit composite, times its cap). A measurement, not a test; the figures go into the declaration's bounds (PROVED):
 
     .venv/bin/python tests/math/measure_certify.py [COUNT]
 """
