@@ -197,12 +197,12 @@ def largest_inputs() -> list[tuple[str, str, dict]]:
            for _ in range(9)]
     den = [rng.randrange(1, 10**6)] + [rng.randrange(-10**6 + 1, 10**6) for _ in range(8)]
     cnf = []  # random 3-SAT at the threshold ratio 4.26: hard, so the budget is spent
-    for _ in range(85200):
-        vs = rng.sample(range(1, 20001), 3)
+    for _ in range(21300):
+        vs = rng.sample(range(1, 5001), 3)
         cnf.append([v if rng.random() < 0.5 else -v for v in vs])
     wide = [[v if rng.random() < 0.5 else -v for v in rng.sample(range(1, 20001), 4)]
-            for _ in range(100000)]
-    canonical = run("sat.cnf.canonicalize", {"num_vars": 20000, "clauses": cnf})["cnf"]
+            for _ in range(25000)]
+    canonical = run("sat.cnf.canonicalize", {"num_vars": 5000, "clauses": cnf})["cnf"]
     smt_lines = ["(declare-const x%d Int)" % i for i in range(50)]
     for i in range(49):
         smt_lines.append(f"(assert (<= (+ (* 3 x{i}) (* (- 7) x{i + 1})) "
@@ -259,6 +259,8 @@ def largest_inputs() -> list[tuple[str, str, dict]]:
             "lower": "-999999/998", "upper": "2/5"}),
         ("sat", "sat.cnf.canonicalize", {"num_vars": 20000, "clauses": wide}),
         ("sat", "sat.solve", {"cnf": canonical}),
+        ("sat", "sat.solve", {"cnf": run("sat.cnf.canonicalize", {
+            "num_vars": 20000, "clauses": wide})["cnf"]}),
         ("smt", "smt.solve", {"logic": "QF_LIA", "script": "".join(smt_lines),
                               "resource_limit": 10**6}),
         ("smt", "smt.solve", {"logic": "QF_LIA", "script": "".join(php),
@@ -716,7 +718,7 @@ def more_largest_inputs() -> list[tuple[str, str, dict]]:
                 for _ in range(20)] for _ in range(20)]
     cnf = sorted({tuple(sorted({v if rng.random() < 0.5 else -v
                                 for v in rng.sample(range(1, 20001), 4)}, key=abs))
-                  for _ in range(80000)})
+                  for _ in range(25000)})
     canonical = run("sat.cnf.canonicalize", {"num_vars": 20000, "clauses": [list(c) for c in
                                                                             cnf]})["cnf"]
     poly = lambda cs: {"variable": "x", "coefficients": cs}  # noqa: E731

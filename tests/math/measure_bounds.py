@@ -1,5 +1,6 @@
 """Print, per domain, the slowest published example, and per operation the slowest of its
-largest accepted inputs, each timed through the real run path against its deadline. A measurement, not a test:
+largest accepted inputs, each timed through the real run path against its deadline.
+A measurement, not a test:
 
     .venv/bin/python tests/math/measure_bounds.py
 """
