@@ -111,7 +111,7 @@ PEER_NAMES = {"asteval": "asteval", "smolagents": "smolagents LocalPythonExecuto
 # only) math call of a fresh `synsema run`, whole process, against `synsema run hello.syn`.
 MATH_FIRST_CALLS = [("nt.integer.gcd", "no backend"), ("comb.binomial", "no backend"),
                     ("seq.recurrence.find", "no backend"), ("nt.integer.factor", "sympy"),
-                    ("poly.factor", "sympy"), ("linalg.det", "sympy"),
+                    ("poly.factor", "FLINT"), ("linalg.det", "sympy"),
                     ("calculus.integrate.rational", "sympy"), ("opt.lp.solve", "no backend"),
                     ("poly.cyclotomic", "no backend"),
                     ("sat.solve", "PySAT"), ("smt.solve", "z3"),
@@ -119,7 +119,8 @@ MATH_FIRST_CALLS = [("nt.integer.gcd", "no backend"), ("comb.binomial", "no back
                     ("linalg.lattice.reduce", "no backend"), ("seq.holonomic.find", "no backend"),
                     ("poly.galois.group", "sympy"), ("calculus.integrate.definite", "sympy"),
                     ("nt.algebraic.minimal_polynomial", "sympy"),
-                    ("poly.system.solve", "sympy"), ("smt.nonlinear.solve", "z3")]
+                    ("poly.system.solve", "sympy"), ("smt.nonlinear.solve", "z3"),
+                    ("calculus.series.expand", "no backend"), ("nt.real.relations", "mpmath")]
 
 
 # ---------------------------------------------------------------------- measuring
