@@ -1,5 +1,5 @@
-"""Private adapter: sympy's exact matrix algorithms over QQ and ZZ that the lattice, inverse and
-integer-solution operations need (inverse, Smith and Hermite normal forms).
+"""Private adapter: sympy's exact matrix algorithms over QQ and ZZ that the lattice and
+integer-solution operations need (Smith and Hermite normal forms).
 
 Matrices cross this boundary as lists of rows of `Fraction` or `int` with an explicit shape, so
 0xn and nx0 matrices stay distinct; nothing sympy-typed leaks out.
@@ -21,13 +21,6 @@ def _integers(nrows: int, ncols: int, rows: list[list[int]]) -> DomainMatrix:
 
 def _ints(matrix: DomainMatrix) -> list[list[int]]:
     return [[int(v) for v in row] for row in matrix.to_list()]
-
-
-def adjugate(n: int, rows: list[list[int]]) -> tuple[list[list[int]], int]:
-    """(adj, den) with M^-1 = adj / den for a nonsingular square integer matrix M
-    (fraction-free elimination over ZZ: no gcd is taken along the way)."""
-    adj, den = _integers(n, n, rows).inv_den()
-    return _ints(adj), int(den)
 
 
 def smith(nrows: int, ncols: int, rows: list[list[int]]
