@@ -64,13 +64,14 @@ class _GiveUp(Exception):
     """Generation is not possible here; the caller keeps the closures."""
 
 
-def _contains_call(node) -> bool:
-    """Whether evaluating `node` may run a call written inline (a nested task's body excluded)."""
+def _contains(node, kinds) -> bool:
+    """Whether `node` or a node below it is one of `kinds` (nested task and lambda bodies,
+    which run on their own, excluded)."""
     todo = [node]
     while todo:
         n = todo.pop()
         t = type(n)
-        if t is ast.Call or t is ast.Pipe:
+        if t in kinds:
             return True
         if t is ast.Lambda or t is ast.TaskDef:
             continue
@@ -78,17 +79,23 @@ def _contains_call(node) -> bool:
     return False
 
 
+def _contains_call(node) -> bool:
+    """Whether evaluating `node` may run a call written inline."""
+    return _contains(node, (ast.Call, ast.Pipe))
+
+
 def _signals(node) -> bool:
-    """Whether a statement may end with the GIVE or STOP signal (nested task bodies excluded)."""
-    todo = [node]
-    while todo:
-        n = todo.pop()
-        t = type(n)
-        if t is ast.Give or t is ast.Stop:
+    """Whether a statement may end with the GIVE or STOP signal."""
+    return _contains(node, (ast.Give, ast.Stop))
+
+
+def _needs_frame(body) -> bool:
+    """Whether a body holds a node the generator does not write inline (so it cannot be a direct
+    body): then the direct attempt, which would give up there, is skipped."""
+    for node in ast.walk(ast.Module("", body) if type(body) is list else body):
+        name = type(node).__name__
+        if name != "Module" and not hasattr(Generator, "s_" + name) and not hasattr(Generator, "e_" + name):
             return True
-        if t is ast.Lambda or t is ast.TaskDef:
-            continue
-        todo.extend(ast.children(n))
     return False
 
 
@@ -1055,7 +1062,7 @@ def generate(compiler, kind: str, node, scope, tail: bool = False):
     if not ENABLED or not compiler.generates or compiler.watch is not None:
         return None
     saved_loops = compiler.loops
-    if kind != "loop":
+    if kind != "loop" and not _needs_frame(node):
         try:
             direct = Generator(compiler, True, direct=True)
             return direct.task(node, scope) if kind == "task" else direct.lambda_body(node, scope)
