@@ -24,25 +24,39 @@ def integrate_rational(numerator: list[Fraction], denominator: list[Fraction]
     """An antiderivative of P/Q as (A, B, [(R, S)]): F = A/B + sum over the roots t of each
     R of t * log(S(t, x)). B is monic and coprime to A; R is primitive in Z[t] with positive
     leading coefficient; S is given by its x-coefficients, each a polynomial in t over Q."""
+    _, _, rational, rest, den = _hermite(numerator, denominator)
+    logs: list[LogTerm] = []
+    if not rest.is_zero:
+        t = Dummy("t")
+        for s_poly, r_poly in ratint_logpart(rest, den, X, t):
+            _, r_ints = primitive_integer(from_poly(Poly(r_poly, t, domain=QQ)))
+            s_coefficients = [from_poly(Poly(c, t, domain=QQ))
+                              for c in Poly(s_poly, X).all_coeffs()]
+            logs.append((r_ints, s_coefficients))
+    a, b = _monic_quotient(rational)
+    return from_poly(a), from_poly(b), logs
+
+
+def _hermite(numerator: list[Fraction], denominator: list[Fraction]):
+    """(P, Q, R, N, D): P/Q in lowest terms = R' + N/D with R a rational function (as an
+    expression: the integrated polynomial part plus Hermite's rational part) and N/D proper
+    with D square-free (N = 0 when there is no logarithmic part)."""
     p, q = to_poly(numerator).cancel(to_poly(denominator), include=True)
     polynomial, remainder = p.div(q)
     rational = polynomial.integrate().as_expr()
-    logs: list[LogTerm] = []
-    if not remainder.is_zero:
-        hermite, log_integrand = ratint_ratpart(remainder, q, X)
-        num, den = (Poly(e, X, domain=QQ) for e in cancel(log_integrand).as_numer_denom())
-        quotient, rest = num.div(den)
-        rational += hermite + quotient.integrate().as_expr()
-        if not rest.is_zero:
-            t = Dummy("t")
-            for s_poly, r_poly in ratint_logpart(rest, den, X, t):
-                _, r_ints = primitive_integer(from_poly(Poly(r_poly, t, domain=QQ)))
-                s_coefficients = [from_poly(Poly(c, t, domain=QQ))
-                                  for c in Poly(s_poly, X).all_coeffs()]
-                logs.append((r_ints, s_coefficients))
+    if remainder.is_zero:
+        return p, q, rational, remainder, q
+    hermite, log_integrand = ratint_ratpart(remainder, q, X)
+    num, den = (Poly(e, X, domain=QQ) for e in cancel(log_integrand).as_numer_denom())
+    quotient, rest = num.div(den)
+    return p, q, rational + hermite + quotient.integrate().as_expr(), rest, den
+
+
+def _monic_quotient(rational) -> tuple[Poly, Poly]:
+    """(A, B) with rational = A/B, B monic and coprime to A."""
     a, b = (Poly(e, X, domain=QQ) for e in cancel(rational).as_numer_denom())
     lead = b.LC()
-    return from_poly(a.quo_ground(lead)), from_poly(b.quo_ground(lead)), logs
+    return a.quo_ground(lead), b.quo_ground(lead)
 
 
 ResidueTerm = tuple[list[int], list[Fraction]]
@@ -57,26 +71,17 @@ def residue_form(numerator: list[Fraction], denominator: list[Fraction]
     denominator of P/Q in lowest terms, primitive in Z[x]. Checked before it leaves:
     (A/B)' + sum of (r q' mod q)/q equals P/Q exactly (the log part's derivative summed over
     the conjugate roots is (r q' mod q)/q, since its residue at each root alpha is r(alpha))."""
-    p, q = to_poly(numerator).cancel(to_poly(denominator), include=True)
-    polynomial, remainder = p.div(q)
-    rational = polynomial.integrate().as_expr()
+    p, q, rational, rest, den = _hermite(numerator, denominator)
     terms: list[ResidueTerm] = []
     log_sum = Poly(0, X, domain=QQ).as_expr()
-    if not remainder.is_zero:
-        hermite, log_integrand = ratint_ratpart(remainder, q, X)
-        num, den = (Poly(e, X, domain=QQ) for e in cancel(log_integrand).as_numer_denom())
-        quotient, rest = num.div(den)
-        rational += hermite + quotient.integrate().as_expr()
-        if not rest.is_zero:
-            derivative = den.diff(X)
-            for factor, _ in den.factor_list()[1]:
-                factor = Poly(factor, X, domain=QQ)
-                r = rest.mul(derivative.invert(factor)).rem(factor)
-                terms.append((primitive_integer(from_poly(factor))[1], from_poly(r)))
-                log_sum += r.mul(factor.diff(X)).rem(factor).as_expr() / factor.as_expr()
-    a, b = (Poly(e, X, domain=QQ) for e in cancel(rational).as_numer_denom())
-    lead = b.LC()
-    a, b = a.quo_ground(lead), b.quo_ground(lead)
+    if not rest.is_zero:
+        derivative = den.diff(X)
+        for factor, _ in den.factor_list()[1]:
+            factor = Poly(factor, X, domain=QQ)
+            r = rest.mul(derivative.invert(factor)).rem(factor)
+            terms.append((primitive_integer(from_poly(factor))[1], from_poly(r)))
+            log_sum += r.mul(factor.diff(X)).rem(factor).as_expr() / factor.as_expr()
+    a, b = _monic_quotient(rational)
     if cancel((a.as_expr() / b.as_expr()).diff(X) + log_sum - p.as_expr() / q.as_expr()) != 0:
         raise BackendFault("residue_form_derivative_mismatch")
     return from_poly(a), from_poly(b), terms, primitive_integer(from_poly(q))[1]

@@ -22,7 +22,7 @@ from pydantic import BaseModel, Field, model_validator
 from ..primitives import (CONFIG, IntegerPolynomial, Name, OutRat, Rat, Rule, RULE_LEADING,
                           RULE_RATIONAL, poly_model, reject, tagged)
 from ..tool import Bounds, Example, MathTool
-from .poly import PolynomialValue, integer_polynomial, polynomial_value
+from .poly import PolynomialValue, integer_polynomial, polynomial_value, value_at
 
 Polynomial8 = poly_model("Polynomial8", Rat(6, 3), 8, "rational coefficients (numerators below "
                          "10^6, denominators below 10^3)")
@@ -170,12 +170,7 @@ class Divergent(BaseModel):
 
 
 def _value_at(num: list[Fraction], den: list[Fraction], x: Fraction) -> Fraction:
-    def at(p: list[Fraction]) -> Fraction:
-        v = Fraction(0)
-        for c in p:
-            v = v * x + c
-        return v
-    return at(num) / at(den) if num else Fraction(0)
+    return value_at(num, x) / value_at(den, x) if num else Fraction(0)
 
 
 def _approx(rational: Fraction, terms, a: Fraction, b: Fraction) -> str:

@@ -45,6 +45,14 @@ def integer_polynomial(variable: str, coefficients: list[int]) -> IntegerPolynom
     return IntegerPolynomial(variable=variable, coefficients=coefficients)
 
 
+def value_at(coefficients: list[Fraction], x: Fraction) -> Fraction:
+    """The polynomial (highest degree first) at x, by Horner's rule, exactly."""
+    value = Fraction(0)
+    for c in coefficients:
+        value = value * x + c
+    return value
+
+
 def _factor_key(pair: tuple[list[int], int]) -> tuple:
     return (len(pair[0]), pair[0], pair[1])
 

@@ -24,7 +24,7 @@ from pydantic import BaseModel, Field, model_validator
 from ..primitives import (CONFIG, Count, IntegerPolynomial, Name, OutRat, Rat, Rule, reject,
                           tagged)
 from ..tool import Bounds, Example, MathTool
-from .poly import PolynomialValue, polynomial_value
+from .poly import PolynomialValue, polynomial_value, value_at
 
 MAX_VARIABLES = 4
 MAX_EQUATIONS = 8
@@ -171,7 +171,7 @@ class PositiveDimensional(BaseModel):
         "not {1}). Solutions are not listed."))
 
 
-def _terms(variables: list[str], terms: dict) -> PolynomialTerms:
+def _terms(terms: dict) -> PolynomialTerms:
     return PolynomialTerms(terms=[TermValue(coefficient=c, exponents=list(m))
                                   for m, c in terms.items()])
 
@@ -182,7 +182,7 @@ def solve_system(request: SystemRequest) -> Finite | Inconsistent | PositiveDime
     equations = [{tuple(t.exponents): t.coefficient for t in eq.terms}
                  for eq in request.equations]
     outcome = backend.solve(len(names), equations)
-    basis = [_terms(names, b) for b in outcome[1]]
+    basis = [_terms(b) for b in outcome[1]]
     if outcome[0] == "inconsistent":
         return Inconsistent(status="inconsistent", groebner_basis=basis)
     if outcome[0] == "positive_dimensional":
@@ -199,16 +199,9 @@ def solve_system(request: SystemRequest) -> Finite | Inconsistent | PositiveDime
             polynomial=IntegerPolynomial(variable=t, coefficients=p), multiplicity=e,
             coordinates=[polynomial_value(t, g) for g in gs],
             denominator=polynomial_value(t, g0),
-            point=[_at(g, Fraction(-p[1], p[0])) / _at(g0, Fraction(-p[1], p[0])) for g in gs]
-            if len(p) == 2 else None)
+            point=[value_at(g, Fraction(-p[1], p[0])) / value_at(g0, Fraction(-p[1], p[0]))
+                   for g in gs] if len(p) == 2 else None)
             for p, e, gs, g0 in families])
-
-
-def _at(coefficients: list[Fraction], x: Fraction) -> Fraction:
-    value = Fraction(0)
-    for c in coefficients:
-        value = value * x + c
-    return value
 
 
 SOLVE_SYSTEM = MathTool(
