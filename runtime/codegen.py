@@ -11,11 +11,14 @@ compiler already makes, called on the same frame list, so the two evaluators sha
 layout and can be mixed node by node; `SYNSEMA_CLOSURES=1` turns generation off, which is how
 tests/test_codegen_differential.py compares the two.
 
-Names stay frame slots (`f[3]`), as in the closures: closures made inside a body capture the
-frame, and a fallback closure reads and writes it. What generation removes is the calls, not
-the frame. The generated text is made from the compiler's own tables and never contains user
-text (strings, names and numbers a program writes are passed in as values), and a body Python
-refuses to compile (too deeply nested) stays on the closures.
+Two forms. When every node of a task or lambda body is written inline, the body is "direct":
+`direct(env, *arguments)` with its parameters and locals as Python locals, called without a
+frame list (`TaskCode.direct`; `TaskCode.body(frame)` calls it for everyone holding a frame).
+Otherwise names stay frame slots (`f[3]`), as in the closures, because a closure made inside the
+body, or a fallback closure, reads and writes the frame. The generated text is made from the
+compiler's own tables and never contains user text (strings, names and numbers a program writes
+are passed in as values, so bodies of one shape compile once), and a body Python refuses to
+compile (too deeply nested) stays on the closures.
 """
 
 from __future__ import annotations
@@ -123,7 +126,7 @@ class Generator:
     def __init__(self, compiler, task_body: bool, direct: bool = False):
         self.c = compiler
         self.task_body = task_body      # a `give` returns its value directly
-        self.direct = direct            # frame slots are Python locals (see `task_direct`)
+        self.direct = direct            # frame slots are Python locals (the module doc)
         self.inline_calls = compiler.generated_calls
         self.lines: list[str] = []
         self.values: list = []          # passed to the maker as k0, k1, …
