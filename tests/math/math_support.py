@@ -762,4 +762,7 @@ def more_largest_inputs() -> list[tuple[str, str, dict]]:
                                                   for _ in range(64)]}),
         ("calculus", "calculus.series.expand", {
             "expression": "exp(exp(exp(x)-1)-1)*tan(tan(tan(x)))/(sin(x)-x)^3", "order": 30}),
+        ("nt", "nt.real.relations", {"values": ["pi", "e", "log(2)", "zeta(3)", "catalan",
+                                                "euler", "sqrt(2)", "log(3)"],
+                                     "digits": 300, "norm_bound": 10**12 - 1}),
     ]
