@@ -29,31 +29,8 @@ def multiplicative_order(a: int, n: int) -> int:
     return int(_n_order(a, n))
 
 
-def pollard_rho(n: int, steps: int) -> int | None:
-    """A nontrivial factor of composite n found within `steps` iterations of Pollard's rho
-    (fixed seed, so the outcome is reproducible), or None."""
-    from sympy.ntheory import pollard_rho as _rho
-    found = _rho(n, retries=0, max_steps=steps, seed=1234)
-    return None if found is None else int(found)
-
-
-def pollard_pm1(n: int, smoothness: int) -> int | None:
-    """A nontrivial factor of composite n by Pollard's p - 1 with bound B, or None."""
-    from sympy.ntheory import pollard_pm1 as _pm1
-    found = _pm1(n, B=smoothness, retries=0, seed=1234)
-    return None if found is None or found in (1, n) else int(found)
-
-
 # The trial-division primes of nt.prime.certify, sieved once when the worker preloads this module.
 SMALL_PRIMES = tuple(int(p) for p in _primerange(2, 2**16))
-
-
-def ecm_factor(n: int, curves: int, stage1: int, stage2: int) -> int | None:
-    """A nontrivial factor of composite n found by at most `curves` elliptic curves of Lenstra's
-    method with bounds B1 = stage1, B2 = stage2 (fixed seed, reproducible), or None."""
-    from sympy.ntheory.ecm import _ecm_one_factor
-    found = _ecm_one_factor(n, stage1, stage2, curves, seed=1234)
-    return None if found is None or found in (1, n) else int(found)
 
 
 def lucas_u(n: int, p: int, q: int, k: int) -> int:
