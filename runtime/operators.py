@@ -115,6 +115,10 @@ def add(a, b):
         return _sized("+", "list", a, b)
     if ta is Labeled or tb is Labeled:
         return _labelled(add, a, b)
+    if tb is Secret and (ta in _NUM or ta is bool or ta is Decimal):
+        return _sealed_sum(display(a), b)   # as number + text is text: `200 + key` is a secret
+    if ta is Secret and (tb in _NUM or tb is bool or tb is Decimal):
+        return _sealed_sum(a, display(b))
     if ta is Decimal or tb is Decimal:
         x, y = _decimal_pair(a, b, "+")
         return _decimal_result("+", Decimal.__add__, x, y)
@@ -126,7 +130,8 @@ def add(a, b):
 
 
 def _sealed_sum(a, b):
-    """Text joined with a secret stays a secret (`"Bearer " + key`); nothing else joins one."""
+    """Text (or a number, shown as text) joined with a secret stays a secret (`"Bearer " + key`,
+    `200 + key`); nothing else joins one."""
     joined = concatenated(a, b)
     if joined is None:
         raise SynError(f"Cannot add {type_name(a)} and {type_name(b)} — only text joins a secret "
