@@ -116,15 +116,56 @@ def test_fixed_60_to_100_digit_primes_verified_independently():
     assert methods == {"pocklington", "combined"}  # recursion mixes them
 
 
-def test_unproven_keeps_every_prime_it_proved():
-    # A 100-digit prime whose n - 1 and n + 1 the budget factors only in part: the answer is
-    # unproven, with F1 and F2 (23 and 13 digits) and a certificate for every prime in them.
+def test_n_minus_1_plus_1_misses_are_proven_by_checked_ecpp():
+    # A 100-digit prime whose n - 1 and n + 1 the budget factors only in part (F1 and F2 of 23
+    # and 13 digits): PARI's elliptic-curve chain, checked step by step, proves it.
     n = 4963282892573286684077250546726406079169688619717496669120236433222696772957203850520626602672682937
     result = certify(n)
-    assert result["status"] == "unproven"
-    assert result["factored_part"] > 10**12 and result["plus_factored_part"] > 10**5
-    assert 2 in result["certified"]["leaves"]
-    check(n, result)
+    assert result["status"] == "prime"
+    steps = result["certificate"]["steps"]
+    assert {s["method"] for s in steps} == {"ecpp"} and steps[-1]["prime"] == n
+    verify(n, result["certificate"])
+
+
+def test_ten_random_100_digit_primes_are_certified_and_checked():
+    import random
+
+    from sympy import isprime
+    rng = random.Random("ecpp 100 digits")
+    for _ in range(10):
+        n = rng.randrange(10**99, 10**100) | 1
+        while not isprime(n):
+            n += 2
+        result = certify(n)
+        assert result["status"] == "prime", n
+        verify(n, result["certificate"])
+
+
+def _tampered(certificate: dict, change) -> dict:
+    import copy
+    forged = copy.deepcopy(certificate)
+    change(forged["certificate"]["steps"][-1])
+    return forged["certificate"]
+
+
+def test_the_checker_rejects_a_tampered_ecpp_step():
+    import pytest
+    n = 4963282892573286684077250546726406079169688619717496669120236433222696772957203850520626602672682937
+    result = certify(n)
+    verify(n, result["certificate"])
+
+    def move_point(step):
+        step["point"]["x"] = (step["point"]["x"] + 1) % step["prime"]
+
+    def other_q(step):  # a proven prime, but not the one the curve's order was built on
+        step["q"] = result["certificate"]["steps"][-2]["q"]
+
+    def other_m(step):
+        step["m"] = step["m"] + step["q"]
+
+    for change in (move_point, other_q, other_m):
+        with pytest.raises(AssertionError):
+            verify(n, _tampered(result, change))
 
 
 def test_unproven_is_evidence_not_a_verdict():
