@@ -228,6 +228,14 @@ def call_builtin(rt, spec, args: list, named, span=None):
         if extra:  # before arity: `length(x = 1)` is a naming mistake, not a missing argument
             raise SynError(hints.builtin_named(spec.name, extra[0], spec.named), code="unknown-keyword",
                            hint=f"call it as {spec.signature()}")
+        import inspect   # only for calls with named arguments: hello world does not load it
+        code = inspect.unwrap(spec.fn).__code__   # its parameters after `rt`, in order
+        positional = code.co_varnames[1:min(code.co_argcount, len(args) + 1)]
+        twice = [k for k, _ in named if k in positional]
+        if twice:
+            raise SynError(f"{spec.name}: '{twice[0]}' is given twice, as argument "
+                           f"{positional.index(twice[0]) + 1} and by name — give it one way",
+                           code="arity", hint=f"call it as {spec.signature()}")
     given = len(args)
     if given < spec.min_args or (spec.max_args is not None and given > spec.max_args):
         raise SynError(hints.builtin_arity(spec.name, spec.min_args, spec.max_args, given), code="arity",

@@ -19,6 +19,7 @@ import gc
 import io
 import json
 import os
+import resource
 import re
 import shutil
 import subprocess
@@ -142,9 +143,15 @@ def run_in_process(source: str, secret: int, flags=()) -> Observation:
     REG.value, REG.depth, REG.stop_span, REG.steps = None, 0, None, 0
     os.chdir(workdir)
     sys.stdout, sys.stderr, sys.stdin = out, err, io.StringIO("")
+    # `run` caps the process's data segment (--memory-limit, 4G by default) for good, and this
+    # process is the test runner, whose other tests may have mapped a lot (a 512 MB thread stack
+    # then no longer fits): no cap in here, and the runner's own put back after.
+    limit = resource.getrlimit(resource.RLIMIT_DATA)
+    resource.setrlimit(resource.RLIMIT_DATA, (limit[1], limit[1]))
     try:
-        code = cli.main(command(secret, flags))
+        code = cli.main(command(secret, ("--memory-limit", "off", *flags)))
     finally:
+        resource.setrlimit(resource.RLIMIT_DATA, limit)
         sys.stdout, sys.stderr, sys.stdin = saved[:3]
         os.chdir(saved[3])
         gc.unfreeze()   # `run` freezes what it loaded, as a process that ends would not care
