@@ -3,8 +3,8 @@
 Many clients may call at once, and a call is code an adversary may have steered: it can loop,
 fill memory, or be abandoned by its client. So once the served scripts are loaded, the server
 forks a *zygote* — a copy of itself holding the loaded programs and nothing running — which
-keeps one child forked and waiting; each call goes to the waiting child (which runs that one
-call and exits) while the zygote forks the next:
+keeps children forked and waiting; each call goes to a waiting child (which runs that one call
+and exits) while the zygote forks the next:
 
 * calls run concurrently, and a slow one never delays another;
 * a call past the per-call time limit (`--time-limit`, default CALL_SECONDS) is killed, and so
@@ -18,24 +18,34 @@ The zygote is forked from the interpreter thread (which has the large stack deep
 calls need) right after loading, before the protocol's event loop and its threads start, so
 the processes it makes hold no lock another thread owned. A call's audit records go to the
 same log (the descriptor is inherited); the child reports how many it wrote, and the server
-counts them in its summary. Protocol: per call, the server sends the zygote one end of a new
-socket pair; the child writes its pid as a line, reads the request as a JSON line, and writes
-the `Outcome` as JSON before it exits.
+counts them in its summary.
+
+Protocol. The zygote forks each waiting child with a socket pair and sends the server its end
+ahead of time, with the child's pid, over the control socket (SCM_RIGHTS, one datagram per
+child); the child applies its limits and waits on its end. A call so reaches a process that is
+already waiting: the server writes the request as a JSON line straight to the child, which
+writes the `Outcome` as JSON before it exits — one process wake-up, not a relay through the
+zygote. Each child the server takes, it asks the zygote for another (one byte), so SPARES
+children wait whenever no more calls than that are starting at once.
 """
 
 from __future__ import annotations
 
 import asyncio
+import collections
 import dataclasses
 import gc
 import json
 import os
 import signal
 import socket
+import struct
 import threading
 
 CALL_SECONDS = 60.0      # the defaults of mcp serve's --time-limit and --memory-limit
 CALL_MEMORY = 1024 ** 3
+SPARES = 2               # children kept forked and waiting for a call
+_PID = struct.Struct("!q")
 
 
 class CallProcesses:
@@ -52,6 +62,9 @@ class CallProcesses:
         self._zygote = 0
         self._send = threading.Lock()
         self._running: set[int] = set()
+        self._spares: collections.deque = collections.deque()    # (pid, socket), waiting
+        self._waiting: collections.deque = collections.deque()   # futures of calls without one
+        self._loop: asyncio.AbstractEventLoop | None = None       # the loop reading _control
 
     # -- the server's side
     def start(self, warm=None) -> None:
@@ -61,7 +74,7 @@ class CallProcesses:
         if warm is not None:
             warm()
         gc.freeze()
-        ours, theirs = socket.socketpair()
+        ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
         pid = os.fork()
         if pid == 0:
             try:
@@ -70,39 +83,50 @@ class CallProcesses:
             finally:
                 os._exit(0)     # the zygote never returns into the server's code
         theirs.close()
+        ours.setblocking(False)
         self._control, self._zygote = ours, pid
 
     async def call(self, name: str, arguments: dict, outcome_type):
-        """Run one call in a new child; its Outcome (an error Outcome when it was stopped)."""
-        ours, theirs = socket.socketpair()
-        try:
-            with self._send:
-                socket.send_fds(self._control, [b"c"], [theirs.fileno()])
-        except OSError:
-            ours.close()
-            return outcome_type(error=f"Runtime error: task '{name}' could not start: the server's "
-                                      "call processes are gone; restart the server")
-        finally:
-            theirs.close()
-        reader, writer = await asyncio.open_unix_connection(sock=ours)
-        pid = None
+        """Run one call in a waiting child; its Outcome (an error Outcome when it was stopped)."""
+        request = json.dumps({"tool": name, "arguments": arguments}).encode() + b"\n"
+        pid = writer = None
         answered = False
+        deferred = 0
+        data = b""
         try:
             async with asyncio.timeout(self.seconds):
-                pid = int(await reader.readline())
-                self._running.add(pid)
-                writer.write(json.dumps({"tool": name, "arguments": arguments}).encode() + b"\n")
-                await writer.drain()
+                while writer is None:
+                    spare = await self._take()
+                    if spare is None:
+                        return outcome_type(error=f"Runtime error: task '{name}' could not start: the "
+                                                  "server's call processes are gone; restart the server")
+                    pid = spare[0]
+                    self._running.add(pid)
+                    if self._spares:
+                        deferred += 1
+                    else:
+                        self._replace()
+                    reader, writer = await asyncio.open_unix_connection(sock=spare[1])
+                    writer.write(request)
+                    try:
+                        await writer.drain()
+                    except ConnectionError:     # that child is gone (killed from outside): the next
+                        writer.close()
+                        self._running.discard(pid)
+                        pid = writer = None
                 data = await reader.read()
                 answered = True     # it closed its end: it is exiting, and is not ours to kill
         except TimeoutError:
             return outcome_type(error=f"Runtime error: task '{name}' ran longer than the per-call "
                                       f"time limit of {self.seconds:g} s (--time-limit), so it was stopped",
                                 stopped=True)
-        except (ValueError, ConnectionError):
+        except ConnectionError:
             data = b""
         finally:
-            writer.close()
+            for _ in range(deferred):
+                self._replace()
+            if writer is not None:
+                writer.close()
             if pid is not None:
                 self._running.discard(pid)
                 if not answered:     # stopped, abandoned or broken: the process still runs
@@ -117,6 +141,78 @@ class CallProcesses:
             answer.pop("audit")
         return outcome_type(**answer)
 
+    async def _take(self) -> tuple[int, socket.socket] | None:
+        """A waiting child (its pid and the server's end of its socket); None when the zygote
+        is gone. Each child taken is replaced by one the zygote forks (`_replace`): at once when
+        it was the last one waiting, else once its call has been answered, so that the fork does
+        not compete with the call for the machine's cores."""
+        loop = asyncio.get_running_loop()
+        if self._control is not None and self._loop is not loop:
+            if self._loop is not None and not self._loop.is_closed():
+                self._loop.remove_reader(self._control.fileno())
+            self._loop = loop
+            loop.add_reader(self._control.fileno(), self._receive)
+            self._receive()
+        if self._spares:
+            spare = self._spares.popleft()
+        elif self._control is None:
+            return None
+        else:
+            waiter = loop.create_future()
+            self._waiting.append(waiter)
+            try:
+                spare = await waiter
+            except asyncio.CancelledError:
+                if waiter.done() and not waiter.cancelled() and waiter.result() is not None:
+                    self._spares.appendleft(waiter.result())   # not used: the next call's
+                raise
+            if spare is None:
+                return None
+        return spare
+
+    def _replace(self) -> None:
+        """Ask the zygote for one more waiting child."""
+        try:
+            with self._send:
+                self._control.send(b"s")
+        except (OSError, AttributeError):
+            pass    # the zygote is gone: the next call is told so
+
+    def _receive(self) -> None:
+        """The event loop's reader of the control socket: each datagram is one waiting child,
+        handed to a call waiting for one or kept; the socket's end means the zygote is gone."""
+        while self._control is not None:
+            try:
+                data, fds, _, _ = socket.recv_fds(self._control, _PID.size, 1)
+            except BlockingIOError:
+                return
+            except OSError:
+                data, fds = b"", []
+            if len(data) != _PID.size or len(fds) != 1:
+                for fd in fds:
+                    os.close(fd)
+                self._gone()
+                return
+            spare = (_PID.unpack(data)[0], socket.socket(fileno=fds[0]))
+            while self._waiting and self._waiting[0].done():
+                self._waiting.popleft()
+            if self._waiting:
+                self._waiting.popleft().set_result(spare)
+            else:
+                self._spares.append(spare)
+
+    def _gone(self) -> None:
+        """The zygote ended: no child will come; calls waiting for one are told so."""
+        if self._loop is not None and self._control is not None and not self._loop.is_closed():
+            self._loop.remove_reader(self._control.fileno())
+        if self._control is not None:
+            self._control.close()
+            self._control = None
+        while self._waiting:
+            waiter = self._waiting.popleft()
+            if not waiter.done():
+                waiter.set_result(None)
+
     def _stop(self, pid: int) -> None:
         self._running.discard(pid)
         try:
@@ -125,67 +221,65 @@ class CallProcesses:
             pass
 
     def close(self) -> None:
-        """Stop every call still running and the zygote."""
+        """Stop every call still running and the zygote; the waiting children end as their
+        sockets close."""
         for pid in list(self._running):
             self._stop(pid)
+        while self._spares:
+            self._spares.popleft()[1].close()
         if self._control is not None:
-            self._control.close()
-            self._control = None
+            self._gone()
 
     # -- the zygote's side
     def _serve_forks(self, control: socket.socket) -> None:
-        """The zygote: hand each socket received to a waiting child, then fork the next one;
-        exit when the server goes away. A call so never waits for a fork."""
+        """The zygote: fork SPARES waiting children, then one more each time the server asks;
+        exit when the server goes away."""
         signal.signal(signal.SIGCHLD, signal.SIG_IGN)    # children are reaped by the kernel
         signal.signal(signal.SIGINT, signal.SIG_IGN)     # Ctrl-C is the server's to handle
-        spare = self._fork_spare(control)
+        for _ in range(SPARES):
+            self._fork_spare(control)
         while True:
             try:
-                message, fds, _, _ = socket.recv_fds(control, 1, 1)
+                message = control.recv(1)
             except OSError:
                 os._exit(0)
-            if not message or not fds:
+            if not message:
                 os._exit(0)
-            try:
-                socket.send_fds(spare, [b"c"], fds)
-            except OSError:             # the waiting child is gone (killed from outside)
-                spare.close()
-                spare = self._fork_spare(control)
-                socket.send_fds(spare, [b"c"], fds)
-            os.close(fds[0])
-            spare.close()
-            spare = self._fork_spare(control)
+            self._fork_spare(control)
 
-    def _fork_spare(self, control: socket.socket) -> socket.socket:
-        """A child waiting for its call's socket; the zygote's end of the line to it."""
+    def _fork_spare(self, control: socket.socket) -> None:
+        """Fork a child waiting for its call, and send the server its end of the child's socket
+        with the child's pid. The zygote keeps no end, so the next child holds none either."""
         ours, theirs = socket.socketpair()
-        if os.fork() == 0:
+        pid = os.fork()
+        if pid == 0:
             control.close()
             ours.close()
-            if self._after_fork is not None:
-                self._after_fork()
-            try:
-                message, fds, _, _ = socket.recv_fds(theirs, 1, 1)
-            except OSError:
-                fds = []
-            if not fds:
-                os._exit(0)         # the zygote ended before a call came
-            theirs.close()
-            self._run_one(socket.socket(fileno=fds[0]))
+            self._run_one(theirs)
         theirs.close()
-        return ours
+        try:
+            socket.send_fds(control, [_PID.pack(pid)], [ours.fileno()])
+        except OSError:
+            os._exit(0)         # the server is gone
+        finally:
+            ours.close()
 
     def _run_one(self, connection: socket.socket) -> None:
-        """A child: one call, its Outcome written back, then exit without running any cleanup
-        of the server's (no audit summary, no flushing of the protocol's stdout)."""
+        """A child: wait for one call, write its Outcome back, then exit without running any
+        cleanup of the server's (no audit summary, no flushing of the protocol's stdout). A
+        socket closed before a request came (the server ended) ends it quietly."""
         code = 0
         try:
+            if self._after_fork is not None:
+                self._after_fork()
             if self.memory is not None:
                 from synsema.runtime.resources import apply_memory_limit
                 apply_memory_limit(self.memory)
-            connection.sendall(f"{os.getpid()}\n".encode())
             stream = connection.makefile("rb")
-            request = json.loads(stream.readline())
+            line = stream.readline()
+            if not line:
+                os._exit(0)
+            request = json.loads(line)
             before = _counts(self._audit)
             outcome = self._run_call(request["tool"], request["arguments"])
             answer = dataclasses.asdict(outcome)

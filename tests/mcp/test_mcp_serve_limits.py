@@ -5,6 +5,8 @@ error; errors never show where the server keeps its files."""
 
 from __future__ import annotations
 
+import os
+import signal
 import time
 
 import anyio
@@ -12,6 +14,7 @@ import anyio
 from conftest import run_synsema
 
 from mcp_support import served, text_of
+from synsema.runtime.mcp.forked import SPARES
 
 TOOLS = '''\
 require file.write("./marks")
@@ -79,6 +82,99 @@ def test_a_slow_call_never_delays_another_clients_call(tmp_path):
 
     anyio.run(main)
     assert order == [("add", False, "5"), ("add", False, "2")]
+
+
+def test_more_slow_calls_than_waiting_processes_never_delay_another(tmp_path):
+    """Call processes are forked ahead (forked.SPARES wait); a call that finds none waiting has
+    one forked at once, whatever the calls before it are doing."""
+    script = _script(tmp_path)
+    order = []
+
+    async def main():
+        async with served("--time-limit", "20", script, cwd=tmp_path) as session:
+            async with anyio.create_task_group() as group:
+                async def slow():
+                    result = await session.call_tool("spin", {})
+                    order.append(("spin", text_of(result)))
+
+                for _ in range(SPARES + 1):
+                    group.start_soon(slow)
+                await anyio.sleep(1)
+                fast = await session.call_tool("add", {"a": 2, "b": 3})
+                order.append(("add", text_of(fast)))
+                group.cancel_scope.cancel()
+
+    anyio.run(main)
+    assert order == [("add", "5")]
+
+
+def _call_processes(script) -> tuple[int, list[int]]:
+    """The zygote serving `script` and its children (the processes waiting for a call), read
+    from /proc: every process of the server has the script's path on its command line."""
+    parents = {}
+    for entry in os.listdir("/proc"):
+        try:
+            with open(f"/proc/{entry}/cmdline", "rb") as handle:
+                if str(script).encode() not in handle.read().split(b"\0"):
+                    continue
+            with open(f"/proc/{entry}/stat") as handle:
+                parents[int(entry)] = int(handle.read().rsplit(")", 1)[1].split()[1])
+        except (OSError, ValueError):
+            continue
+    server = next(pid for pid, parent in parents.items() if parent not in parents)
+    zygote = next(pid for pid, parent in parents.items() if parent == server)
+    return zygote, [pid for pid, parent in parents.items() if parent == zygote]
+
+
+def _wait_for(condition):
+    for _ in range(200):
+        if condition():
+            return
+        time.sleep(0.05)
+    raise AssertionError("the condition never held")
+
+
+def _ended(pid: int) -> bool:
+    """Gone, or a zombie its parent has not reaped yet."""
+    try:
+        with open(f"/proc/{pid}/stat") as handle:
+            return handle.read().rsplit(")", 1)[1].split()[0] == "Z"
+    except OSError:
+        return True
+
+
+def _kill(pids) -> None:
+    for pid in pids:
+        os.kill(pid, signal.SIGKILL)
+    _wait_for(lambda: all(_ended(pid) for pid in pids))
+
+
+def test_a_waiting_call_process_killed_from_outside_is_replaced(tmp_path):
+    script = _script(tmp_path)
+
+    async def main():
+        async with served(script, cwd=tmp_path) as session:
+            first = await session.call_tool("add", {"a": 1, "b": 1})
+            _wait_for(lambda: len(_call_processes(script)[1]) == SPARES)
+            _kill(_call_processes(script)[1])
+            return first, await session.call_tool("add", {"a": 2, "b": 3})
+
+    first, second = anyio.run(main)
+    assert (first.structuredContent, second.structuredContent) == ({"result": 2}, {"result": 5})
+
+
+def test_calls_after_the_zygote_is_gone_are_told_to_restart_the_server(tmp_path):
+    script = _script(tmp_path)
+
+    async def main():
+        async with served(script, cwd=tmp_path) as session:
+            _wait_for(lambda: len(_call_processes(script)[1]) == SPARES)
+            zygote, waiting = _call_processes(script)
+            _kill([zygote, *waiting])
+            return await session.call_tool("add", {"a": 2, "b": 3})
+
+    result = anyio.run(main)
+    assert result.isError and "call processes are gone; restart the server" in text_of(result)
 
 
 def test_the_per_call_time_limit_stops_the_call_and_the_server_goes_on(tmp_path):
