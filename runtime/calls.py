@@ -246,27 +246,36 @@ def call_builtin(rt, spec, args: list, named, span=None):
     reg.depth += 1
     try:
         result = spec.fn(rt, *args, **dict(named)) if named else spec.fn(rt, *args)
-    except _HOST_FAILURES as problem:
-        raise host_failure(spec.name, problem) from None
-    except ModuleNotFoundError as problem:  # a package of an extra that is not installed
-        from synsema.runtime.extras import explain
-        error = explain(problem, spec.name)
-        if error is None:
-            raise
-        raise error from None
+    except BUILTIN_FAILURES as problem:
+        raise builtin_failure(spec.name, problem) from None
     finally:
         reg.depth -= 1
-    if type(result) in _SIZED_RESULTS and len(result) > MAX_LIST_LENGTH:
+    if type(result) in SIZED_RESULTS and len(result) > MAX_LIST_LENGTH:
         check_result(spec.name, result)   # the smallest limit passed: the exact one decides
     return result
 
 
 # Results runtime.limits bounds; MAX_LIST_LENGTH (the smallest limit) is the quick first test.
-_SIZED_RESULTS = (str, list, dict, bytes)
+SIZED_RESULTS = (str, list, dict, bytes)
 
 
 # What the host can throw at a builtin's Python code; each becomes a language error at the call.
 _HOST_FAILURES = (MemoryError, RecursionError, OSError, UnicodeError, ArithmeticError, ValueError)
+# The same, and a package of an extra that is not installed (ModuleNotFoundError).
+BUILTIN_FAILURES = (*_HOST_FAILURES, ModuleNotFoundError)
+
+
+def builtin_failure(name: str, problem: BaseException) -> SynError:
+    """The language error for a BUILTIN_FAILURES exception raised inside builtin `name`
+    (call_builtin, and the builtin calls runtime.codegen writes inline); an ImportError of a
+    package no extra provides is re-raised as it is (an installation fault, not the program's)."""
+    if not isinstance(problem, ModuleNotFoundError):
+        return host_failure(name, problem)
+    from synsema.runtime.extras import explain
+    error = explain(problem, name)
+    if error is None:
+        raise problem
+    return error
 
 
 def host_failure(name: str, problem: BaseException) -> SynError:

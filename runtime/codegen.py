@@ -32,10 +32,10 @@ from synsema.lang.checks import PROTECTED_NAMES
 from synsema.lang.errors import SynError
 from synsema.runtime import fastpaths
 from synsema.runtime import operators as ops
-from synsema.runtime.calls import (GIVE, RECURSION_LIMIT, REG, STOP, call_builtin, call_value, host_failure,
-                                   invoke)
+from synsema.runtime.calls import (BUILTIN_FAILURES, GIVE, RECURSION_LIMIT, REG, SIZED_RESULTS, STOP,
+                                   builtin_failure, call_builtin, call_value, host_failure, invoke)
 from synsema.runtime.control import StopLoop
-from synsema.runtime.limits import MAX_INT_BITS, joined
+from synsema.runtime.limits import MAX_INT_BITS, MAX_LIST_LENGTH, check_result, joined
 from synsema.runtime.operators import checked_product
 from synsema.runtime.scope import UNBOUND
 from synsema.runtime.values import Builtin, Task, display, map_key, type_name
@@ -908,7 +908,12 @@ class Generator:
         listed = ", ".join(args)
         env_args = "".join(f", {a}" for a in args)
         self.emit("try:")
-        self.emit(f"    if {fn}.__class__ is Task and ({code} := {fn}.code).arity == {n} and {code}.direct is not None:")
+        known = self.known_builtin(node.func, n)
+        if known is not None:
+            self.builtin_call(known, fn, t, listed, span)
+            self.emit(f"    elif {fn}.__class__ is Task and ({code} := {fn}.code).arity == {n} and {code}.direct is not None:")
+        else:
+            self.emit(f"    if {fn}.__class__ is Task and ({code} := {fn}.code).arity == {n} and {code}.direct is not None:")
         self.emit("        if reg.depth >= RECURSION_LIMIT:")
         self.emit("            raise SynError('maximum recursion depth exceeded')")
         self.emit("        reg.depth += 1")
@@ -924,6 +929,42 @@ class Generator:
         self.emit("except SynError as error:")
         self.emit(f"    raise error.at({span})")
         return t
+
+    def known_builtin(self, func, n: int):
+        """The builtin a call of `n` positional arguments names, when `func` is a global that
+        holds a builtin as the body is generated and `n` is within its arity (so the arity check
+        is this one, once); None otherwise. The call site still tests that the global holds that
+        very builtin when it runs (a program may rebind the name)."""
+        name = self.c._global_name(func, self.scope)
+        fn = self.c.globals.get(name) if name is not None else None
+        if type(fn) is not Builtin:
+            return None
+        spec = fn.spec
+        if n < spec.min_args or (spec.max_args is not None and n > spec.max_args):
+            return None
+        return fn
+
+    def builtin_call(self, fn_value, fn, t, listed, span) -> None:
+        """`calls.call_builtin` written out for one positional call of a known builtin (the first
+        branch of a call site, under `try: … except SynError` locating errors at the call): the
+        call site for a builtin behind a capability, one level of the call depth, the host's
+        failures as language errors, the result-size test."""
+        spec = fn_value.spec
+        name = self.value(spec.name)
+        self.emit(f"    if {fn} is {self.value(fn_value)}:")
+        if spec.cap is not None:
+            self.emit(f"        rt.site = {span}")
+        self.emit("        if reg.depth >= RECURSION_LIMIT:")
+        self.emit("            raise SynError('maximum recursion depth exceeded')")
+        self.emit("        reg.depth += 1")
+        self.emit("        try:")
+        self.emit(f"            {t} = {self.value(spec.fn)}(rt{', ' if listed else ''}{listed})")
+        self.emit("        except BUILTIN_FAILURES as problem:")
+        self.emit(f"            raise builtin_failure({name}, problem) from None")
+        self.emit("        finally:")
+        self.emit("            reg.depth -= 1")
+        self.emit(f"        if {t}.__class__ in SIZED_RESULTS and len({t}) > MAX_LIST_LENGTH:")
+        self.emit(f"            check_result({name}, {t})")
 
     def public_call(self, node):
         """A call in a public body (label_compiler.PublicCompiler.e_Call written inline): a task's
@@ -1053,6 +1094,8 @@ _NAMESPACE = {
     "RECURSION_LIMIT": RECURSION_LIMIT, "call_other": call_other, "call_builtin": call_builtin, "each_items": each_items,
     "checked_product": checked_product, "Builtin": Builtin, "getrefcount": sys.getrefcount,
     "map_key": map_key, "display": display, "joined": joined, "_INT_LOW": -(1 << MAX_INT_BITS), "_INT_HIGH": 1 << MAX_INT_BITS,
+    "BUILTIN_FAILURES": BUILTIN_FAILURES, "builtin_failure": builtin_failure, "SIZED_RESULTS": SIZED_RESULTS,
+    "MAX_LIST_LENGTH": MAX_LIST_LENGTH, "check_result": check_result,
 }
 
 

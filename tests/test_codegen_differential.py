@@ -30,8 +30,9 @@ from synsema.runtime import codegen
 EXAMPLES = int(os.environ.get("SYNSEMA_CODEGEN_EXAMPLES", "120"))
 
 
-def _run(path: str, source: str, labels: bool, generated: bool) -> tuple:
-    """Exit code, stdout, stderr and the files in the program's folder after one run."""
+def _run(path: str, source: str, labels: bool, generated: bool, flags: tuple = ()) -> tuple:
+    """Exit code, stdout, stderr and the files in the program's folder after one run (`flags`:
+    more options of `synsema run`)."""
     from synsema.runtime import cli
     from synsema.runtime.calls import REG
     folder = os.path.dirname(path)
@@ -49,7 +50,7 @@ def _run(path: str, source: str, labels: bool, generated: bool) -> tuple:
     codegen.ENABLED = generated
     os.chdir(os.path.dirname(path))   # what a program writes stays in its folder
     try:
-        code = cli.main(["run", *(["--labels"] if labels else []), path, "--", "7"])
+        code = cli.main(["run", *(["--labels"] if labels else []), *flags, path, "--", "7"])
     finally:
         sys.stdout, sys.stderr, sys.stdin, codegen.ENABLED = saved[:4]
         os.chdir(saved[4])
