@@ -162,7 +162,9 @@ def math_tool_name(identifier: str) -> str:
 
 
 def math_tools() -> list[tuple[str, str, str, dict, dict]]:
-    """(tool name, identifier, description, input schema, output schema) per math operation."""
+    """(tool name, identifier, description, input schema, output schema) per math operation.
+    The description carries the first example, so the input schema does not repeat it; the
+    output schema is the compact one (`catalog.shared_result_schema`)."""
     from synsema.stdlib.math import catalog
     out = []
     for identifier, op in catalog.TOOLS.items():
@@ -170,11 +172,11 @@ def math_tools() -> list[tuple[str, str, str, dict, dict]]:
         bounds = op.bounds
         description = (f"{op.claim}\n{entry.describe}\nBounds: input: {bounds.input}; computation: "
                        f"{bounds.computation}; output: {bounds.output}. Deadline {op.deadline_ms} ms.")
-        output = catalog.result_schema(op)
+        output = catalog.shared_result_schema(op)
         if output.get("type") != "object":
             output = {"type": "object", **output}
         out.append((math_tool_name(identifier), identifier, description,
-                    catalog.request_schema(op), output))
+                    catalog.request_schema(op, example=False), output))
     return out
 
 

@@ -17,6 +17,7 @@ from __future__ import annotations
 import copy
 import functools
 import importlib
+import itertools
 import json
 import math
 import re
@@ -92,27 +93,149 @@ def _inline(node: Any, defs: dict) -> Any:
     return out
 
 
-def request_schema(tool: MathTool) -> dict:
-    """The request's JSON Schema with references inlined and the first example in the
-    top-level description: the form every model provider accepts, sent to models as the
-    tool's input schema (a fresh copy each call)."""
-    return json.loads(_request_schema_text(tool.identifier))
+def request_schema(tool: MathTool, example: bool = True) -> dict:
+    """The request's JSON Schema with references inlined and (unless `example` is False, for a
+    listing whose tool description shows it already) the first example in the top-level
+    description: the form every model provider accepts, sent to models as the tool's input
+    schema (a fresh copy each call)."""
+    return json.loads(_request_schema_text(tool.identifier, example))
 
 
 @functools.lru_cache(maxsize=None)
-def _request_schema_text(identifier: str) -> str:
+def _request_schema_text(identifier: str, with_example: bool) -> str:
     tool = get(identifier)
     raw = tool.request.model_json_schema(mode="validation")
     schema = _inline(raw, raw.get("$defs", {}))
     example = f"Example: {canonical_json(tool.examples[0].payload)}"
-    schema["description"] = (schema["description"] + " " + example
-                             if "description" in schema else example)
+    if with_example and example not in schema.get("description", ""):  # a model's text may show it
+        schema["description"] = (schema["description"] + " " + example
+                                 if "description" in schema else example)
     return json.dumps(schema)
 
 
 def result_schema(tool: MathTool) -> dict:
     raw = tool.result_adapter.json_schema(mode="serialization")
     return _inline(raw, raw.get("$defs", {}))
+
+
+def shared_result_schema(tool: MathTool) -> dict:
+    """The result's JSON Schema in its compact form, for MCP's `outputSchema`: Pydantic's
+    `$defs` kept rather than inlined, titles and OpenAPI `discriminator`s dropped (a tagged union
+    becomes `anyOf`, as in `result_schema`), and every subschema of at least _SHARED_MIN
+    characters that occurs more than once stored once in `$defs` (as `RepeatedN`) and referred
+    to. Nothing a validator or a reader uses is lost; clients validate it as JSON Schema 2020-12,
+    the dialect MCP names, where `$ref` is a core keyword. (Request schemas stay inlined: they
+    are shown to models, and several providers do not resolve `$ref`.)"""
+    return json.loads(_shared_result_schema_text(tool.identifier))
+
+
+_SHARED_MIN = 120
+
+
+@functools.lru_cache(maxsize=None)
+def _shared_result_schema_text(identifier: str) -> str:
+    raw = get(identifier).result_adapter.json_schema(mode="serialization")
+    schema = _without_annotations(raw)
+    defs = schema.pop("$defs", {})
+    while True:
+        counts: dict[str, int] = {}
+        for node in (schema, defs):
+            _count_subschemas(node, counts)
+        repeated = [(len(text) * (n - 1), text) for text, n in counts.items() if n > 1]
+        if not repeated:
+            break
+        text = max(repeated)[1]
+        name = next(f"Repeated{n}" for n in itertools.count(1) if f"Repeated{n}" not in defs)
+        ref = {"$ref": f"#/$defs/{name}"}
+        schema = _replace_subschema(schema, text, ref)
+        defs = {key: _replace_subschema(body, text, ref) for key, body in defs.items()}
+        defs[name] = json.loads(text)
+    schema, defs = _inline_single_uses(schema, defs)
+    if defs:
+        schema["$defs"] = defs
+    return json.dumps(schema)
+
+
+def _inline_single_uses(schema: dict, defs: dict) -> tuple[dict, dict]:
+    """Put each definition referred to exactly once back in its place (the indirection would
+    cost more than it saves), except where that place is inside the definition itself."""
+    while True:
+        uses: dict[str, int] = {}
+        for node in (schema, defs):
+            _count_refs(node, uses)
+        single = next((name for name in defs if uses.get(name) == 1
+                       and not _count_refs(defs[name], {}).get(name)), None)
+        if single is None:
+            return schema, defs
+        body = defs.pop(single)
+        schema = _substitute(schema, single, body)
+        defs = {name: _substitute(node, single, body) for name, node in defs.items()}
+
+
+def _count_refs(node: Any, uses: dict[str, int]) -> dict[str, int]:
+    if isinstance(node, list):
+        for item in node:
+            _count_refs(item, uses)
+    elif isinstance(node, dict):
+        if "$ref" in node:
+            name = node["$ref"].rsplit("/", 1)[1]
+            uses[name] = uses.get(name, 0) + 1
+        for value in node.values():
+            _count_refs(value, uses)
+    return uses
+
+
+def _substitute(node: Any, name: str, body: dict) -> Any:
+    """`node` with {"$ref": name, ...} replaced by the definition, merged as `_inline` merges."""
+    if isinstance(node, list):
+        return [_substitute(item, name, body) for item in node]
+    if not isinstance(node, dict):
+        return node
+    if node.get("$ref") == f"#/$defs/{name}":
+        merged = {**body, **{k: v for k, v in node.items() if k != "$ref"}}
+        if "description" in node and "description" in body:
+            merged["description"] = node["description"] + " " + body["description"]
+        return merged
+    return {key: _substitute(value, name, body) for key, value in node.items()}
+
+
+def _without_annotations(node: Any) -> Any:
+    if isinstance(node, list):
+        return [_without_annotations(item) for item in node]
+    if not isinstance(node, dict):
+        return node
+    out = {}
+    for key, value in node.items():
+        if key in ("title", "discriminator"):
+            continue
+        if key in ("properties", "$defs"):
+            out[key] = {name: _without_annotations(sub) for name, sub in value.items()}
+        else:
+            out["anyOf" if key == "oneOf" else key] = _without_annotations(value)
+    return out
+
+
+def _count_subschemas(node: Any, counts: dict[str, int]) -> None:
+    """How often each subschema (as canonical JSON) of at least _SHARED_MIN characters occurs."""
+    if isinstance(node, list):
+        for item in node:
+            _count_subschemas(item, counts)
+    elif isinstance(node, dict):
+        text = json.dumps(node, sort_keys=True)
+        if len(text) >= _SHARED_MIN and "$ref" not in node:
+            counts[text] = counts.get(text, 0) + 1
+        for value in node.values():
+            _count_subschemas(value, counts)
+
+
+def _replace_subschema(node: Any, text: str, ref: dict) -> Any:
+    if isinstance(node, list):
+        return [_replace_subschema(item, text, ref) for item in node]
+    if not isinstance(node, dict):
+        return node
+    if len(text) >= _SHARED_MIN and json.dumps(node, sort_keys=True) == text:
+        return dict(ref)
+    return {key: _replace_subschema(value, text, ref) for key, value in node.items()}
 
 
 _SCRIPT_TYPES = {"boolean": "bool", "integer": "number", "number": "number",
