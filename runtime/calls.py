@@ -229,7 +229,7 @@ def call_builtin(rt, spec, args: list, named, span=None):
             raise SynError(hints.builtin_named(spec.name, extra[0], spec.named), code="unknown-keyword",
                            hint=f"call it as {spec.signature()}")
         import inspect   # only for calls with named arguments: hello world does not load it
-        code = inspect.unwrap(spec.fn).__code__   # its parameters after `rt`, in order
+        code = inspect.unwrap(spec.implementation()).__code__   # its parameters after `rt`, in order
         positional = code.co_varnames[1:min(code.co_argcount, len(args) + 1)]
         twice = [k for k, _ in named if k in positional]
         if twice:

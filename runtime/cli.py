@@ -625,7 +625,7 @@ def cmd_test(args: list[str]) -> int:
 def cmd_check(args: list[str]) -> int:
     from synsema.lang.check import check_files
     from synsema.runtime.capabilities import RUN_MODE_AUTO_GRANTS
-    from synsema.stdlib.registry import global_names, load_all
+    from synsema.stdlib.registry import declared, global_names
     from synsema.stdlib.unsupported import tier_c_family
     fmt, files = _format_flag(args, "check")
     if not files:
@@ -634,7 +634,7 @@ def cmd_check(args: list[str]) -> int:
         if arg.startswith("-"):
             raise UsageError(f"unknown flag for check: {arg}")
         _read_source(arg)  # a missing or non-UTF-8 file is a usage error, as for run
-    return on_big_stack(lambda: check_files(files, sys.stdout.write, sys.stderr.write, builtins=load_all(),
+    return on_big_stack(lambda: check_files(files, sys.stdout.write, sys.stderr.write, builtins=declared(),
                                             predeclared=global_names(),
                                             auto_granted=RUN_MODE_AUTO_GRANTS, tier_c=tier_c_family,
                                             as_json=fmt == "json"))
@@ -708,10 +708,10 @@ def cmd_code(args: list[str]) -> int:
         from synsema.lang.caps_outline import run_code_caps
         from synsema.runtime.capabilities import RUN_MODE_AUTO_GRANTS
         from synsema.runtime.interp import builtin_globals
-        from synsema.stdlib.registry import load_all
+        from synsema.stdlib.registry import declared
 
         def run_tool(path, as_json):
-            return run_code_caps(path, as_json, load_all(), builtin_globals().keys(), RUN_MODE_AUTO_GRANTS)
+            return run_code_caps(path, as_json, declared(), builtin_globals().keys(), RUN_MODE_AUTO_GRANTS)
     else:
         raise UsageError(f"unknown code tool: {tool} (outline, check, caps)")
     return on_big_stack(lambda: run_tool(files[0], as_json))
@@ -736,8 +736,8 @@ def cmd_doc(args: list[str]) -> int:
     doc = describe(names[0])
     if doc is None:
         from synsema.lang.suggest import did_you_mean
-        from synsema.stdlib.registry import load_all
-        guess = did_you_mean(names[0], load_all())
+        from synsema.stdlib.registry import declared
+        guess = did_you_mean(names[0], declared())
         hint = f" — did you mean '{guess}'?" if guess else ""
         sys.stderr.write(f"synsema: no builtin named '{names[0]}'{hint} (synsema doc lists them all)\n")
         return 1

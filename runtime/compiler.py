@@ -19,7 +19,7 @@ from synsema.lang.errors import SynError
 from synsema.lang.gcpause import collector_paused
 from synsema.lang.resolve import Scope, arm_scope, block_scope, task_scope, test_scope
 from synsema.lang.toolschema import JSON_TYPES
-from synsema.runtime import assertions, codegen, fastpaths
+from synsema.runtime import assertions, fastpaths
 from synsema.runtime import operators as ops
 from synsema.runtime.fastpaths import Operand
 from synsema.runtime.calls import (GIVE, host_failure, RECURSION_LIMIT, REG, STOP, TaskCode, call_builtin, call_value, invoke,
@@ -135,6 +135,13 @@ def _own(holder, key):
             c = c.copy()
             holder[key] = c
     return c
+
+
+def _generated(compiler, kind: str, node, scope):
+    """runtime.codegen.generate, imported at the first body: a program with no task, lambda or
+    loop (hello world) never loads the generator."""
+    from synsema.runtime import codegen
+    return codegen.generate(compiler, kind, node, scope)
 
 
 class Compiler:
@@ -644,7 +651,7 @@ class Compiler:
         return run
 
     def s_While(self, node, scope, tail):
-        generated = codegen.generate(self, "loop", node, scope)
+        generated = _generated(self, "loop", node, scope)
         if generated is not None:
             return generated
         cond = self.expr(node.cond, scope)
@@ -696,7 +703,7 @@ class Compiler:
         return range_numbers(*bounds)
 
     def s_Each(self, node, scope, tail):
-        generated = codegen.generate(self, "loop", node, scope)
+        generated = _generated(self, "loop", node, scope)
         if generated is not None:
             return generated
         iterable = self.lazy_iterable(node.iterable, scope)
@@ -814,9 +821,9 @@ class Compiler:
         saved_loops, self.loops = self.loops, 0
         direct = None
         if is_lambda:
-            compiled, direct = codegen.generate(self, "lambda", body, inner) or (self.expr(body, inner), None)
+            compiled, direct = _generated(self, "lambda", body, inner) or (self.expr(body, inner), None)
         else:
-            compiled, direct = codegen.generate(self, "task", body, inner) or (self.block(body, inner, True), None)
+            compiled, direct = _generated(self, "task", body, inner) or (self.block(body, inner, True), None)
         self.loops = saved_loops
         code = TaskCode(name, is_lambda, tuple(p.name for p in params), defaults, compiled,
                         [UNBOUND] * (inner.size - 1 - len(params)))

@@ -23,7 +23,7 @@ from synsema.runtime import limits
 from synsema.runtime.control import ExitProgram, quiet_broken_pipe
 from synsema.runtime.labels import EMPTY, LabelState, make_secret, strip, unwrap, wrap
 from synsema.runtime.values import Builtin, ModuleValue, Task, display
-from synsema.stdlib.registry import load_all
+from synsema.stdlib.registry import CONSTANTS, declared, members
 
 
 def builtin_globals() -> dict:
@@ -33,12 +33,12 @@ def builtin_globals() -> dict:
 
 @functools.cache
 def _builtin_table() -> dict:
-    """Every builtin as a value, the constants and the `math` module, built once per process."""
-    from synsema.stdlib.numbers import CONSTANTS
-    from synsema.stdlib.script_math import math_module
-    table = {name: Builtin(spec) for name, spec in load_all().items() if "." not in name}
+    """Every builtin as a value, the constants and the `math` module, built once per process from
+    the registry's table: a builtin's module is imported when the builtin is first called."""
+    table = {name: Builtin(spec) for name, spec in declared().items() if "." not in name}
     table.update(CONSTANTS)
-    table["math"] = math_module()
+    math = {spec.name[len("math."):]: Builtin(spec) for spec in members("math")}
+    table["math"] = ModuleValue("math", math, list(math))
     return table
 
 

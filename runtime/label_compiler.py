@@ -1127,7 +1127,7 @@ def call_labelled_builtin(rt, spec, values: list, pairs: list, span):
         clean_pairs.append((k, raw))
     if flow == "llm" and (labels or st.pc):
         if not st.llm_allows(labels | st.pc, hosts := rt.llm_host()):
-            code = spec.fn.__code__
+            code = spec.implementation().__code__
             raise st.llm_refusal(f"{spec.name}()", labels | st.pc, hosts, _private_parts(
                 code.co_varnames[1:code.co_argcount], [deep_labels(v) for v in values], st.pc))
         labels = labels | st.pc

@@ -390,11 +390,11 @@ def lint(document: Document) -> list[tuple[int, int, int, str, str, str, list]]:
     from synsema.lang.diagnostics import extent
     from synsema.lang.lint import lint as findings
     from synsema.runtime.capabilities import RUN_MODE_AUTO_GRANTS
-    from synsema.stdlib.registry import load_all
+    from synsema.stdlib.registry import declared
     from synsema.stdlib.unsupported import tier_c_family
     found = []
     uses = module_loader(document.path)
-    for finding in findings(document.module, load_all(), document.predeclared, RUN_MODE_AUTO_GRANTS, tier_c_family,
+    for finding in findings(document.module, declared(), document.predeclared, RUN_MODE_AUTO_GRANTS, tier_c_family,
                             uses):
         line, col = (finding.span.line, finding.span.col) if finding.span is not None else (1, 1)
         text = document.lines[line - 1] if 0 < line <= len(document.lines) else ""

@@ -7,8 +7,8 @@ integer (`floor`, `round`, `gcd`, `factorial`, `sum` of ints), and decimals stay
 sums and products are exact, divisions round to 28 significant digits like decimal `/`.
 
 Reductions skip `nothing` (in data it means "missing"), let NaN propagate, and refuse an
-empty list except for `sum` (0) and `product` (1). `CONSTANTS` holds the values the
-evaluator binds as globals: `pi`, `tau`, `e`, `inf`, `nan`.
+empty list except for `sum` (0) and `product` (1). The constants `pi`, `tau`, `e`, `inf` and
+`nan` are stdlib.registry's `CONSTANTS`: a run binds them without importing this module.
 """
 
 from __future__ import annotations
@@ -26,7 +26,6 @@ from synsema.stdlib.collections import ValueIndex
 from synsema.stdlib.core import short, wrong_type
 from synsema.stdlib.registry import builtin
 
-CONSTANTS = {"pi": math.pi, "tau": math.tau, "e": math.e, "inf": math.inf, "nan": math.nan}
 
 # Decimal arithmetic that never rounds (sums, products), and the rounding of decimal `/`.
 _EXACT = Context(prec=MAX_PREC, Emax=MAX_EMAX, Emin=MIN_EMIN)

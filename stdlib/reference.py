@@ -10,7 +10,7 @@ from __future__ import annotations
 import inspect
 import re
 
-from synsema.stdlib.registry import MODULES, BuiltinSpec, load_all
+from synsema.stdlib.registry import MODULES, BuiltinSpec, declared, load_all
 
 _EXAMPLE = re.compile(r"^\s*Example:\s*(?P<entry>.+)\s+=>\s+(?P<shown>.*?)\s*$")
 
@@ -77,7 +77,7 @@ class BuiltinDoc:
         self.flow = spec.flow
         self.module = spec.module
         self.params = _parameters(spec)
-        self.summary, self.details, self.examples = _docstring(spec.fn)
+        self.summary, self.details, self.examples = _docstring(spec.implementation())
 
     @property
     def positional(self) -> list[Parameter]:
@@ -114,7 +114,7 @@ def _default_source(value) -> str:
 
 
 def _parameters(spec: BuiltinSpec) -> list[Parameter]:
-    signature = inspect.signature(spec.fn)
+    signature = inspect.signature(spec.implementation())
     params = list(signature.parameters.values())[1:]  # after rt
     out = []
     position = 0
@@ -161,7 +161,7 @@ def _docstring(fn) -> tuple[str, str, list[tuple[str, str]]]:
 
 
 def describe(name: str) -> BuiltinDoc | None:
-    spec = load_all().get(name)
+    spec = declared().get(name)
     return BuiltinDoc(spec) if spec is not None else None
 
 

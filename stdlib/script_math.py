@@ -12,10 +12,9 @@ from synsema.lang.errors import SynError
 from synsema.runtime.calls import TaskCode
 from synsema.runtime.labels import make_secret, strip, wrap
 from synsema.runtime.limits import tree_size
-from synsema.runtime.values import Builtin, ModuleValue, Param, Task, type_name
+from synsema.runtime.values import Param, Task, type_name
 from synsema.stdlib.registry import BUILTINS, builtin
 
-_PREFIX = "math."
 
 
 def _library():
@@ -147,8 +146,3 @@ def tool(rt, op_id):
     params = tuple(Param(name, kind, not required, not required) for name, kind, required in fields)
     return Task(op_id, params, code, None, input_schema=_library().input_schema(op_id))
 
-
-def math_module() -> ModuleValue:
-    """The value bound to the global name `math`."""
-    table = {name[len(_PREFIX):]: Builtin(spec) for name, spec in BUILTINS.items() if name.startswith(_PREFIX)}
-    return ModuleValue("math", table, list(table))

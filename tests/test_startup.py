@@ -20,11 +20,19 @@ print(json.dumps({"code": code, "modules": sorted(sys.modules)}))
 
 
 # Modules a plain run without --labels never uses: the label compiler, what explains a failed
-# assertion, help rendering, the LLM layer, the test runner and REPL, and the standard modules
-# only some builtins need. Each costs start-up time (and more without a .pyc cache, issue 19).
+# assertion, help rendering, the LLM layer, the test runner and REPL, the standard modules
+# only some builtins need, and the builtin modules of builtins the program does not call. Each costs start-up time (and more without a .pyc cache, issue 19).
 ON_FIRST_USE = ("synsema.runtime.label_compiler", "synsema.runtime.diffs", "difflib", "synsema.lang.unparse", "synsema.runtime.llm",
                 "synsema.runtime.testrunner", "synsema.runtime.testsession", "synsema.runtime.repl", "secrets", "csv", "datetime",
-                "fractions", "hashlib")
+                "fractions", "hashlib",
+                # builtins are known from stdlib/builtins.json: a module loads at its first call
+                *(f"synsema.stdlib.{name}" for name in ("text", "numbers", "formats", "bytes", "secrets",
+                                                        "time_random", "files_env", "net", "tools", "llm",
+                                                        "script_math", "labels", "mcp", "concurrency",
+                                                        "memory", "unsupported")),
+                "synsema.runtime.memory",
+                # the generator of task, lambda and loop bodies: this program has none
+                "synsema.runtime.codegen")
 
 
 def hello_world_modules(tmp_path) -> list[str]:
