@@ -958,7 +958,7 @@ class Generator:
         self.emit("            raise SynError('maximum recursion depth exceeded')")
         self.emit("        reg.depth += 1")
         self.emit("        try:")
-        self.emit(f"            {t} = {self.value(spec.fn)}(rt{', ' if listed else ''}{listed})")
+        self.emit(f"            {t} = {self.value(spec.implementation())}(rt{', ' if listed else ''}{listed})")
         self.emit("        except BUILTIN_FAILURES as problem:")
         self.emit(f"            raise builtin_failure({name}, problem) from None")
         self.emit("        finally:")
