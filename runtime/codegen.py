@@ -123,6 +123,8 @@ def _bool_node(node) -> bool:
 class Generator:
     """Writes one function. `compiler` supplies the closures of everything not written inline."""
 
+    names: dict = {}   # what a subclass's generated code reads besides _NAMESPACE (codegen_labels)
+
     def __init__(self, compiler, task_body: bool, direct: bool = False):
         self.c = compiler
         self.task_body = task_body      # a `give` returns its value directly
@@ -195,7 +197,7 @@ class Generator:
             source = (f"def make({names}):\n    def body(f0):\n" + "\n".join(self.lines) + "\n    return body\n")
         from synsema.runtime.compiler import _store
         namespace = dict(_NAMESPACE, g=self.c.globals, rt=self.c.rt, reg=REG, store=_store,
-                         st=getattr(self.c.rt, "labels", None))
+                         st=getattr(self.c.rt, "labels", None), **self.names)
         try:
             code = _COMPILED.get(source)
             if code is None:
@@ -865,7 +867,7 @@ class Generator:
             self.c.expr(node.index, self.scope)
             b = self.value(position)
             t = self.temp()
-            slow = self.value(_slow_binary(ops.index, node.span, None))
+            slow = self.value(self.index_slow(node.span))
             self.emit(f"if {a}.__class__ is list and -len({a}) <= {b} < len({a}):")
             self.emit(f"    {t} = {a}[{b}]")
             self.emit("else:")
@@ -873,7 +875,7 @@ class Generator:
             return t
         b = self.expr(node.index)
         t = self.temp()
-        slow = self.value(_slow_binary(ops.index, node.span, None))
+        slow = self.value(self.index_slow(node.span))
         self.emit(f"if {a}.__class__ is list and {b}.__class__ is int and -len({a}) <= {b} < len({a}):")
         self.emit(f"    {t} = {a}[{b}]")
         self.emit(f"elif {a}.__class__ is dict and {b}.__class__ is str and {b} in {a}:")
@@ -881,6 +883,11 @@ class Generator:
         self.emit("else:")
         self.emit(f"    {t} = {slow}({a}, {b})")
         return t
+
+    @staticmethod
+    def index_slow(span):
+        """`obj[index]` whenever the inline cases do not apply."""
+        return _slow_binary(ops.index, span, None)
 
     def e_Pipe(self, node):
         step = node.step
@@ -1105,7 +1112,12 @@ def generate(compiler, kind: str, node, scope, tail: bool = False):
     For a task or lambda, (body, direct): `direct(env, *arguments)` is the same body with its
     parameters and locals as Python locals, made when every node of the body is written inline
     (None otherwise); `body(frame)` is what every caller holding a frame calls."""
-    if not ENABLED or not compiler.generates or compiler.watch is not None:
+    if not ENABLED or compiler.watch is not None:
+        return None
+    if getattr(compiler, "labelled", False):
+        from synsema.runtime.codegen_labels import generate_labelled
+        return generate_labelled(compiler, kind, node, scope, tail)
+    if not compiler.generates:
         return None
     saved_loops = compiler.loops
     if kind != "loop" and not _needs_frame(node):

@@ -1,0 +1,373 @@
+"""Generated functions for labelled code: runtime.codegen's generator, held to the label rules.
+
+Under `--labels` every task body, lambda body and `while` loop is compiled by
+`label_compiler.LabelCompiler`. This module writes the same body as one Python function, as
+runtime.codegen does for unlabelled code, but only for the constructs listed in `_STATEMENTS`
+and `_EXPRESSIONS`, each written to do exactly what the LabelCompiler's closure for it does;
+every other node is that closure, called on the same frame list (generation here is always in
+frame mode, so a closure can run anywhere in the body). What each construct keeps:
+
+* the operators: `+ - * // %` and friends are the same as unlabelled code (runtime.operators
+  takes labelled operands itself); a comparison's and an index's slow case is the LabelCompiler's
+  (`labelled_comparison`, `labelled_index`); `not` keeps its operand's label;
+* a call: a builtin while nothing is private is `public_builtin`, everything else the
+  LabelCompiler's `general_call` (public bodies, the pc of a labelled callee, `_leaving`);
+* `let` stores into its slot under a public pc and through the LabelCompiler's binder (born
+  private, no-sensitive-upgrade) under a private one; `set x to …` is the unlabelled assignment
+  under a public pc and the LabelCompiler's closure under a private one; `set m[k] to …` the
+  unlabelled one while nothing is private (its error made secret, the variable tainted if the
+  run's first private value appeared meanwhile), else the closure;
+* `give` carries the pc; `when` runs the public branches inline and hands a private condition
+  to the closure's `private_from` (pc raised, absence hidden, `_leaving`); `while` raises the pc
+  on a private condition, taints a `give`, hides absence, makes errors secret and puts the pc
+  back as `old | give_taint` on every exit, as the closure does.
+
+`SYNSEMA_CLOSURES=1` (codegen.ENABLED) turns this off with the rest of the generator;
+tests/test_codegen_labels.py runs programs with private data both ways.
+"""
+
+from __future__ import annotations
+
+from synsema.lang import ast
+from synsema.lang.checks import PROTECTED_NAMES
+from synsema.runtime import assertions, fastpaths
+from synsema.runtime.compiler import _early_returns_as_branches
+from synsema.runtime.codegen import Generator, _GiveUp, _signals, _slow_binary
+from synsema.runtime.label_compiler import (_may_give, labelled_comparison, labelled_index, public_builtin)
+from synsema.runtime.labels import Labeled, make_secret, wrap
+
+# The constructs written inline (by name of their node class); anything else is its closure.
+_STATEMENTS = frozenset({"ExprStmt", "Let", "Set", "Give", "Stop", "When", "While"})
+_EXPRESSIONS = frozenset({"Num", "Str", "Bool", "Nothing", "Name", "ListLit", "Unary", "Binary", "Compare",
+                          "Index", "Call", "Pipe"})
+
+# Arithmetic whose labelled integer case is written inline (runtime.operators' int cases).
+_LABELLED_INT_OPS = ("+", "-", "*", "//", "%")
+
+
+class LabelGenerator(Generator):
+    """Writes one labelled function in frame mode (see the module doc)."""
+
+    names = {"Labeled": Labeled, "wrap": wrap, "make_secret": make_secret, "public_builtin": public_builtin}
+
+    def __init__(self, compiler, task_body: bool):
+        super().__init__(compiler, task_body, direct=False)
+        self.pcs = 0   # how many saved-pc locals the loops written so far use
+
+    # ------------------------------------------------------------------ dispatch
+    def statement(self, node, tail: bool) -> None:
+        name = type(node).__name__
+        if name not in _STATEMENTS or not getattr(self, "s_" + name)(node, tail):
+            self.fallback_statement(node, tail)
+        self.end_statement()
+
+    def expr(self, node) -> str:
+        name = type(node).__name__
+        if name in _EXPRESSIONS:
+            out = getattr(self, "e_" + name)(node)
+            if out is not None:
+                return out
+        return self.fallback_expr(node)
+
+    def loop(self, node, scope, tail: bool):
+        """A `while` statement as a function with the statement contract; in tail position its
+        value is what the closure gives there (`_leaving(None, pc)`)."""
+        self.frames.append(("f0", scope))
+        self.statement(node, tail)
+        self.emit("return None")
+        return self.finish()
+
+    def block(self, stmts: list, tail: bool) -> None:
+        """As Compiler.block: in tail position an early `give` becomes a branch first."""
+        super().block(_early_returns_as_branches(stmts) if tail else stmts, tail)
+
+    def test(self, node) -> str:
+        """A condition's value in a temporary of its own (it may be replaced by its unlabelled
+        value), every other temporary dropped before a branch runs."""
+        v = self.expr(node)
+        if v not in self.statement_temps:
+            t = self.temp()
+            self.emit(f"{t} = {v}")
+            v = t
+        self.statement_temps.remove(v)
+        self.end_statement()
+        self.statement_temps.append(v)
+        return v
+
+    # ------------------------------------------------------------------ statements
+    def s_Let(self, node, tail):
+        if node.exported or node.name in PROTECTED_NAMES:
+            return False
+        scope = self.scope
+        v = self.expr(node.value)
+        store = self.value(self.c.binder(node.name, scope, node.span))
+        if scope.is_global:
+            self.emit(f"{store}({self.frame}, {v})")
+        else:
+            where = self.location(0, scope.declare(node.name))
+            self.emit("if st.pc:")
+            self.emit(f"    {store}({self.frame}, {v})")   # born private; no-sensitive-upgrade
+            self.emit("else:")
+            self.emit(f"    {where} = {v}")
+            self.bound.add(where)
+        if tail:
+            self.emit(f"return {v}")
+        return True
+
+    def s_Set(self, node, tail):
+        target = node.target
+        if type(target) is ast.Name:
+            if target.name in PROTECTED_NAMES:
+                return False
+            closure = self.value(self.c.stmt(node, self.scope, tail))
+            self.emit("if st.pc:")
+            self.emit(f"    {'return ' if tail else ''}{closure}({self.frame})")
+            self.emit("else:")
+            self.indent += 1
+            written = self.plain(lambda: Generator.s_Set(self, node, tail))
+            if not written:
+                self.emit(f"{'return ' if tail else ''}{closure}({self.frame})")
+            self.indent -= 1
+            return True
+        if tail or type(target) is not ast.Index or type(target.obj) is not ast.Name:
+            return False
+        closure = self.c.stmt(node, self.scope, tail)
+        run = self.value(closure)
+        self.emit("if st.touched:")
+        self.emit(f"    {run}({self.frame})")
+        self.emit("else:")
+        self.indent += 1
+        self.emit("try:")
+        self.indent += 1
+        written = self.plain(lambda: self.set_key(node, False))
+        if not written:
+            self.emit(f"{run}({self.frame})")
+        self.indent -= 1
+        self.emit("except SynError as error:")
+        self.emit("    raise make_secret(error, st.touched)")
+        if closure.taint is not None:
+            self.emit("if st.touched:")
+            self.emit(f"    {self.value(closure.taint)}({self.frame})")
+        self.indent -= 1
+        return True
+
+    def plain(self, write) -> bool:
+        """Run `write` (an unlabelled statement writer); when it declines, undo what it wrote."""
+        lines, temps, bound, indent = len(self.lines), list(self.statement_temps), set(self.bound), self.indent
+        if write():
+            return True
+        del self.lines[lines:]
+        self.statement_temps, self.bound, self.indent = temps, bound, indent
+        return False
+
+    def s_Give(self, node, tail):
+        scope = self.scope
+        if not scope.in_task() and not self.c._in_test(scope):
+            return False  # the closure compiler raises the load error
+        v = self.expr(node.value) if node.value is not None else "None"
+        carried = f"wrap({v}, st.pc) if st.pc else {v}"
+        if tail or self.task_body:
+            self.emit(f"return {carried}")
+        else:
+            self.emit(f"reg.value = {carried}")
+            self.emit("return GIVE")
+        return True
+
+    def s_When(self, node, tail):
+        if len(node.branches) > 12:
+            return False
+        closure = self.c.stmt(node, self.scope, tail)
+        private = self.value(closure.private_from)
+        self.labelled_branches(node, 0, private, tail)
+        return True
+
+    def labelled_branches(self, node, position, private, tail):
+        cond, body = node.branches[position]
+        c = self.test(cond)
+        self.emit(f"if {c}.__class__ is Labeled:")
+        self.indent += 1
+        r = self.temp()
+        self.emit(f"{r} = {private}({self.frame}, {position}, {c})")   # the rest of the `when`, pc raised
+        self.signal(node, r, tail)
+        self.indent -= 1
+        self.emit(f"elif {c}:")
+        self.nested(body, tail)
+        last = position + 1 == len(node.branches)
+        if not last or node.otherwise is not None or tail:
+            self.emit("else:")
+            self.indent += 1
+            if not last:
+                self.labelled_branches(node, position + 1, private, tail)
+            elif node.otherwise is not None:
+                self.block_body(node.otherwise, tail)
+            else:
+                self.emit("return None")
+            self.indent -= 1
+
+    def signal(self, node, r, tail) -> None:
+        """What follows a statement run by a closure: its value in tail position, else a GIVE or
+        STOP it ends with (fallback_statement's rule)."""
+        if tail:
+            self.emit(f"return {r}")
+        elif _signals(node):
+            self.emit(f"if {r} is GIVE or {r} is STOP:")
+            if self.loops:
+                self.emit(f"    if {r} is STOP:")
+                self.emit("        break")
+            self.emit(f"    return {r}")
+
+    def s_While(self, node, tail):
+        c = self.c
+        self.pcs += 1
+        old = f"p{self.pcs}"
+        hide = c._hide_absence([node.body], self.scope)
+        self.emit(f"{old} = st.pc")
+        self.emit("try:")
+        self.indent += 1
+        self.emit("while True:")
+        self.indent += 1
+        v = self.test(node.cond)
+        self.emit(f"if {v}.__class__ is Labeled:")
+        self.emit("    if not st.pc:")
+        self.emit(f"        st.public_at = {self.value(node.span)}")
+        self.emit(f"    st.pc = st.pc | {v}.labels")
+        if _may_give(node.body):
+            self.emit(f"    st.give_taint = st.give_taint | {v}.labels")
+        if hide is not None:
+            self.emit(f"    {self.value(hide)}({self.frame}, st.pc)")
+        self.emit(f"    {v} = {v}.value")
+        self.emit(f"if not {v}:")
+        self.emit("    break")
+        self.end_statement()
+        self.emit("try:")
+        self.indent += 1
+        c.loops += 1
+        self.loops += 1
+        self.block_body(node.body, False)
+        self.loops -= 1
+        c.loops -= 1
+        self.indent -= 1
+        self.emit("except StopLoop:")
+        self.emit("    break")
+        self.indent -= 1
+        if tail:
+            self.emit("return wrap(None, st.pc)")   # `_leaving(None, pc)`
+        self.indent -= 1
+        self.emit("except SynError as error:")
+        self.emit("    raise make_secret(error, st.pc)")
+        self.emit("finally:")
+        self.emit(f"    st.pc = {old} | st.give_taint")   # a private `give` taints the task to its end
+        return True
+
+    # ------------------------------------------------------------------ expressions
+    def e_Unary(self, node):
+        if node.op != "not":
+            return super().e_Unary(node)   # minus: the operator takes labels itself
+        v = self.expr(node.operand)
+        t = self.temp()
+        self.emit(f"{t} = Labeled(not {v}.value, {v}.labels) if {v}.__class__ is Labeled else not {v}")
+        return t
+
+    def e_Compare(self, node):
+        if len(node.ops) != 1 or not fastpaths.has_fast_path(node.ops[0]):
+            return None
+        op = node.ops[0]
+        general = _slow_binary(labelled_comparison(op), node.span, f"`{op}`")
+        return self.operator(op, node.first, node.rest[0], general, node.span)
+
+    def operator(self, op, left_node, right_node, general, span) -> str:
+        """As Generator.operator, and for `+ - * // %` a second inline case: integers of which one
+        or both are labelled, answered as runtime.operators' `_labelled` answers (the operation
+        on the values, labelled with both labels); anything else is the general operator."""
+        if op not in _LABELLED_INT_OPS:
+            return super().operator(op, left_node, right_node, general, span)
+        a = self.atom(left_node, [right_node])
+        b = self.expr(right_node)
+        slow = self.value(general)
+        t, x, y, labels = self.temp(), self.temp(), self.temp(), self.temp()
+        nonzero = f" and {b}" if op in ("%", "//") else ""
+        self.emit(f"if {a}.__class__ is {b}.__class__ is int{nonzero}:")
+        self.indent += 1
+        self.int_result(op, t, a, b, slow, span)
+        self.indent -= 1
+        if type(right_node) is ast.Num and type(right_node.value) is int:   # `b` is never labelled
+            self.emit(f"elif {a}.__class__ is Labeled and ({x} := {a}.value).__class__ is int{nonzero}:")
+            self.indent += 1
+            self.int_result(op, t, x, b, slow, span, a, b)
+            self.emit(f"if {t}.__class__ is int:")
+            self.emit(f"    {t} = Labeled({t}, {a}.labels) if {a}.labels else {t}")
+            self.indent -= 1
+        else:
+            self.emit(f"elif {a}.__class__ is Labeled or {b}.__class__ is Labeled:")
+            self.indent += 1
+            self.emit(f"if {a}.__class__ is Labeled:")
+            self.emit(f"    {x} = {a}.value")
+            self.emit(f"    {labels} = {a}.labels")
+            self.emit(f"    if {b}.__class__ is Labeled:")
+            self.emit(f"        {y} = {b}.value")
+            self.emit(f"        {labels} = {labels} | {b}.labels")
+            self.emit("    else:")
+            self.emit(f"        {y} = {b}")
+            self.emit("else:")
+            self.emit(f"    {x} = {a}")
+            self.emit(f"    {y} = {b}.value")
+            self.emit(f"    {labels} = {b}.labels")
+            self.emit(f"if {x}.__class__ is {y}.__class__ is int{' and ' + y if nonzero else ''}:")
+            self.indent += 1
+            self.int_result(op, t, x, y, slow, span, a, b)
+            self.emit(f"if {labels} and {t}.__class__ is int:")
+            self.emit(f"    {t} = Labeled({t}, {labels})")
+            self.indent -= 1
+            self.emit("else:")
+            self.emit(f"    {t} = {slow}({a}, {b})")
+            self.indent -= 1
+        self.emit("else:")
+        self.emit(f"    {t} = {slow}({a}, {b})")
+        return t
+
+    def int_result(self, op, t, x, y, slow, span, a=None, b=None) -> None:
+        """`t` = `x op y` on two ints as Generator.operator writes it; a product past the integer
+        limit is, for labelled operands, the general operator's (whose error is made secret)."""
+        if op != "*":
+            self.emit(f"{t} = {x} {op} {y}")
+            return
+        self.emit(f"{t} = {x} * {y}")
+        self.emit(f"if not _INT_LOW < {t} < _INT_HIGH:")
+        if a is None:
+            self.emit(f"    {t} = checked_product({t}, {self.value(span)})")
+        else:
+            self.emit(f"    {t} = {slow}({a}, {b})")
+
+    @staticmethod
+    def index_slow(span):
+        return labelled_index(span)
+
+    def e_Call(self, node):
+        if node.named or type(node.func) is ast.Attr or assertions.is_check(node, self.scope):
+            return None
+        fn = self.atom(node.func, node.args)
+        args = [self.atom(a, node.args[i + 1:]) for i, a in enumerate(node.args)]
+        listed = ", ".join(args)
+        t = self.temp()
+        self.emit(f"if {fn}.__class__ is Builtin and not st.touched:")
+        self.emit(f"    {t} = public_builtin(rt, {fn}.spec, [{listed}], None, {self.value(node.span)})")
+        self.emit("else:")
+        self.emit(f"    {t} = {self.value(self.c.general_call(node.span))}(None, {fn}, [{listed}], ())")
+        return t
+
+
+def generate_labelled(compiler, kind: str, node, scope, tail: bool = False):
+    """codegen.generate for a LabelCompiler (which checked the switch): (body, None) for a task
+    or lambda, a loop's function, or None (the closures) when Python refused the source."""
+    saved_loops = compiler.loops
+    gen = LabelGenerator(compiler, kind == "task")
+    try:
+        if kind == "task":
+            return gen.task(node, scope), None
+        if kind == "lambda":
+            return gen.lambda_body(node, scope), None
+        return gen.loop(node, scope, tail)
+    except _GiveUp:
+        return None
+    finally:
+        compiler.loops = saved_loops
