@@ -30,7 +30,7 @@ from __future__ import annotations
 from synsema.lang import ast
 from synsema.lang.errors import SynError
 from synsema.lang.resolve import Scope, collect_declarations
-from synsema.runtime import assertions, codegen, fastpaths
+from synsema.runtime import assertions, fastpaths
 from synsema.runtime import operators as ops
 from synsema.runtime.calls import GIVE, RECURSION_LIMIT, REG, STOP, call_builtin, call_value, invoke
 from synsema.runtime.compiler import Compiler, _comparison, _list_position, no_methods, undefined
@@ -528,6 +528,7 @@ class LabelCompiler(Compiler):
         return run
 
     def s_While(self, node, scope, tail):
+        from synsema.runtime import codegen   # loaded at the first body, as Compiler does
         generated = codegen.generate(self, "loop", node, scope, tail)
         if generated is not None:
             return generated
