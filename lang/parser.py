@@ -2,8 +2,8 @@
 
 The LALR tables come from lang.tables (built by Lark from grammar/synsema.lark, shipped as
 plain data beside it), so parsing imports no Lark. Tokens come from lang.lexer. `_feed` runs
-the automaton itself, so a token the parser rejects is known by its index and lang.checks can
-explain it in Synsema terms, and each reduce calls the lang.transform builder directly: the
+the automaton itself, so a token the parser rejects is known by its index and lang.parse_errors
+can explain it in Synsema terms, and each reduce calls the lang.transform builder directly: the
 children a rule keeps (Lark's rule shaping: `_` terminals dropped, `_rule`s spliced into their
 parent, None for an absent `[…]`, `?rule`s with one child passed through) are worked out once
 per rule, not per reduce, and no tree other than the AST is made. The same loop measures how
@@ -317,7 +317,7 @@ def tables_from(path: str) -> _Tables:
 
 def _feed(tokens: list[Token], start: str, file: str, source: str):
     """Run the LALR automaton over `tokens` (then the end marker); return the tree the builder
-    made and the `_Watch` of the run. A token no action accepts is explained by lang.checks
+    made and the `_Watch` of the run. A token no action accepts is explained by lang.parse_errors
     (from the tokens, and the `source` they came from for the fix it offers)."""
     global _watch
     tables = _tables()
@@ -344,7 +344,8 @@ def _feed(tokens: list[Token], start: str, file: str, source: str):
                         watch.height = heights[-1]
                         return values[-1], watch
                     expected = {s for s in row if s.isupper()}
-                    raise checks.explain_unexpected([*tokens, end], i, expected, file, source)
+                    from synsema.lang.parse_errors import explain_unexpected
+                    raise explain_unexpected([*tokens, end], i, expected, file, source)
                 flag = entry[0]
                 if flag:
                     state = entry[1]

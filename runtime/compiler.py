@@ -27,7 +27,6 @@ from synsema.runtime.calls import (GIVE, host_failure, RECURSION_LIMIT, REG, STO
 from synsema.runtime.control import StopLoop
 from synsema.runtime.labels import unwrap as unwrap_label
 from synsema.runtime.limits import check_decimal, check_int, joined
-from synsema.runtime.patterns import Dispatcher, compile_test
 from synsema.runtime.scope import UNBOUND
 from synsema.runtime.values import (CALLABLE_TYPES, Builtin, Constructor, EnumValue, ModuleValue, Param, Task, display,
                             equal, map_key, compare, type_name)
@@ -761,6 +760,7 @@ class Compiler:
         frame nothing can capture (no lambda or task inside it) is folded into the enclosing
         frame: its test is written into that function, no frame is built per arm, and the
         enclosing names are read at depth 0."""
+        from synsema.runtime.patterns import Dispatcher, compile_test   # loaded by the first `match`
         match = Dispatcher(self.decider(node.subject, scope))
         for arm in node.arms:
             folded = _foldable(arm, scope)

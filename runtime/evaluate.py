@@ -58,7 +58,7 @@ class Plan:
         self.row_seconds = row_seconds
         self.traces = traces            # the folder of the rows' trace files
         self.results_dir = results_dir
-        self.audit = audit              # the eval's audit log (runtime.capabilities.Audit) or None
+        self.audit = audit              # the eval's audit log (runtime.audit.Audit) or None
         self.memory = None              # each row's memory limit in bytes (runtime.resources) or None
 
 
@@ -123,7 +123,7 @@ def run_row(plan: Plan, row: Row, spent: int) -> dict:
 
 def _run_task(plan: Plan, row: Row, result: dict, audit_records: list) -> None:
     from synsema.runtime import trace
-    from synsema.runtime.capabilities import Audit
+    from synsema.runtime.audit import Audit
     from synsema.runtime.interp import Runtime
     printed: list[str] = []
     audit = Audit.collecting() if plan.audit is not None else None

@@ -19,7 +19,7 @@ from lark import Lark, Token
 from lark.exceptions import UnexpectedInput
 from lark.lexer import Lexer
 
-from synsema.lang import ast, checks
+from synsema.lang import ast, checks, parse_errors
 from synsema.lang.errors import Span, SynError, parse_error
 from synsema.lang.lexer import HARD_KEYWORDS, PUNCTUATION, tokenize
 from synsema.lang.parser import parse, parse_expression
@@ -58,7 +58,7 @@ class StockLark:
             i = len(tokens) - 1
             return state.feed_token(tokens[-1], True)
         except UnexpectedInput as e:
-            raise checks.explain_unexpected(tokens, i, set(e.expected), file) from None
+            raise parse_errors.explain_unexpected(tokens, i, set(e.expected), file) from None
         finally:
             self.builder.file = outer
 

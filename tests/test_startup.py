@@ -32,7 +32,11 @@ ON_FIRST_USE = ("synsema.runtime.label_compiler", "synsema.runtime.diffs", "diff
                                                         "memory", "unsupported")),
                 "synsema.runtime.memory",
                 # the generator of task, lambda and loop bodies: this program has none
-                "synsema.runtime.codegen")
+                "synsema.runtime.codegen",
+                # every command's handler and help but `run`'s, the audit log, what explains a
+                # program's errors, source that does not parse, and `match`
+                "synsema.runtime.subcommands", "synsema.runtime.command_table", "synsema.runtime.audit",
+                "synsema.lang.diagnostics", "synsema.lang.parse_errors", "synsema.runtime.patterns")
 
 
 def hello_world_modules(tmp_path) -> list[str]:

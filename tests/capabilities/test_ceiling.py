@@ -5,7 +5,8 @@ import json
 import pytest
 
 from synsema.lang.errors import Span, SynError
-from synsema.runtime.capabilities import Audit, Capabilities, Ceiling
+from synsema.runtime.audit import Audit
+from synsema.runtime.capabilities import Capabilities, Ceiling
 
 HERE = Span("prog.syn", 3, 5)
 
