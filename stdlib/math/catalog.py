@@ -134,12 +134,16 @@ _SHARED_MIN = 120
 
 @functools.lru_cache(maxsize=None)
 def _shared_result_schema_text(identifier: str) -> str:
-    raw = get(identifier).result_adapter.json_schema(mode="serialization")
+    return json.dumps(shared_schema(get(identifier).result_adapter.json_schema(mode="serialization")))
+
+
+def shared_schema(raw: dict) -> dict:
+    """`raw` (a Pydantic JSON Schema) in the compact form `shared_result_schema` describes."""
     schema = _without_annotations(raw)
     defs = schema.pop("$defs", {})
     while True:
         counts: dict[str, int] = {}
-        for node in (schema, defs):
+        for node in (schema, *defs.values()):
             _count_subschemas(node, counts)
         repeated = [(len(text) * (n - 1), text) for text, n in counts.items() if n > 1]
         if not repeated:
@@ -153,7 +157,7 @@ def _shared_result_schema_text(identifier: str) -> str:
     schema, defs = _inline_single_uses(schema, defs)
     if defs:
         schema["$defs"] = defs
-    return json.dumps(schema)
+    return schema
 
 
 def _inline_single_uses(schema: dict, defs: dict) -> tuple[dict, dict]:
@@ -161,7 +165,7 @@ def _inline_single_uses(schema: dict, defs: dict) -> tuple[dict, dict]:
     cost more than it saves), except where that place is inside the definition itself."""
     while True:
         uses: dict[str, int] = {}
-        for node in (schema, defs):
+        for node in (schema, *defs.values()):
             _count_refs(node, uses)
         single = next((name for name in defs if uses.get(name) == 1
                        and not _count_refs(defs[name], {}).get(name)), None)
@@ -172,70 +176,77 @@ def _inline_single_uses(schema: dict, defs: dict) -> tuple[dict, dict]:
         defs = {name: _substitute(node, single, body) for name, node in defs.items()}
 
 
-def _count_refs(node: Any, uses: dict[str, int]) -> dict[str, int]:
-    if isinstance(node, list):
-        for item in node:
-            _count_refs(item, uses)
-    elif isinstance(node, dict):
-        if "$ref" in node:
-            name = node["$ref"].rsplit("/", 1)[1]
+def _count_refs(schema: Any, uses: dict[str, int]) -> dict[str, int]:
+    if isinstance(schema, dict):
+        if "$ref" in schema:
+            name = schema["$ref"].rsplit("/", 1)[1]
             uses[name] = uses.get(name, 0) + 1
-        for value in node.values():
-            _count_refs(value, uses)
+        _with_subschemas(schema, lambda sub: _count_refs(sub, uses))
     return uses
 
 
-def _substitute(node: Any, name: str, body: dict) -> Any:
-    """`node` with {"$ref": name, ...} replaced by the definition, merged as `_inline` merges."""
-    if isinstance(node, list):
-        return [_substitute(item, name, body) for item in node]
-    if not isinstance(node, dict):
-        return node
-    if node.get("$ref") == f"#/$defs/{name}":
-        merged = {**body, **{k: v for k, v in node.items() if k != "$ref"}}
-        if "description" in node and "description" in body:
-            merged["description"] = node["description"] + " " + body["description"]
+def _substitute(schema: Any, name: str, body: dict) -> Any:
+    """`schema` with {"$ref": name, ...} replaced by the definition, merged as `_inline` merges."""
+    if not isinstance(schema, dict):
+        return schema
+    if schema.get("$ref") == f"#/$defs/{name}":
+        merged = {**body, **{k: v for k, v in schema.items() if k != "$ref"}}
+        if "description" in schema and "description" in body:
+            merged["description"] = schema["description"] + " " + body["description"]
         return merged
-    return {key: _substitute(value, name, body) for key, value in node.items()}
+    return _with_subschemas(schema, lambda sub: _substitute(sub, name, body))
 
 
-def _without_annotations(node: Any) -> Any:
-    if isinstance(node, list):
-        return [_without_annotations(item) for item in node]
-    if not isinstance(node, dict):
-        return node
+def _without_annotations(schema: Any) -> Any:
+    """Titles and OpenAPI discriminators dropped, `oneOf` written `anyOf` (its variants differ
+    in their `const` tag, so at most one matches either way)."""
+    if not isinstance(schema, dict):
+        return schema
+    out = {key: value for key, value in schema.items() if key not in ("title", "discriminator")}
+    if "oneOf" in out and "anyOf" not in out:
+        out["anyOf"] = out.pop("oneOf")
+    return _with_subschemas(out, _without_annotations)
+
+
+# Where JSON Schema keywords hold subschemas; every other keyword's value (const, default, enum,
+# required, …) is data, never shared or replaced.
+_SCHEMA_MAPS = ("properties", "patternProperties", "dependentSchemas", "$defs")
+_SCHEMA_LISTS = ("anyOf", "allOf", "oneOf", "prefixItems")
+_SCHEMA_ONE = ("items", "additionalProperties", "not", "contains", "propertyNames", "if", "then",
+               "else", "unevaluatedItems", "unevaluatedProperties")
+
+
+def _with_subschemas(schema: dict, change) -> dict:
+    """A copy of `schema` with `change` applied to each of its direct subschemas."""
     out = {}
-    for key, value in node.items():
-        if key in ("title", "discriminator"):
-            continue
-        if key in ("properties", "$defs"):
-            out[key] = {name: _without_annotations(sub) for name, sub in value.items()}
+    for key, value in schema.items():
+        if key in _SCHEMA_MAPS and isinstance(value, dict):
+            out[key] = {name: change(sub) for name, sub in value.items()}
+        elif key in _SCHEMA_LISTS and isinstance(value, list):
+            out[key] = [change(sub) for sub in value]
+        elif key in _SCHEMA_ONE and isinstance(value, dict):
+            out[key] = change(value)
         else:
-            out["anyOf" if key == "oneOf" else key] = _without_annotations(value)
+            out[key] = value
     return out
 
 
-def _count_subschemas(node: Any, counts: dict[str, int]) -> None:
+def _count_subschemas(schema: Any, counts: dict[str, int]) -> Any:
     """How often each subschema (as canonical JSON) of at least _SHARED_MIN characters occurs."""
-    if isinstance(node, list):
-        for item in node:
-            _count_subschemas(item, counts)
-    elif isinstance(node, dict):
-        text = json.dumps(node, sort_keys=True)
-        if len(text) >= _SHARED_MIN and "$ref" not in node:
+    if isinstance(schema, dict):
+        text = json.dumps(schema, sort_keys=True)
+        if len(text) >= _SHARED_MIN and "$ref" not in schema:
             counts[text] = counts.get(text, 0) + 1
-        for value in node.values():
-            _count_subschemas(value, counts)
+        _with_subschemas(schema, lambda sub: _count_subschemas(sub, counts))
+    return schema
 
 
-def _replace_subschema(node: Any, text: str, ref: dict) -> Any:
-    if isinstance(node, list):
-        return [_replace_subschema(item, text, ref) for item in node]
-    if not isinstance(node, dict):
-        return node
-    if len(text) >= _SHARED_MIN and json.dumps(node, sort_keys=True) == text:
+def _replace_subschema(schema: Any, text: str, ref: dict) -> Any:
+    if not isinstance(schema, dict):
+        return schema
+    if len(text) >= _SHARED_MIN and json.dumps(schema, sort_keys=True) == text:
         return dict(ref)
-    return {key: _replace_subschema(value, text, ref) for key, value in node.items()}
+    return _with_subschemas(schema, lambda sub: _replace_subschema(sub, text, ref))
 
 
 _SCRIPT_TYPES = {"boolean": "bool", "integer": "number", "number": "number",

@@ -107,3 +107,27 @@ def test_the_compact_output_schema_is_smaller_and_names_no_title():
         compact = json.dumps(catalog.shared_result_schema(op))
         assert len(compact) <= len(json.dumps(catalog.result_schema(op))), identifier
         assert '"title"' not in compact
+
+
+def test_only_subschemas_are_shared_never_a_map_of_properties_or_a_value():
+    """Two objects with the same (long) property map but different descriptions, and a long
+    constant used twice: the property map and the constant are data of their keywords, not
+    schemas, so they stay where they are; the repeated property schema itself is shared."""
+    long_text = {"type": "string", "description": "a long description " * 8}
+    fields = {"a": long_text, "b": {"type": "integer"}}
+    constant = {"const": {"kind": "fixed", "note": "a long constant value " * 8}}
+    raw = {"type": "object", "properties": {
+        "first": {"type": "object", "description": "one", "properties": fields, "required": ["a"]},
+        "second": {"type": "object", "description": "two", "properties": fields, "required": ["b"]},
+        "third": constant, "fourth": constant}}
+    shared = catalog.shared_schema(raw)
+    assert shared["properties"]["first"]["properties"]["a"] == {"$ref": "#/$defs/Repeated2"}
+    assert set(shared["properties"]["second"]["properties"]) == {"a", "b"}
+    assert shared["properties"]["third"] == {"$ref": "#/$defs/Repeated1"}
+    assert shared["$defs"]["Repeated1"] == constant      # the whole {"const": …} schema, once
+    compact, original = Draft202012Validator(shared), Draft202012Validator(raw)
+    instances = [{"first": {"a": "x"}, "second": {"b": 1}, "third": constant["const"]},
+                 {"first": {"b": 1}}, {"second": {"a": 1, "b": 2}}, {"third": {"kind": "fixed"}},
+                 {"fourth": constant["const"]}, {"first": {"a": 2}}]
+    assert [compact.is_valid(i) for i in instances] == [original.is_valid(i) for i in instances]
+    assert [original.is_valid(i) for i in instances] == [True, False, False, False, True, False]
