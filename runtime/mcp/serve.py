@@ -283,8 +283,7 @@ def build_server(scripts: list[ScriptTool], math: list, calls: CallProcesses, en
 
 async def _serve_stdio(server) -> None:
     from mcp.server.stdio import stdio_server
-    from synsema.runtime.mcp.pipes import native_stdio
-    async with stdio_server(*(native_stdio() or ())) as (read, write):
+    async with stdio_server() as (read, write):
         await server.run(read, write, server.create_initialization_options())
 
 
