@@ -10,8 +10,10 @@ frame mode, so a closure can run anywhere in the body). What each construct keep
 * the operators: `+ - * // %` and friends are the same as unlabelled code (runtime.operators
   takes labelled operands itself); a comparison's and an index's slow case is the LabelCompiler's
   (`labelled_comparison`, `labelled_index`); `not` keeps its operand's label;
-* a call: a builtin while nothing is private is `public_builtin`, everything else the
-  LabelCompiler's `general_call` (public bodies, the pc of a labelled callee, `_leaving`);
+* a call: a builtin while nothing is private is `public_builtin` written out (the known
+  builtin's `call_builtin` as codegen writes it, the callbacks' labels on its result or error),
+  everything else the LabelCompiler's `general_call` (public bodies, the pc of a labelled callee,
+  `_leaving`);
 * `let` stores into its slot under a public pc and through the LabelCompiler's binder (born
   private, no-sensitive-upgrade) under a private one; `set x to …` is the unlabelled assignment
   under a public pc and the LabelCompiler's closure under a private one; `set m[k] to …` the
@@ -33,8 +35,8 @@ from synsema.lang.checks import PROTECTED_NAMES
 from synsema.runtime import assertions, fastpaths
 from synsema.runtime.compiler import _early_returns_as_branches
 from synsema.runtime.codegen import Generator, _GiveUp, _signals, _slow_binary
-from synsema.runtime.label_compiler import (_may_give, labelled_comparison, labelled_index, public_builtin)
-from synsema.runtime.labels import Labeled, make_secret, wrap
+from synsema.runtime.label_compiler import _may_give, labelled_comparison, labelled_index
+from synsema.runtime.labels import EMPTY, Labeled, make_secret, wrap
 
 # The constructs written inline (by name of their node class); anything else is its closure.
 _STATEMENTS = frozenset({"ExprStmt", "Let", "Set", "Give", "Stop", "When", "While"})
@@ -48,7 +50,7 @@ _LABELLED_INT_OPS = ("+", "-", "*", "//", "%")
 class LabelGenerator(Generator):
     """Writes one labelled function in frame mode (see the module doc)."""
 
-    names = {"Labeled": Labeled, "wrap": wrap, "make_secret": make_secret, "public_builtin": public_builtin}
+    names = {"Labeled": Labeled, "wrap": wrap, "make_secret": make_secret, "EMPTY": EMPTY}
 
     def __init__(self, compiler, task_body: bool):
         super().__init__(compiler, task_body, direct=False)
@@ -349,8 +351,29 @@ class LabelGenerator(Generator):
         args = [self.atom(a, node.args[i + 1:]) for i, a in enumerate(node.args)]
         listed = ", ".join(args)
         t = self.temp()
+        span = self.value(node.span)
+        found = self.temp()
+        # label_compiler.public_builtin written out: nothing is private, so the arguments are
+        # public; what the builtin's callbacks returned labels its result or its error
         self.emit(f"if {fn}.__class__ is Builtin and not st.touched:")
-        self.emit(f"    {t} = public_builtin(rt, {fn}.spec, [{listed}], None, {self.value(node.span)})")
+        self.indent += 1
+        self.emit("try:")
+        known = self.known_builtin(node.func, len(args))
+        if known is not None:
+            self.builtin_call(known, fn, t, listed, span)   # calls.call_builtin written out
+            self.emit("    else:")
+        else:
+            self.emit("    if True:")
+        self.emit(f"        {t} = call_builtin(rt, {fn}.spec, [{listed}], None, {span})")
+        self.emit("except SynError as error:")
+        self.emit(f"    {found} = st.callback_labels")
+        self.emit("    st.callback_labels = EMPTY")
+        self.emit(f"    raise make_secret(error.at({span}), {found})")
+        self.emit(f"{found} = st.callback_labels")
+        self.emit(f"if {found}:")
+        self.emit("    st.callback_labels = EMPTY")
+        self.emit(f"    {t} = wrap({t}, {found})")
+        self.indent -= 1
         self.emit("else:")
         self.emit(f"    {t} = {self.value(self.c.general_call(node.span))}(None, {fn}, [{listed}], ())")
         return t

@@ -243,3 +243,18 @@ def test_labelled_hot_bodies_are_generated():
                 "        set i to i + 1\n    give counts\n", "hot.syn")
     for name in ("weighted", "count"):
         assert rt.globals[name].code.body.__code__.co_filename == "<synsema generated>", name
+
+
+@pytest.mark.parametrize("source, stdout, secret_error", [
+    ('task f(xs)\n    give apply(xs, (x) => private(x, "app"))\nprint(f([1, 2]))\n', "private(app)\n", False),
+    ('task g(xs)\n    give length(where(xs, (x) => private(x > 1, "app")))\nprint(g([1, 2, 3]))\n',
+     "private(app)\n", False),
+    ('task h(xs)\n    give sort_by(xs, (x) => private(x, "app"))\n'
+     'try\n    print(h([[1], 2]))\nrecover e\n    print("caught", e)\n', "", True),
+])
+def test_builtin_callbacks_label_the_result_while_nothing_else_is_private(tmp_path, source, stdout, secret_error):
+    """A builtin called while nothing is private, whose callback creates the run's first private
+    value: its result (or its error) carries the callback's labels (public_builtin's rule)."""
+    code, out, err, _ = assert_same(tmp_path, source, labels=True)
+    assert out == stdout, (out, err)
+    assert (code != 0 and "private" in err) if secret_error else code == 0, (out, err)
