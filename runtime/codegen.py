@@ -94,12 +94,22 @@ def _signals(node) -> bool:
 
 def _needs_frame(body) -> bool:
     """Whether a body holds a node the generator does not write inline (so it cannot be a direct
-    body): then the direct attempt, which would give up there, is skipped."""
+    body): then the direct attempt, which would give up there, is skipped. An operator without
+    an int fast path (`**`, `/`, `in`) is such a node, though e_Binary/e_Compare exist."""
     for node in ast.walk(ast.Module("", body) if type(body) is list else body):
         name = type(node).__name__
         if name != "Module" and not hasattr(Generator, "s_" + name) and not hasattr(Generator, "e_" + name):
             return True
+        if (name == "Binary" or name == "Compare") and not _inline_operator(node):
+            return True
     return False
+
+
+def _inline_operator(node) -> bool:
+    """Whether e_Binary / e_Compare write `node` inline: one operator with an int fast path."""
+    if type(node) is ast.Binary:
+        return fastpaths.has_fast_path(node.op)
+    return len(node.ops) == 1 and fastpaths.has_fast_path(node.ops[0])
 
 
 def _frame_owner(scope, depth: int):
@@ -789,13 +799,13 @@ class Generator:
 
     def e_Binary(self, node):
         op = node.op
-        if not fastpaths.has_fast_path(op):
+        if not _inline_operator(node):
             return None
         general = _slow_binary(ops.BINARY[op], node.span, f"`{op}`")
         return self.operator(op, node.left, node.right, general, node.span)
 
     def e_Compare(self, node):
-        if len(node.ops) != 1 or not fastpaths.has_fast_path(node.ops[0]):
+        if not _inline_operator(node):
             return None
         from synsema.runtime.compiler import _comparison
         op = node.ops[0]
