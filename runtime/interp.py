@@ -18,7 +18,6 @@ from synsema.lang.gcpause import collector_paused
 from synsema.runtime.calls import REG, call_value, callback, invoke, run_body
 from synsema.runtime.capabilities import Capabilities, validate_required
 from synsema.runtime.compiler import INTENT_FROZEN, Compiler
-from synsema.runtime.concurrency import waiting
 from synsema.runtime import limits
 from synsema.runtime.control import ExitProgram, quiet_broken_pipe
 from synsema.runtime.labels import EMPTY, LabelState, make_secret, strip, unwrap, wrap
@@ -305,6 +304,7 @@ class Runtime:
 
     def mcp_call(self, server: str, tool: str, arguments: dict):
         """Call one MCP tool with JSON arguments; its result as Synsema values."""
+        from synsema.runtime.concurrency import waiting
         hub = self._mcp()
         with waiting():   # parallel_map's other items run while this one waits
             return hub.call(server, tool, arguments)

@@ -36,7 +36,8 @@ ON_FIRST_USE = ("synsema.runtime.label_compiler", "synsema.runtime.diffs", "diff
                 # every command's handler and help but `run`'s, the audit log, what explains a
                 # program's errors, source that does not parse, and `match`
                 "synsema.runtime.subcommands", "synsema.runtime.command_table", "synsema.runtime.audit",
-                "synsema.lang.diagnostics", "synsema.lang.parse_errors", "synsema.runtime.patterns")
+                "synsema.lang.diagnostics", "synsema.lang.parse_errors", "synsema.runtime.patterns",
+                "synsema.runtime.concurrency")
 
 
 def hello_world_modules(tmp_path) -> list[str]:
