@@ -35,7 +35,7 @@ from synsema.runtime import operators as ops
 from synsema.runtime.calls import (BUILTIN_FAILURES, GIVE, RECURSION_LIMIT, REG, SIZED_RESULTS, STOP,
                                    builtin_failure, call_builtin, call_value, host_failure, invoke)
 from synsema.runtime.control import StopLoop
-from synsema.runtime.limits import MAX_INT_BITS, MAX_LIST_LENGTH, check_result, joined
+from synsema.runtime.limits import MAX_INT_BITS, MAX_LIST_LENGTH, MAX_TEXT_LENGTH, check_result, joined
 from synsema.runtime.operators import checked_product
 from synsema.runtime.scope import UNBOUND
 from synsema.runtime.values import Builtin, Task, display, map_key, type_name
@@ -94,8 +94,8 @@ def _signals(node) -> bool:
 
 def _needs_frame(body) -> bool:
     """Whether a body holds a node the generator does not write inline (so it cannot be a direct
-    body): then the direct attempt, which would give up there, is skipped. An operator without
-    an int fast path (`**`, `/`, `in`) is such a node, though e_Binary/e_Compare exist."""
+    body): then the direct attempt, which would give up there, is skipped. A comparison without
+    an int fast path (`in`, a chain) is such a node, though e_Compare exists."""
     for node in ast.walk(ast.Module("", body) if type(body) is list else body):
         name = type(node).__name__
         if name != "Module" and not hasattr(Generator, "s_" + name) and not hasattr(Generator, "e_" + name):
@@ -106,9 +106,10 @@ def _needs_frame(body) -> bool:
 
 
 def _inline_operator(node) -> bool:
-    """Whether e_Binary / e_Compare write `node` inline: one operator with an int fast path."""
+    """Whether e_Binary / e_Compare write `node` inline: every Binary (an int fast path, or the
+    general operator called from the generated code), one comparison with an int fast path."""
     if type(node) is ast.Binary:
-        return fastpaths.has_fast_path(node.op)
+        return True
     return len(node.ops) == 1 and fastpaths.has_fast_path(node.ops[0])
 
 
@@ -754,7 +755,15 @@ class Generator:
                 self.emit(f"{shown} = {v} if {v}.__class__ is str else display({v})")
                 parts.append(shown)
         t = self.temp()
-        self.emit(f"{t} = joined('a template', [{', '.join(parts)}])")
+        holes = [p for p in parts if p[0] == "t"]
+        room = MAX_TEXT_LENGTH - sum(len(p) for p in node.parts if type(p) is str)
+        if holes:   # joined's limit, tested before the text is built
+            self.emit(f"if {' + '.join(f'len({h})' for h in holes)} <= {self.value(room)}:")
+            self.emit(f"    {t} = ''.join(({', '.join(parts)},))")
+            self.emit("else:")
+            self.emit(f"    {t} = joined('a template', [{', '.join(parts)}])")
+        else:
+            self.emit(f"{t} = joined('a template', [{', '.join(parts)}])")
         self.indent -= 1
         self.emit("except SynError as error:")
         self.emit(f"    raise error.at({span})")
@@ -799,9 +808,13 @@ class Generator:
 
     def e_Binary(self, node):
         op = node.op
-        if not _inline_operator(node):
-            return None
         general = _slow_binary(ops.BINARY[op], node.span, f"`{op}`")
+        if not fastpaths.has_fast_path(op):   # `/`, `**`: the general operator, called from here
+            a = self.atom(node.left, [node.right])
+            b = self.expr(node.right)
+            t = self.temp()
+            self.emit(f"{t} = {self.value(general)}({a}, {b})")
+            return t
         return self.operator(op, node.left, node.right, general, node.span)
 
     def e_Compare(self, node):
@@ -818,6 +831,11 @@ class Generator:
         b = self.expr(right_node)
         slow = self.value(general)
         t = self.temp()
+        if op == "+" and (type(left_node) is ast.Str or type(right_node) is ast.Str):
+            other = b if type(left_node) is ast.Str else a   # text joined to a literal: `_sized`'s rule inline
+            self.emit(f"{t} = {a} + {b} if {other}.__class__ is str and len({a}) + len({b}) <= MAX_TEXT_LENGTH "
+                      f"else {slow}({a}, {b})")
+            return t
         if op == "==" or op == "!=":
             test = (f"{a}.__class__ is {b}.__class__ and ({a}.__class__ is int or {a}.__class__ is str)")
             fast = f"{a} {op} {b}"
@@ -1112,7 +1130,7 @@ _NAMESPACE = {
     "checked_product": checked_product, "Builtin": Builtin, "getrefcount": sys.getrefcount,
     "map_key": map_key, "display": display, "joined": joined, "_INT_LOW": -(1 << MAX_INT_BITS), "_INT_HIGH": 1 << MAX_INT_BITS,
     "BUILTIN_FAILURES": BUILTIN_FAILURES, "builtin_failure": builtin_failure, "SIZED_RESULTS": SIZED_RESULTS,
-    "MAX_LIST_LENGTH": MAX_LIST_LENGTH, "check_result": check_result,
+    "MAX_LIST_LENGTH": MAX_LIST_LENGTH, "MAX_TEXT_LENGTH": MAX_TEXT_LENGTH, "check_result": check_result,
 }
 
 

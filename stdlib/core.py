@@ -299,6 +299,9 @@ def int_(rt, value, *extra, fallback=_NO_DEFAULT, base=None):
     Example: int("x", fallback = 0) => 0
     Example: int("x", 0) => 0
     """
+    if value.__class__ is str and not extra and base is None and value.isascii() and value.isdigit() \
+            and len(value) <= MAX_INT_DIGITS:
+        return int(value)   # plain decimal digits: what _int_from_text reads them as, without its regex
     if extra:
         default = extra[0]
         if type(default) is int and 2 <= default <= 36:

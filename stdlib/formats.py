@@ -31,6 +31,10 @@ _NESTING = re.compile(r'"(?:[^"\\]++|\\.)*+(?:"|\Z)|[\[\]{}]', re.S)
 
 
 # ------------------------------------------------------------------ encode
+# A text as a JSON string, exactly as json.dumps(text, ensure_ascii=False) writes it (the
+# function it calls), without building a JSONEncoder per text.
+_json_string = json.encoder.encode_basestring
+
 def _encode(value, depth: int, seen: dict) -> str:
     """The JSON text of `value`. Each list or map is encoded once per call (`seen`, by identity)
     and joined from its items' texts with its size checked first, so a value that holds one list
@@ -38,7 +42,7 @@ def _encode(value, depth: int, seen: dict) -> str:
     as soon as its text would pass MAX_TEXT_LENGTH, not after filling memory."""
     t = type(value)
     if t is str:
-        return json.dumps(value, ensure_ascii=False)
+        return _json_string(value)
     if value is None:
         return "null"
     if t is bool:
@@ -63,7 +67,7 @@ def _encode(value, depth: int, seen: dict) -> str:
             parts = [_encode(item, depth + 1, seen) for item in value]
             opening, closing = "[", "]"
         else:
-            parts = [json.dumps(key, ensure_ascii=False) + ":" + _encode(item, depth + 1, seen)
+            parts = [_json_string(key) + ":" + _encode(item, depth + 1, seen)
                      for key, item in value.items()]
             opening, closing = "{", "}"
         done = seen[id(value)] = opening + joined("json_encode", parts, ",") + closing

@@ -17,7 +17,7 @@ from decimal import Decimal
 
 from synsema.lang.errors import SynError
 from synsema.runtime.deadline import Deadline, DeadlineExceeded
-from synsema.runtime.limits import REGEX_SECONDS, check_length
+from synsema.runtime.limits import MAX_LIST_LENGTH, REGEX_SECONDS, check_length
 from synsema.runtime.values import display, type_name
 from synsema.stdlib.core import short, wrong_type
 from synsema.stdlib.registry import builtin
@@ -106,7 +106,8 @@ def split(rt, t, sep):
     if not _text("split", sep, "a text separator"):
         check_length("split", "list", len(t))
         return list(t)
-    check_length("split", "list", t.count(sep) + 1)
+    if len(t) >= MAX_LIST_LENGTH:   # a shorter text cannot split into more items than the limit
+        check_length("split", "list", t.count(sep) + 1)
     return t.split(sep)
 
 

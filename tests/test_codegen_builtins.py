@@ -14,7 +14,7 @@ import json
 import pytest
 
 from synsema.runtime.calls import RECURSION_LIMIT
-from synsema.runtime.limits import MAX_TEXT_LENGTH
+from synsema.runtime.limits import MAX_LIST_LENGTH, MAX_TEXT_LENGTH
 from tests.test_codegen_differential import _run, assert_same
 
 # Each program calls the builtins from a direct task body, a lambda, a task holding a closure
@@ -51,7 +51,52 @@ PROGRAMS = {
     "value semantics of results and arguments": (
         "task f(xs)\n    let ys be slice(xs, 0, 2)\n    set ys[0] to 9\n    let ks be keys({a: 1})\n"
         "    set ks to append(ks, \"z\")\n    give [xs, ys, ks, sort(xs)]\nlet b be [3, 1, 2]\nprint(f(b), b)\n"),
+    "int of plain digits and everything else": (
+        "task f(t)\n    give int(t, fallback = \"no\")\n"
+        "print(apply([\"007\", \"0\", \"\u0663\", \"+5\", \"-5\", \" 5\", \"1_0\", \"0x1f\", \"\", \"\u00b2\", \"5.0\"], f))\n"
+        "print(int(\"12\", 3), int(\"12\", base = 3))\n"),
+    "int of too many digits": "task f(t)\n    give int(t)\nprint(f(join(apply(range(50001), (i) => \"7\"), \"\")))\n",
+    "text joined to a literal": (
+        "task f(x)\n    give [\"w\" + x, x + \"!\", \"\" + x]\nprint(f(\"a\"), f(\"\"))\n"
+        "print(f(3), f(2.5), f(true))\nprint(f([1]))\n"),
+    "division and powers in a direct lambda": (
+        "let f be (i) => i * 7919 % 100003 + i % 7 / 8\nlet p be (a, b) => a ** b\n"
+        "print(apply([1, 2, 3], f), p(2, 10), p(2.0, 0.5), p(1.5d, 2))\nprint(f(1) / 0)\n"),
+    "a power past the integer limit": "let p be (a, b) => a ** b\nprint(p(10, 60000))\n",
+    "templates": (
+        "task f(x, y)\n    give `{x}-{y}: {length(text(x))}`\nprint(f(1, \"b\"), f([1], {a: nothing}), f(2.5, 1.5d), `plain`)\n"),
+    "json_encode of texts": (
+        "task f(x)\n    give json_encode(x)\n"
+        "print(f([\"a\\\"b\", \"tab\\there\", \"\u00e9\u4e2d\", \"\\u0001\\n\", {\"k\\\"ey\": \"\u2028\"}]))\n"
+        "print(json_decode(f({\"x y\": [\"\\\\\", \"/\"]})))\n"),
 }
+
+
+def text_of(name: str, char: str, size: int) -> str:
+    """A program line building `name`, a text of `size` copies of `char`, by doubling."""
+    return (f'let {name} be "{char}"\nwhile length({name}) * 2 <= {size}\n    set {name} to {name} + {name}\n'
+            f'set {name} to {name} + slice({name}, 0, {size} - length({name}))\n')
+
+
+# Size limits the builtins and operators written faster must still refuse, at the same span.
+PAST_LIMITS = {
+    "split past the list limit": (text_of("t", "a", MAX_LIST_LENGTH) + 'task f(x)\n    give split(x, "a")\nprint(f(t))\n',
+                                  "split would make a list of 10,000,001 items", "prog.syn:6:10"),
+    "text joined to a literal past the text limit": (
+        text_of("t", "a", MAX_TEXT_LENGTH) + 'task f(x)\n    give x + "!"\nprint(length(f(t)))\n',
+        "would make a text of 50,000,001 characters", "prog.syn:6:10"),
+    "a template past the text limit": (
+        text_of("t", "a", MAX_TEXT_LENGTH // 2) + 'task f(x)\n    give `{x}{x}!`\nprint(length(f(t)))\n',
+        "a template would make a text of 50,000,001 characters", "prog.syn:6:10"),
+}
+
+
+@pytest.mark.parametrize("labels", [False, True])
+@pytest.mark.parametrize("name", sorted(PAST_LIMITS))
+def test_size_limits_still_refuse(tmp_path, name, labels):
+    source, message, where = PAST_LIMITS[name]
+    code, _, err, _ = assert_same(tmp_path, source, labels)
+    assert code == 1 and message in err and where in err, err
 
 
 @pytest.mark.parametrize("labels", [False, True])
@@ -64,11 +109,16 @@ def test_builtin_calls_match_the_closures(tmp_path, name, labels):
         "int of bad text": (1, "prog.syn:2:10", "Cannot convert"),
         "named arguments": (1, "prog.syn:5:10", "sep"),
         "host failure": (1, "prog.syn:9:10", "maximum recursion depth exceeded (in text"),
+        "int of plain digits and everything else": (1, "prog.syn:4:7", "from 2 to 36 it is ambiguous"),
+        "int of too many digits": (1, "prog.syn:2:10", "integers are read from at most 50,000 digits"),
+        "text joined to a literal": (1, "prog.syn:2:11", "Cannot add text and list"),
     }.get(name)
     if expected is not None:
         assert code == expected[0] and expected[1] in err and expected[2] in err, err
     if name == "a rebound global":
         assert out == "3\n99\n" and "prog.syn:2:10" in err
+    if name == "int of plain digits and everything else":   # `²` is a digit to Python, not to int
+        assert out == '[7, 0, 3, 5, -5, 5, 10, 31, "no", "no", "no"]\n'
     if name == "recovered error, then the loop goes on":
         assert out.endswith("4\n")
 
