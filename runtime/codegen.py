@@ -37,8 +37,9 @@ from synsema.runtime.calls import (BUILTIN_FAILURES, GIVE, RECURSION_LIMIT, REG,
 from synsema.runtime.control import StopLoop
 from synsema.runtime.limits import MAX_INT_BITS, MAX_LIST_LENGTH, MAX_TEXT_LENGTH, check_result, joined
 from synsema.runtime.operators import checked_product
+from synsema.runtime.patterns import NOT_LITERAL, literal_mismatch, literal_value
 from synsema.runtime.scope import UNBOUND
-from synsema.runtime.values import Builtin, Task, display, map_key, type_name
+from synsema.runtime.values import Builtin, Task, display, equal, map_key, type_name
 
 # The internal switch of the differential tests: with it set, every body stays on the closures.
 ENABLED = os.environ.get("SYNSEMA_CLOSURES", "") in ("", "0")
@@ -98,7 +99,7 @@ def _needs_frame(body) -> bool:
     an int fast path (`in`, a chain) is such a node, though e_Compare exists."""
     for node in ast.walk(ast.Module("", body) if type(body) is list else body):
         name = type(node).__name__
-        if name != "Module" and not hasattr(Generator, "s_" + name) and not hasattr(Generator, "e_" + name):
+        if name not in _WRITTEN_PARTS and not hasattr(Generator, "s_" + name) and not hasattr(Generator, "e_" + name):
             return True
         if (name == "Binary" or name == "Compare") and not _inline_operator(node):
             return True
@@ -111,6 +112,22 @@ def _inline_operator(node) -> bool:
     if type(node) is ast.Binary:
         return True
     return len(node.ops) == 1 and fastpaths.has_fast_path(node.ops[0])
+
+
+# Nodes written inline as parts of another (a `match`'s arms and patterns: Generator.s_Match).
+_WRITTEN_PARTS = frozenset({"Module", "MatchArm", "PWildcard", "PBind", "PValue", "PList", "PMap"})
+
+
+def _inline_pattern(pattern) -> bool:
+    """Whether Generator.pattern writes `pattern` (every shape but an enum variant's)."""
+    t = type(pattern)
+    if t is ast.PEnum:
+        return False
+    if t is ast.PList:
+        return all(_inline_pattern(p) for p in (*pattern.before, *pattern.after))
+    if t is ast.PMap:
+        return all(sub is None or _inline_pattern(sub) for _, sub in pattern.entries)
+    return True
 
 
 def _frame_owner(scope, depth: int):
@@ -331,9 +348,12 @@ class Generator:
             self.emit("else:")
             self.emit(f"    raise {self.value(_not_declared_raiser(name, node.span))}()")
         elif len(candidates) == 1 and candidates[0][0] == 0:
-            if c._shrink_pattern(node, name, scope) is not None:
-                return False
             where = self.location(0, candidates[0][1])
+            if c._shrink_pattern(node, name, scope) is not None:
+                v = self.set_shrink(node, where)
+                if tail:
+                    self.emit(f"return {v}")
+                return True
             v = self.expr(node.value)
             if where in self.bound:
                 self.emit(f"{where} = {v}")
@@ -351,9 +371,46 @@ class Generator:
             self.emit(f"return {v}")
         return True
 
+    def set_shrink(self, node, where) -> str:
+        """`set xs to slice(xs, i, j)` as compiler._shrink_pattern runs it: the local list cut in
+        place when it is a list nobody else holds and `slice` is the builtin, else the general
+        statement (the builtin's call, then the store with its unbound test)."""
+        from synsema.runtime.compiler import _int_literal
+        c = self.c
+        call = node.value
+        start = _int_literal(call.args[1])
+        end = _int_literal(call.args[2]) if len(call.args) == 3 else None
+        xs, v = self.temp(), self.temp()
+        self.emit(f"{xs} = {where}")
+        self.emit(f"if {xs}.__class__ is list and g.get({self.value('slice')}) is {self.value(c.globals.get('slice'))} "
+                  f"and getrefcount({xs}) <= 3:")
+        if end is not None:
+            self.emit(f"    del {xs}[{self.value(end)}:]")
+        if start:
+            self.emit(f"    del {xs}[:{self.value(start)}]")
+        self.emit(f"    {v} = {xs}")
+        self.emit("else:")
+        self.indent += 1
+        self.emit(f"{xs} = None")
+        general = self.expr(call)
+        self.emit(f"{v} = {general}")
+        if where in self.bound:
+            self.emit(f"{where} = {v}")
+        else:
+            self.emit(f"if {where} is U:")
+            self.emit(f"    {self.value(_set_outer(node.target.name, node.span, c.globals))}({v})")
+            self.emit("else:")
+            self.emit(f"    {where} = {v}")
+        self.indent -= 1
+        return v
+
     def located(self, name, candidates, span, write) -> None:
         """Code acting on the variable `name` where `compiler.locator` finds it: the innermost
         frame that has it bound, else the globals; `write(location)` emits the action."""
+        where = self.location(*candidates[0]) if candidates else None
+        if where in self.bound:   # a `let` before this statement bound the innermost one
+            write(where)
+            return
         first = True
         for depth, slot in candidates:
             where = self.location(depth, slot)
@@ -477,6 +534,174 @@ class Generator:
             self.emit(f"return {v}")
         return True
 
+    def s_Match(self, node, tail):
+        """`match` as compiler.s_Match runs it with every arm folded, its tests written into this
+        function as patterns.Dispatcher writes them into its own: the subject read once, each arm
+        tried in source order (its pattern binding into the enclosing frame as the test goes, then
+        its guard, whose "no" resets the arm's names), the body of the first arm that fits run
+        here, its names reset to unbound however it ends. Kept as the Dispatcher when an arm or
+        `otherwise` cannot be folded (it makes a task or lambda, or this is the top level) or a
+        pattern names an enum variant."""
+        from synsema.lang.resolve import arm_scope, block_scope
+        from synsema.runtime.compiler import _foldable
+        scope = self.scope
+        if not all(_foldable(arm, scope) and _inline_pattern(arm.pattern) for arm in node.arms):
+            return False
+        if node.otherwise is not None and not _foldable(node.otherwise, scope):
+            return False
+        subject = self.expr(node.subject)
+        if subject[0] != "t":
+            held = self.temp()
+            self.emit(f"{held} = {subject}")
+            subject = held
+        self.statement_temps.remove(subject)
+        self.end_statement()
+        self.statement_temps.append(subject)
+        chosen = self.temp()   # the number of the arm that fits, 0 while none does
+        self.emit(f"{chosen} = 0")
+        shape = self.subject_shape(node, subject)
+        name = self.frames[-1][0]
+        arms = []
+        for number, arm in enumerate(node.arms, 1):
+            inner = arm_scope(scope, arm, shared=True)
+            self.frames[-1] = (name, inner)
+            self.emit(f"while {chosen} == 0:")   # left with `break` when the arm does not fit
+            self.indent += 1
+            binders = self.pattern(arm.pattern, subject, shape)
+            if arm.guard is not None:
+                saved = set(self.bound)
+                self.bound.update(binders)
+                guard = self.expr(arm.guard)
+                self.bound = saved
+                self.emit(f"if not {guard}:")
+                for slot in inner.slots.values():
+                    self.emit(f"    {self.location(0, slot)} = U")
+                self.emit("    break")
+            self.emit(f"{chosen} = {number}")
+            self.indent -= 1
+            arms.append((inner, binders, arm.body))
+        if node.otherwise is not None:
+            arms.append((block_scope(scope, node.otherwise, shared=True), (), node.otherwise))
+        tested = [t for t in self.statement_temps if t != chosen]   # the tests' values: not read again
+        self.emit(" = ".join(tested) + " = None")
+        self.statement_temps = [chosen]
+        for number, (inner, binders, body) in enumerate(arms, 1):
+            if number > len(node.arms):
+                self.emit("else:")
+            else:
+                self.emit(f"{'if' if number == 1 else 'elif'} {chosen} == {number}:")
+            self.indent += 1
+            self.frames[-1] = (name, inner)
+            saved = set(self.bound)
+            self.bound.update(binders)
+            slots = [self.location(0, slot) for slot in inner.slots.values()]
+            if slots:
+                self.emit("try:")
+                self.indent += 1
+            self.block_body(body, tail)
+            if slots:
+                self.indent -= 1
+                self.emit("finally:")
+                self.emit(f"    {' = '.join(slots)} = U")
+            self.bound = saved
+            self.indent -= 1
+        self.frames[-1] = (name, scope)
+        if node.otherwise is None and tail:
+            self.emit("else:")
+            self.emit("    return None")
+        return True
+
+    def subject_shape(self, node, subject):
+        """When two or more arms are list patterns (an instruction set, a token stream), the
+        subject's length (-1 for a non-list) and, if they start with a literal, its first item,
+        read once for every arm: (length, first item or None); else None. The subject is a
+        value nothing can change while the arms are tried, so these are what each test reads."""
+        lists = [arm.pattern for arm in node.arms if type(arm.pattern) is ast.PList]
+        if len(lists) < 2:
+            return None
+        length = self.temp()
+        self.emit(f"{length} = len({subject}) if {subject}.__class__ is list else -1")
+        heads = [p for p in lists if p.before and literal_value(p.before[0]) is not NOT_LITERAL]
+        if len(heads) < 2:
+            return length, None
+        head = self.temp()
+        self.emit(f"{head} = {subject}[0] if {length} > 0 else None")
+        return length, head
+
+    def pattern(self, pattern, x: str, shape=None) -> list[str]:
+        """Statements testing the value `x` against `pattern` (patterns._emit's tests; `break`
+        on a mismatch) and binding its names; the locations it binds. `shape`: the subject's
+        length and first item when read once (subject_shape)."""
+        t = type(pattern)
+        if t is ast.PWildcard:
+            return []
+        if t is ast.PBind:
+            where = self.location(0, self.scope.declare(pattern.name))
+            self.emit(f"{where} = {x}")
+            return [where]
+        constant = literal_value(pattern)
+        if constant is not NOT_LITERAL:
+            self.emit(f"if {literal_mismatch(x, constant, self.value(constant), lambda: self.value(type(constant)))}:")
+            self.emit("    break")
+            return []
+        if t is ast.PValue:   # a value computed when the arm is tried (patterns.compile_pattern)
+            span = self.value(pattern.span)
+            self.emit("try:")
+            self.indent += 1
+            expected = self.expr(pattern.expr)
+            same = self.temp()
+            self.emit(f"{same} = equal({x}, {expected})")
+            self.indent -= 1
+            self.emit("except SynError as error:")
+            self.emit(f"    raise error.at({span})")
+            self.emit(f"if not {same}:")
+            self.emit("    break")
+            return []
+        bound = []
+        if t is ast.PList:
+            before, after, rest = pattern.before, pattern.after, pattern.rest
+            fixed = self.value(len(before) + len(after))
+            compare = '<' if rest is not None else '!='
+            if shape is None:
+                self.emit(f"if {x}.__class__ is not list or len({x}) {compare} {fixed}:")
+            else:
+                self.emit(f"if {shape[0]} {compare} {fixed}:")
+            self.emit("    break")
+            items = [(sub, f"{x}[{self.value(i)}]") for i, sub in enumerate(before)]
+            items += [(sub, f"{x}[{self.value(i - len(after))}]") for i, sub in enumerate(after)]
+            for i, (sub, item) in enumerate(items):
+                if i == 0 and before and shape is not None and shape[1] is not None:
+                    bound += self.pattern(sub, shape[1]) if literal_value(sub) is not NOT_LITERAL \
+                        else self.pattern_item(sub, shape[1])
+                else:
+                    bound += self.pattern_item(sub, item)
+            if rest:
+                where = self.location(0, self.scope.declare(rest))
+                end = f"len({x}) - {self.value(len(after))}" if after else ""
+                self.emit(f"{where} = {x}[{self.value(len(before))}:{end}]")
+                bound.append(where)
+            return bound
+        self.emit(f"if {x}.__class__ is not dict:")   # a map pattern
+        self.emit("    break")
+        for key, sub in pattern.entries:
+            k = self.value(key)
+            self.emit(f"if {k} not in {x}:")
+            self.emit("    break")
+            bound += self.pattern_item(ast.PBind(key, span=pattern.span) if sub is None else sub, f"{x}[{k}]")
+        return bound
+
+    def pattern_item(self, sub, item: str) -> list[str]:
+        """A sub-pattern of one item of a list or map (an index expression), read once."""
+        if type(sub) is ast.PWildcard:
+            return []
+        if type(sub) is ast.PBind:
+            where = self.location(0, self.scope.declare(sub.name))
+            self.emit(f"{where} = {item}")
+            return [where]
+        y = self.temp()
+        self.emit(f"{y} = {item}")
+        return self.pattern(sub, y)
+
     def s_Give(self, node, tail):
         scope = self.scope
         if not scope.in_task() and not self.c._in_test(scope):
@@ -599,7 +824,10 @@ class Generator:
         self.emit("try:")
         self.indent += 1
         self.loops += 1
+        saved = set(self.bound)
+        self.bound.add(self.location(0, 1))   # the loop's variable, bound by the `for`
         self.block_body(node.body, False)
+        self.bound = saved
         self.loops -= 1
         self.indent -= 1
         self.emit("except StopLoop:")
@@ -1128,7 +1356,7 @@ _NAMESPACE = {
     "GIVE": GIVE, "STOP": STOP, "U": UNBOUND, "Task": Task, "SynError": SynError, "StopLoop": StopLoop,
     "RECURSION_LIMIT": RECURSION_LIMIT, "call_other": call_other, "call_builtin": call_builtin, "each_items": each_items,
     "checked_product": checked_product, "Builtin": Builtin, "getrefcount": sys.getrefcount,
-    "map_key": map_key, "display": display, "joined": joined, "_INT_LOW": -(1 << MAX_INT_BITS), "_INT_HIGH": 1 << MAX_INT_BITS,
+    "map_key": map_key, "display": display, "equal": equal, "joined": joined, "_INT_LOW": -(1 << MAX_INT_BITS), "_INT_HIGH": 1 << MAX_INT_BITS,
     "BUILTIN_FAILURES": BUILTIN_FAILURES, "builtin_failure": builtin_failure, "SIZED_RESULTS": SIZED_RESULTS,
     "MAX_LIST_LENGTH": MAX_LIST_LENGTH, "MAX_TEXT_LENGTH": MAX_TEXT_LENGTH, "check_result": check_result,
 }

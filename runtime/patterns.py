@@ -26,21 +26,32 @@ from synsema.lang.errors import SynError
 from synsema.runtime.scope import UNBOUND
 from synsema.runtime.values import Constructor, EnumValue, equal
 
-_NOT_LITERAL = object()
+NOT_LITERAL = object()
 _made: dict[str, object] = {}   # generated source -> its `make` function
 
 
-def _literal(pattern):
-    """The constant of a literal pattern (text, int, bool, nothing), else _NOT_LITERAL."""
+def literal_value(pattern):
+    """The constant of a literal pattern (text, int, bool, nothing), else NOT_LITERAL."""
     if type(pattern) is not ast.PValue:
-        return _NOT_LITERAL
+        return NOT_LITERAL
     expr = pattern.expr
     t = type(expr)
     if t is ast.Str or t is ast.Bool or (t is ast.Num and type(expr.value) is int):
         return expr.value
     if t is ast.Nothing:
         return None
-    return _NOT_LITERAL
+    return NOT_LITERAL
+
+
+def literal_mismatch(x: str, constant, c: str, kind) -> str:
+    """The Python test that the value in `x` is not the literal `constant` (passed in as `c`;
+    `kind()` names its type when the test needs it), with `values.equal`'s meaning."""
+    if type(constant) is str:     # equal() of a text and anything else is false
+        return f"{x}.__class__ is not str or {x} != {c}"
+    if constant is None:
+        return f"{x} is not None"
+    # an int or bool also equals other numbers: 1 == 1.0 == true
+    return f"not ({x} == {c} if {x}.__class__ is {kind()} else equal({x}, {c}))"
 
 
 class _Source:
@@ -120,16 +131,9 @@ def _emit(pattern, x: str, src: _Source, scope, compiler) -> None:
     if t is ast.PBind:
         src.line(f"{src.frame()}[{src.arg('s', scope.declare(pattern.name))}] = {x}")
         return
-    constant = _literal(pattern)
-    if constant is not _NOT_LITERAL:
-        c = src.arg("c", constant)
-        if type(constant) is str:     # equal() of a text and anything else is false
-            src.fail_if(f"{x}.__class__ is not str or {x} != {c}")
-        elif constant is None:
-            src.fail_if(f"{x} is not None")
-        else:                         # an int or bool also equals other numbers: 1 == 1.0 == true
-            k = src.arg("k", type(constant))
-            src.fail_if(f"not ({x} == {c} if {x}.__class__ is {k} else equal({x}, {c}))")
+    constant = literal_value(pattern)
+    if constant is not NOT_LITERAL:
+        src.fail_if(literal_mismatch(x, constant, src.arg("c", constant), lambda: src.arg("k", type(constant))))
         return
     if t is ast.PList:
         _emit_list(pattern, x, src, scope, compiler)
