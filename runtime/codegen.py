@@ -980,7 +980,8 @@ class Generator:
             else:
                 v = self.expr(p)
                 shown = self.temp()
-                self.emit(f"{shown} = {v} if {v}.__class__ is str else display({v})")
+                self.emit(f"{shown} = {v} if {v}.__class__ is str else str({v}) if {v}.__class__ is int "
+                          f"and _SHOWN_LOW < {v} < _SHOWN_HIGH else display({v})")
                 parts.append(shown)
         t = self.temp()
         holes = [p for p in parts if p[0] == "t"]
@@ -1357,6 +1358,8 @@ _NAMESPACE = {
     "RECURSION_LIMIT": RECURSION_LIMIT, "call_other": call_other, "call_builtin": call_builtin, "each_items": each_items,
     "checked_product": checked_product, "Builtin": Builtin, "getrefcount": sys.getrefcount,
     "map_key": map_key, "display": display, "equal": equal, "joined": joined, "_INT_LOW": -(1 << MAX_INT_BITS), "_INT_HIGH": 1 << MAX_INT_BITS,
+    # ints shown with str() inline: far inside the digits `display` refuses past (values.int_text)
+    "_SHOWN_LOW": -(1 << 64), "_SHOWN_HIGH": 1 << 64,
     "BUILTIN_FAILURES": BUILTIN_FAILURES, "builtin_failure": builtin_failure, "SIZED_RESULTS": SIZED_RESULTS,
     "MAX_LIST_LENGTH": MAX_LIST_LENGTH, "MAX_TEXT_LENGTH": MAX_TEXT_LENGTH, "check_result": check_result,
 }

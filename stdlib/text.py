@@ -102,8 +102,11 @@ def split(rt, t, sep):
     Example: split("a,b,c", ",") => ["a", "b", "c"]
     Example: split("hey", "") => ["h", "e", "y"]
     """
-    _text("split", t)
-    if not _text("split", sep, "a text separator"):
+    if t.__class__ is not str:   # _text's tests, written out: split is called per line of a file
+        raise wrong_type("split", "text", t)
+    if sep.__class__ is not str:
+        raise wrong_type("split", "a text separator", sep)
+    if not sep:
         check_length("split", "list", len(t))
         return list(t)
     if len(t) >= MAX_LIST_LENGTH:   # a shorter text cannot split into more items than the limit

@@ -64,7 +64,8 @@ PROGRAMS = {
         "print(apply([1, 2, 3], f), p(2, 10), p(2.0, 0.5), p(1.5d, 2))\nprint(f(1) / 0)\n"),
     "a power past the integer limit": "let p be (a, b) => a ** b\nprint(p(10, 60000))\n",
     "templates": (
-        "task f(x, y)\n    give `{x}-{y}: {length(text(x))}`\nprint(f(1, \"b\"), f([1], {a: nothing}), f(2.5, 1.5d), `plain`)\n"),
+        "task f(x, y)\n    give `{x}-{y}: {length(text(x))}`\nprint(f(1, \"b\"), f([1], {a: nothing}), f(2.5, 1.5d), `plain`)\n"
+        "print(f(18446744073709551616, -18446744073709551615), f(-18446744073709551616, true), f(0, 2 ** 70))\n"),
     "json_encode of texts": (
         "task f(x)\n    give json_encode(x)\n"
         "print(f([\"a\\\"b\", \"tab\\there\", \"\u00e9\u4e2d\", \"\\u0001\\n\", {\"k\\\"ey\": \"\u2028\"}]))\n"
