@@ -257,7 +257,7 @@ class _Linter:
 
     def missing_exports(self) -> None:
         """`alias.x` where the module `alias` names (read from disk by `uses`) exports no `x`."""
-        if self.uses is None:
+        if self.uses is None or not self.aliases():   # no `use` line: no `alias.x` to look at
             return
         modules = {}
         for node in ast.walk(self.module):
