@@ -193,6 +193,26 @@ def _reducer(rule: list, builder: Builder):
                 values[-1] = build(shape([values[-1]]))
         return reduce_one
 
+    if size == 2 and not (chain or holes or label):
+        # The next commonest (a statement into a left-recursive list, `give x`, a comparison):
+        # the two values are popped, not sliced, and their heights compared without max().
+        if build is _SPLICED and plan == [(0, True, 0), (1, False, 0)] and not trailing:
+            def reduce_two(values: list, heights: list):
+                item = values.pop()
+                high = heights.pop()
+                low = heights[-1]
+                heights[-1] = weight + (low if low > high else high)
+                values[-1].append(item)   # the list on the stack grows in place, as `shape` does
+            return reduce_two
+        if build is not None and build is not _SPLICED:
+            def reduce_two(values: list, heights: list):
+                second = values.pop()
+                high = heights.pop()
+                low = heights[-1]
+                heights[-1] = weight + (low if low > high else high)
+                values[-1] = build([values[-1], second] if whole else shape([values[-1], second]))
+            return reduce_two
+
     def reduce(values: list, heights: list):
         if size:
             v = values[-size:]
