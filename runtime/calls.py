@@ -69,8 +69,10 @@ class TaskCode:
         #                                   runs in which no private value exists yet (label_compiler)
         self.closed = None                # the same, when it reads nothing but its parameters: it
         #                                   may also run on public arguments once something is private
-        self.direct = None                # `body` as direct(env, *arguments), parameters and locals
-        #                                   as Python locals (runtime.codegen), when it could be made
+        self.direct = None                # `body` as direct(env, depth, *arguments), parameters and
+        #                                   locals as Python locals (runtime.codegen), when it could be
+        #                                   made; `depth` is the depth it runs at, REG.depth is left
+        #                                   stale by it (callers put REG.depth back themselves)
         self.public_direct = None         # the same for `public` and `closed`
         self.closed_direct = None
 
@@ -181,28 +183,29 @@ def callback(task: Task, arity: int):
     direct = code.direct
     if direct is not None and arity == 1:
         def one(x):
-            """`run_body` written out around the generated body (which returns plain values)."""
+            """`run_body` around the generated body, which takes its depth as an argument and
+            may leave REG.depth stale (codegen's `sync_depth`): put back however it ends."""
             reg = REG
-            if reg.depth >= RECURSION_LIMIT:
+            depth = reg.depth
+            if depth >= RECURSION_LIMIT:
                 raise SynError("maximum recursion depth exceeded")
-            reg.depth += 1
             reg.steps += 1
             try:
-                return direct(env, x)
+                return direct(env, depth + 1, x)
             finally:
-                reg.depth -= 1
+                reg.depth = depth
         return one
     if direct is not None and arity == 2:
         def two(a, b):
             reg = REG
-            if reg.depth >= RECURSION_LIMIT:
+            depth = reg.depth
+            if depth >= RECURSION_LIMIT:
                 raise SynError("maximum recursion depth exceeded")
-            reg.depth += 1
             reg.steps += 1
             try:
-                return direct(env, a, b)
+                return direct(env, depth + 1, a, b)
             finally:
-                reg.depth -= 1
+                reg.depth = depth
         return two
     if extra:
         return lambda *args: run_body(code, [env, *args, *extra])

@@ -64,6 +64,10 @@ _COMPILED: dict = {}
 REFUSED: list[str] = []
 
 
+# What an empty call-site cache holds: no program value is this object.
+_NO_TASK = object()
+
+
 class _GiveUp(Exception):
     """Generation is not possible here; the caller keeps the closures."""
 
@@ -159,7 +163,7 @@ class Generator:
         self.direct = direct            # frame slots are Python locals (the module doc)
         self.inline_calls = compiler.generated_calls
         self.lines: list[str] = []
-        self.values: list = []          # passed to the maker as k0, k1, …
+        self.values: list = []          # the function's globals k0, k1, … (`finish`)
         self.value_names: dict[int, str] = {}
         self.temps = 0
         self.statement_temps: list[str] = []
@@ -168,6 +172,7 @@ class Generator:
         self.indent = 2
         self.frame_count = 0
         self.bound: set[str] = set()    # slots a `let` earlier in an enclosing block has bound
+        self.sites: list[str] = []      # call sites' caches of the direct callee last called there
 
     # ------------------------------------------------------------------ plumbing
     def emit(self, text: str) -> None:
@@ -214,18 +219,30 @@ class Generator:
         return self.frames[-1][1]
 
     def finish(self, params: int = 0, size: int = 0):
-        names = ", ".join(f"k{i}" for i in range(len(self.values)))
+        """Compile the function (the text shared by bodies of one shape) and make it in a namespace
+        of its own holding this body's values (k0, k1, …) and call-site caches as globals: globals,
+        not closure cells, because a Python call copies every cell of a closure into the new frame
+        and a body's values are many (18 for fib), while a global read is one specialised lookup."""
+        sites = [f"{s}{part}" for s in self.sites for part in ("", "_fn", "_env")]
+        declared = f"        global {', '.join(sites)}\n" if sites else ""
         if self.direct:
-            args = ", ".join(["env", *(f"v{i}" for i in range(1, params + 1))])
+            args = ", ".join(["env", "depth", *(f"v{i}" for i in range(1, params + 1))])
             unbound = "".join(f"        v{i} = U\n" for i in range(params + 1, size))
-            source = (f"def make({names}):\n    def direct({args}):\n{unbound}" + "\n".join(self.lines)
-                      + f"\n    def body(f0):\n        return direct(*f0[:{params + 1}])\n"
+            arguments = "".join(f", f0[{i}]" for i in range(1, params + 1))
+            source = (f"def make():\n    def direct({args}):\n{declared}{unbound}"
+                      + "\n".join(self.lines)
+                      + "\n    def body(f0):\n        depth = reg.depth\n        try:\n"
+                      f"            return direct(f0[0], depth{arguments})\n"
+                      "        finally:\n            reg.depth = depth\n"
                       "    return body, direct\n")
         else:
-            source = (f"def make({names}):\n    def body(f0):\n" + "\n".join(self.lines) + "\n    return body\n")
+            source = (f"def make():\n    def body(f0):\n{declared}" + "\n".join(self.lines)
+                      + "\n    return body\n")
         from synsema.runtime.compiler import _store
         namespace = dict(_NAMESPACE, g=self.c.globals, rt=self.c.rt, reg=REG, store=_store,
                          st=getattr(self.c.rt, "labels", None), **self.names)
+        namespace.update((f"k{i}", v) for i, v in enumerate(self.values))
+        namespace.update((site, _NO_TASK) for site in sites)
         try:
             code = _COMPILED.get(source)
             if code is None:
@@ -240,7 +257,7 @@ class Generator:
             if len(REFUSED) < 20:   # tests/test_codegen_differential.py checks nothing it runs lands here
                 REFUSED.append(f"{type(problem).__name__}: {problem}")
             raise _GiveUp() from None
-        return namespace["make"](*self.values)
+        return namespace["make"]()
 
     # ------------------------------------------------------------------ entry points
     def task(self, stmts: list, scope):
@@ -867,7 +884,7 @@ class Generator:
         span = self.value(node.span)
         self.emit(f"if {fn}.__class__ is Builtin and {fn}.spec.name == 'range':")
         self.indent += 1
-        self.emit("if reg.depth >= RECURSION_LIMIT:")
+        self.emit(f"if {self.depth_now()} >= RECURSION_LIMIT:")
         self.emit(f"    raise SynError('maximum recursion depth exceeded').at({span})")
         self.emit("try:")
         self.indent += 1
@@ -1171,25 +1188,28 @@ class Generator:
         t = self.temp()
         listed = ", ".join(args)
         env_args = "".join(f", {a}" for a in args)
+        site = self.site()
         self.emit("try:")
+        self.indent += 1
         known = self.known_builtin(node.func, n)
         if known is not None:
+            self.indent -= 1
             self.builtin_call(known, fn, t, listed, span)
-            self.emit(f"    elif {fn}.__class__ is Task and ({code} := {fn}.code).arity == {n} and {code}.direct is not None:")
-        else:
-            self.emit(f"    if {fn}.__class__ is Task and ({code} := {fn}.code).arity == {n} and {code}.direct is not None:")
-        self.emit("        if reg.depth >= RECURSION_LIMIT:")
-        self.emit("            raise SynError('maximum recursion depth exceeded')")
-        self.emit("        reg.depth += 1")
-        self.emit("        reg.steps += 1")
-        self.emit("        try:")
-        self.emit(f"            {t} = {code}.direct({fn}.env{env_args})")
-        self.emit("        finally:")
-        self.emit("            reg.depth -= 1")
-        self.emit(f"    elif {fn}.__class__ is Builtin:")
-        self.emit(f"        {t} = call_builtin(rt, {fn}.spec, [{listed}], None, {span})")
-        self.emit("    else:")
-        self.emit(f"        {t} = call_other(rt, {fn}, [{listed}], {span})")
+            self.indent += 1
+            self.emit("else:")
+            self.indent += 1
+        self.emit(f"if {fn} is not {site}:")
+        self.emit(f"    if {fn}.__class__ is Task and ({code} := {fn}.code).arity == {n} and {code}.direct is not None:")
+        self.cache(site, fn, f"{code}.direct", 2)
+        self.emit(f"if {fn} is {site}:")
+        self.indent += 1
+        self.direct_call(t, f"{site}_fn({site}_env, {{depth}}{env_args})")
+        self.indent -= 1
+        self.emit(f"elif {fn}.__class__ is Builtin:")
+        self.emit(f"    {self.sync_depth()}{t} = call_builtin(rt, {fn}.spec, [{listed}], None, {span})")
+        self.emit("else:")
+        self.emit(f"    {self.sync_depth()}{t} = call_other(rt, {fn}, [{listed}], {span})")
+        self.indent -= 2 if known is not None else 1
         self.emit("except SynError as error:")
         self.emit(f"    raise error.at({span})")
         return t
@@ -1218,17 +1238,66 @@ class Generator:
         self.emit(f"    if {fn} is {self.value(fn_value)}:")
         if spec.cap is not None:
             self.emit(f"        rt.site = {span}")
-        self.emit("        if reg.depth >= RECURSION_LIMIT:")
+        self.emit(f"        if {self.depth_now()} >= RECURSION_LIMIT:")
         self.emit("            raise SynError('maximum recursion depth exceeded')")
-        self.emit("        reg.depth += 1")
+        self.emit("        reg.depth = depth + 1" if self.direct else "        reg.depth += 1")
         self.emit("        try:")
         self.emit(f"            {t} = {self.value(spec.implementation())}(rt{', ' if listed else ''}{listed})")
         self.emit("        except BUILTIN_FAILURES as problem:")
         self.emit(f"            raise builtin_failure({name}, problem) from None")
         self.emit("        finally:")
-        self.emit("            reg.depth -= 1")
+        self.emit("            reg.depth = depth" if self.direct else "            reg.depth -= 1")
         self.emit(f"        if {t}.__class__ in SIZED_RESULTS and len({t}) > MAX_LIST_LENGTH:")
         self.emit(f"            check_result({name}, {t})")
+
+    def site(self) -> str:
+        """A new call site's cache: the Task last called there that has a direct body, with that
+        body and the task's environment (a Task's code and env never change once made)."""
+        name = f"site{len(self.sites)}"
+        self.sites.append(name)
+        return name
+
+    def cache(self, site, fn, direct, indent) -> None:
+        """Fill `site`'s cache with the task `fn` and its `direct` body. The task goes in last
+        and the stale one out first, so an interruption part-way (Ctrl-C in the REPL, which keeps
+        the program loaded) leaves a cache that misses, never one that pairs a task with another's body."""
+        self.indent += indent
+        self.emit(f"{site} = NO_TASK")
+        self.emit(f"{site}_fn = {direct}")
+        self.emit(f"{site}_env = {fn}.env")
+        self.emit(f"{site} = {fn}")
+        self.indent -= indent
+
+    def direct_call(self, t, call) -> None:
+        """A call of a direct body as `calls.run_body` makes it: the recursion limit checked at the
+        caller's depth, one step counted, the body run one level deeper. In a direct body the
+        depth is the local `depth` (passed on, never stored); elsewhere it is REG.depth, put back
+        however the callee ends (a direct callee leaves REG.depth stale: see `sync_depth`)."""
+        if self.direct:
+            d = "depth"
+        else:
+            d = self.temp()
+            self.emit(f"{d} = reg.depth")
+        self.emit(f"if {d} >= RECURSION_LIMIT:")
+        self.emit("    raise SynError('maximum recursion depth exceeded')")
+        self.emit("reg.steps += 1")
+        if self.direct:
+            self.emit(f"{t} = {call.format(depth='depth + 1')}")
+            return
+        self.emit("try:")
+        self.emit(f"    {t} = {call.format(depth=d + ' + 1')}")
+        self.emit("finally:")
+        self.emit(f"    reg.depth = {d}")
+
+    def depth_now(self) -> str:
+        """The depth the code being written runs at."""
+        return "depth" if self.direct else "reg.depth"
+
+    def sync_depth(self) -> str:
+        """What goes before a call of anything but a direct body: a direct body keeps its depth in
+        the local `depth` and REG.depth is stale inside it (whatever the last callee left), so it
+        is written out for the callee, which reads it (call_builtin, run_body, callbacks)."""
+        return "reg.depth = depth; " if self.direct else ""
 
     def public_call(self, node):
         """A call in a public body (label_compiler.PublicCompiler.e_Call written inline): a task's
@@ -1246,6 +1315,11 @@ class Generator:
         body = self.temp()
         direct = self.temp()
         t = self.temp()
+        site = self.site()
+        self.emit(f"if {fn} is {site}:")
+        self.emit(f"    {direct} = {site}_fn")
+        self.emit("else:")
+        self.indent += 1
         self.emit(f"if {fn}.__class__ is not Task:")
         self.emit(f"    raise {leave}()")
         self.emit(f"{code} = {fn}.code")
@@ -1256,18 +1330,30 @@ class Generator:
         self.emit(f"    {direct} = {code}.public_direct")
         self.emit(f"if {body} is None or {code}.arity != {n}:")
         self.emit(f"    raise {leave}()")
+        # a closed direct body is the choice whatever `st.touched` says: the one kind cached
+        self.emit(f"if {direct} is not None and {direct} is {code}.closed_direct:")
+        self.cache(site, fn, direct, 1)
+        self.indent -= 1
         self.emit("try:")
-        self.emit("    if reg.depth >= RECURSION_LIMIT:")
-        self.emit("        raise SynError('maximum recursion depth exceeded')")
-        self.emit("    reg.depth += 1")
-        self.emit("    reg.steps += 1")
-        self.emit("    try:")
-        self.emit(f"        if {direct} is not None:")
-        self.emit(f"            {t} = {direct}({fn}.env{listed})")
-        self.emit("        else:")
-        self.emit(f"            {t} = {body}([{fn}.env{listed}, *{code}.extra] if {code}.extra else [{fn}.env{listed}])")
-        self.emit("    finally:")
-        self.emit("        reg.depth -= 1")
+        self.indent += 1
+        self.emit(f"if {direct} is not None:")
+        self.indent += 1
+        self.direct_call(t, f"{direct}({fn}.env, {{depth}}{listed})")
+        self.indent -= 1
+        self.emit("else:")
+        self.indent += 1
+        d = self.depth_now()
+        self.emit(f"if {d} >= RECURSION_LIMIT:")
+        self.emit("    raise SynError('maximum recursion depth exceeded')")
+        self.emit("reg.steps += 1")
+        held = self.temp()
+        self.emit(f"{held} = {d}")
+        self.emit(f"reg.depth = {held} + 1")
+        self.emit("try:")
+        self.emit(f"    {t} = {body}([{fn}.env{listed}, *{code}.extra] if {code}.extra else [{fn}.env{listed}])")
+        self.emit("finally:")
+        self.emit(f"    reg.depth = {held}")
+        self.indent -= 2
         self.emit("except SynError as error:")
         self.emit(f"    raise error.at({span})")
         self.emit(f"if {t} is GIVE:")
@@ -1354,7 +1440,7 @@ def _set_outer(name, span, g):
 
 
 _NAMESPACE = {
-    "GIVE": GIVE, "STOP": STOP, "U": UNBOUND, "Task": Task, "SynError": SynError, "StopLoop": StopLoop,
+    "GIVE": GIVE, "STOP": STOP, "U": UNBOUND, "NO_TASK": _NO_TASK, "Task": Task, "SynError": SynError, "StopLoop": StopLoop,
     "RECURSION_LIMIT": RECURSION_LIMIT, "call_other": call_other, "call_builtin": call_builtin, "each_items": each_items,
     "checked_product": checked_product, "Builtin": Builtin, "getrefcount": sys.getrefcount,
     "map_key": map_key, "display": display, "equal": equal, "joined": joined, "_INT_LOW": -(1 << MAX_INT_BITS), "_INT_HIGH": 1 << MAX_INT_BITS,

@@ -1,0 +1,145 @@
+"""The generated task-call path keeps every guard of `calls.run_body` exactly.
+
+A direct body (runtime/codegen.py) takes the call depth as an argument instead of counting it
+in REG.depth, and each call site caches the task it last called with that task's direct body.
+Each program below runs through the generated path and through the closures (`SYNSEMA_CLOSURES`
+off, tests/test_codegen_differential.py's `assert_same`), with and without `--labels`, and must
+print, fail and exit alike; each also asserts the output a dropped guard would change: a callee
+rebound while its callers are loaded, the recursion limit exactly at and one past it through
+direct, frame and callback calls, the depth after a caught recursion error, `steps()`, an error
+deep in a recursion keeping its position. Ctrl-C and `--time-limit` must stop a deep recursion
+of direct calls, in a run and at the REPL, which then calls the same tasks again.
+"""
+
+from __future__ import annotations
+
+import signal
+import subprocess
+import sys
+import time
+
+import pytest
+
+from tests.bounds.conftest import assert_language_error, run_bounded
+from tests.conftest import synsema_env
+from tests.test_codegen_differential import assert_same
+
+DOWN = "task down(n)\n    when n == 0\n        give 0\n    give 1 + down(n - 1)\n"
+
+# name: (program, a line its output must hold, or a text its stderr must hold)
+PROGRAMS = {
+    "callee rebound between calls": (
+        "task f(x)\n    give x + 1\ntask g(x)\n    give f(x) * 2\nprint(g(1))\n"
+        "set f to (x) => x * 10\nprint(g(1))\n"
+        "task f(x)\n    give x - 1\nprint(g(1))\n"
+        "set f to length\nprint(g(\"abc\"))\n"
+        "set f to (a, b) => a + b\ntry\n    print(g(1))\nrecover e\n    print(e)\n"
+        "set f to 5\nprint(g(1))\n",
+        ["4", "20", "0", "6", "lambda is missing argument 'b'"], "prog.syn:4:10"),
+    "a callee that is a parameter": (
+        "task run(h, x)\n    give h(x)\n"
+        "print(run((x) => x + 1, 1), run((x) => x * 3, 2), run(length, [1, 2]), run(run, 1))\n",
+        [], "prog.syn:2:10: task 'run' is missing argument 'x'"),
+    "same code, another environment": (
+        "task run(h, x)\n    give h(x)\neach i in range(3)\n    task f(x)\n        give x + i\n"
+        "    print(run(f, 10))\n"
+        "task maker(k)\n    task add(x)\n        give x + k\n    give add\n"
+        "print(run(maker(1), 0), run(maker(2), 0), run(maker(3), 0))\n",
+        ["10", "11", "12", "1 2 3"], None),
+    "recursion limit at and past it, frame and direct bodies mixed": (
+        DOWN
+        + "task framed(n)\n    when n == 0\n        give 0\n    try\n        let r be 1 + framed2(n - 1)\n"
+        "    recover e\n        raise e\n    give r\n"
+        "task framed2(n)\n    when n == 0\n        give 0\n    give 1 + framed(n - 1)\n"
+        "print(framed(2999))\ntry\n    print(framed(3000))\nrecover e\n    print(`framed: {e}`)\n"
+        "try\n    print(down(5000))\nrecover e\n    print(e, steps())\n"
+        "print(down(2999), steps())\n"
+        "try\n    print(down(3000))\nrecover e\n    print(`down: {e}`)\n",
+        ["2999", "framed: maximum recursion depth exceeded", "maximum recursion depth exceeded 9000", "2999 12000",
+         "down: maximum recursion depth exceeded"], None),
+    "callbacks at the recursion limit": (
+        DOWN + "print(apply([2997], (x) => down(x)))\n"
+        "try\n    print(apply([2998], (x) => down(x)))\nrecover e\n    print(`apply: {e}`)\n"
+        "print(reduce([2997], (a, x) => a + down(x), 0))\n"
+        "try\n    print(reduce([2998], (a, x) => a + down(x), 0))\nrecover e\n    print(`reduce: {e}`)\n"
+        "print(steps())\n",
+        ["[2997]", "apply: maximum recursion depth exceeded", "2997",
+         "reduce: maximum recursion depth exceeded"], None),
+    "a builtin at the bottom of a direct recursion": (
+        "task bottom(n)\n    when n == 0\n        give length(\"xy\")\n    give bottom(n - 1)\n"
+        "print(bottom(2998))\ntry\n    print(bottom(2999))\nrecover e\n    print(`bottom: {e}`)\n"
+        "task ranged(n)\n    when n == 0\n        let s be 0\n        each k in range(3)\n"
+        "            set s to s + k\n        give s\n    give ranged(n - 1)\n"
+        "print(ranged(2998))\ntry\n    print(ranged(2999))\nrecover e\n    print(`ranged: {e}`)\n",
+        ["2", "bottom: maximum recursion depth exceeded", "3", "ranged: maximum recursion depth exceeded"],
+        None),
+    "an error deep in a recursion keeps its position": (
+        "task dig(n, xs)\n    when n == 0\n        give xs[5]\n    give dig(n - 1, xs)\n"
+        "print(steps())\nprint(dig(100, [1]))\n",
+        ["0"], "prog.syn:3:"),
+    "the uncaught recursion error": (
+        DOWN + "print(down(10), steps())\nprint(down(4000))\n", ["10 11"], "prog.syn:4:14"),
+    "public and closed bodies before and after something is private": (
+        "let limit be 3\n"
+        "task fib(n)\n    when n < 2\n        give n\n    give fib(n - 1) + fib(n - 2)\n"
+        "task capped(n)\n    when n < limit\n        give n\n    give capped(n - 1)\n"
+        "print(fib(10), capped(8), steps())\nlet s be private(4, \"app\")\n"
+        "print(fib(10), capped(8), steps())\nprint(declassify(fib(s), \"ok\"), declassify(capped(s), \"ok\"))\n"
+        "set fib to (n) => n * 100\nprint(capped(8), fib(2))\n",
+        ["55 2", "55 2", "3 2", "2 200"], None),
+}
+
+
+@pytest.mark.parametrize("labels", [False, True])
+@pytest.mark.parametrize("name", sorted(PROGRAMS))
+def test_the_call_path_computes_what_the_closures_compute(tmp_path, name, labels):
+    source, lines, err_text = PROGRAMS[name]
+    if "private(" in source and not labels:
+        pytest.skip("private values need --labels")
+    code, out, err, _ = assert_same(tmp_path, source, labels)
+    printed = out.splitlines()
+    for line in lines:
+        assert any(p == line or p.startswith(line + " ") for p in printed), (line, out, err)
+    if err_text is not None:
+        assert code == 1 and err_text in err, err
+    else:
+        assert code == 0, err
+
+
+FIB = "task fib(n)\n    when n < 2\n        give n\n    give fib(n - 1) + fib(n - 2)\n"
+
+
+def _program(tmp_path, source: str) -> str:
+    path = tmp_path / "p.syn"
+    path.write_text(source, encoding="utf-8")
+    return str(path)
+
+
+def test_ctrl_c_interrupts_a_deep_recursion_of_direct_calls(tmp_path):
+    process = subprocess.Popen([sys.executable, "-m", "synsema", "run", _program(tmp_path, FIB + "print(fib(60))\n")],
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=synsema_env())
+    time.sleep(2)
+    process.send_signal(signal.SIGINT)
+    _, err = process.communicate(timeout=30)
+    assert process.returncode == 130, err
+    assert "Interrupted" in err and "Traceback" not in err
+
+
+def test_the_time_limit_ends_a_deep_recursion_of_direct_calls(tmp_path):
+    result = run_bounded("run", "--time-limit", "1", _program(tmp_path, FIB + "print(fib(60))\n"), timeout=60)
+    assert_language_error(result, "time limit of 1 s exceeded", code=3)
+
+
+def test_the_repl_calls_the_same_tasks_after_ctrl_c_in_a_recursion(tmp_path):
+    """After Ctrl-C the session keeps its tasks and their call sites' caches: the same tasks
+    still compute, and the depth starts again from zero (down(2999) is exactly the limit)."""
+    from tests.repl.conftest import repl_env
+    proc = subprocess.Popen([sys.executable, "-m", "synsema", "repl"], stdin=subprocess.PIPE,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=tmp_path,
+                            env=repl_env(tmp_path / "data"))
+    proc.stdin.write(FIB + "\n" + DOWN + "\nfib(60)\n")
+    proc.stdin.flush()
+    time.sleep(2)
+    proc.send_signal(signal.SIGINT)
+    out, err = proc.communicate("print(fib(15))\nprint(down(2999))\n", timeout=30)
+    assert (proc.returncode, out, err) == (0, "610\n2999\n", "Interrupted\n")
