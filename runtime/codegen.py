@@ -788,7 +788,10 @@ class Generator:
             self.emit("return None" if tail else "pass")
             return
         saved = set(self.bound)
+        written = len(self.lines)
         self.block(stmts, tail)
+        if len(self.lines) == written:   # statements with nothing to run (a bare constant)
+            self.emit("pass")
         self.bound = saved
 
     def s_While(self, node, tail):

@@ -215,6 +215,8 @@ FIXED = {
                               "    while i < n\n        set t to t + i\n        set i to i + 1\n    give t\n"
                               "print(f(10))\nprint(declassify(f(s), \"ok\"))\n"),
     "top-level loop steps": "let i be 0\nwhile i < 5\n    set i to i + 1\nprint(i, steps())\n",
+    "blocks of bare constants": ("each it in [1, 2]\n    1\nlet k be 0\nwhile k < 2\n    set k to k + 1\n    when k\n        2\n"
+                                 "task f(x)\n    when x\n        1\n    each i in [1]\n        2\n    give 3\nprint(f(true), k)\n"),
 }
 
 
