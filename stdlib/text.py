@@ -76,10 +76,14 @@ def ends_with(rt, t, suffix):
 
 
 def _replace(fname: str, t, old, new) -> str:
-    _text(fname, t)
-    if not _text(fname, old, "the text to find as its second argument"):
+    if t.__class__ is not str:   # _text's tests, written out: replace is called per item of a list
+        raise wrong_type(fname, "text", t)
+    if old.__class__ is not str:
+        raise wrong_type(fname, "the text to find as its second argument", old)
+    if not old:
         raise SynError(f"{fname}: the text to find is empty — there is nothing to replace")
-    new = _text(fname, new, "replacement text as its third argument")
+    if new.__class__ is not str:
+        raise wrong_type(fname, "replacement text as its third argument", new)
     if len(new) > len(old):
         check_length(fname, "text", len(t) + t.count(old) * (len(new) - len(old)))
     return t.replace(old, new)

@@ -66,6 +66,10 @@ PROGRAMS = {
     "templates": (
         "task f(x, y)\n    give `{x}-{y}: {length(text(x))}`\nprint(f(1, \"b\"), f([1], {a: nothing}), f(2.5, 1.5d), `plain`)\n"
         "print(f(18446744073709551616, -18446744073709551615), f(-18446744073709551616, true), f(0, 2 ** 70))\n"),
+    "replace and its errors": (
+        "task f(t, a, b)\n    give replace(t, a, b)\nprint(f(\"a,b,,c\", \",\", \" \"), f(\"aaa\", \"a\", \"bb\"), f(\"x\", \"y\", \"\"))\n"
+        "each args in [[1, \"a\", \"b\"], [\"a\", 1, \"b\"], [\"a\", \"\", \"b\"], [\"a\", \"a\", nothing]]\n"
+        "    try\n        f(args[0], args[1], args[2])\n    recover e\n        print(e)\n"),
     "json_encode of texts": (
         "task f(x)\n    give json_encode(x)\n"
         "print(f([\"a\\\"b\", \"tab\\there\", \"\u00e9\u4e2d\", \"\\u0001\\n\", {\"k\\\"ey\": \"\u2028\"}]))\n"
