@@ -246,7 +246,10 @@ class Resolution:
         self.references: list[Reference] = []
         self.bindings: list[Binding] = []
         self._by_node: dict[int, Reference] = {}
-        self._frames: list[tuple[int, int, Scope]] = []   # (first line, last line, frame)
+        # (first line, the nodes whose last line ends it, frame): the last lines are measured at
+        # the first `frames()` (an editor's question; `check` never asks)
+        self._frames: list[tuple[int, list, Scope]] = []
+        self._spans: list[tuple[int, int, Scope]] | None = None
 
     def undefined(self) -> list[Reference]:
         return [r for r in self.references if r.where == "undefined"]
@@ -260,10 +263,20 @@ class Resolution:
         an editor completes from at a cursor."""
         best = self.globals
         best_size = None
-        for first, last, scope in self._frames:
+        for first, last, scope in self.frames():
             if first <= line <= last and (best_size is None or last - first <= best_size):
                 best, best_size = scope, last - first
         return best
+
+    def frames(self) -> list[tuple[int, int, Scope]]:
+        """(first line, last line, frame) of every frame, in the order the resolution met them."""
+        if self._spans is None:
+            last_line = _LastLines().of
+            self._spans = []
+            for first, nodes, scope in self._frames:
+                lines = [line for line in map(last_line, nodes) if line is not None]
+                self._spans.append((first, max(lines, default=first), scope))
+        return self._spans
 
     def candidates(self, scope: Scope) -> list[str]:
         """The names visible from `scope`, innermost first: what a "did you mean" picks from."""
@@ -282,6 +295,29 @@ def resolve_module(module, predeclared: Iterable[str] = ()) -> Resolution:
     return resolver.result
 
 
+class _LastLines:
+    """The last line of any node in a node (None if none has a span), for `Resolution.scope_at`.
+    A statement's is kept, since the frames a task's body opens ask again; a task's comes from
+    its statements'."""
+
+    def __init__(self):
+        self._last: dict[int, int | None] = {}    # id(node) -> its last line
+
+    def of(self, node) -> int | None:
+        key = id(node)
+        if key in self._last:
+            return self._last[key]
+        if type(node) is ast.TaskDef:
+            lines = [n.span.line for p in node.params for n in ast.walk(p) if n.span is not None]
+            lines += [line for line in map(self.of, node.body) if line is not None]
+            if node.span is not None:
+                lines.append(node.span.line)
+        else:
+            lines = [n.span.line for n in ast.walk(node) if n.span is not None]
+        line = self._last[key] = max(lines, default=None)
+        return line
+
+
 class _Resolver:
     """Walks a module with the frame rules above, recording bindings and references."""
 
@@ -290,7 +326,6 @@ class _Resolver:
         collect_declarations(module.body, top)
         self.result = Resolution(module, top, predeclared)
         self._bound: dict[tuple[int, str], Binding] = {}
-        self._last: dict[int, int | None] = {}    # id(node) -> its last line (see last_line)
 
     # ------------------------------------------------------------ bindings
     def bind(self, name: str, kind: str, node, scope: Scope) -> None:
@@ -344,24 +379,7 @@ class _Resolver:
     def lines_of(self, inner: Scope, first: int, nodes: list) -> None:
         """Record that `inner` is the frame of the source lines from `first` to the last line of
         `nodes` (for `Resolution.scope_at`)."""
-        lines = [line for line in map(self.last_line, nodes) if line is not None]
-        self.result._frames.append((first, max(lines, default=first), inner))
-
-    def last_line(self, node) -> int | None:
-        """The last line of any node in `node` (None if none has a span). A statement's is kept,
-        since the frames a task's body opens ask again; a task's comes from its statements'."""
-        key = id(node)
-        if key in self._last:
-            return self._last[key]
-        if type(node) is ast.TaskDef:
-            lines = [n.span.line for p in node.params for n in ast.walk(p) if n.span is not None]
-            lines += [line for line in map(self.last_line, node.body) if line is not None]
-            if node.span is not None:
-                lines.append(node.span.line)
-        else:
-            lines = [n.span.line for n in ast.walk(node) if n.span is not None]
-        line = self._last[key] = max(lines, default=None)
-        return line
+        self.result._frames.append((first, nodes, inner))
 
     def frame(self, stmts: list, inner: Scope) -> None:
         if stmts and stmts[0].span is not None:

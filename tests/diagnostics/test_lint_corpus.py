@@ -79,7 +79,7 @@ def results(source: str, file: str, environment) -> dict:
         "bindings": [[b.name, b.kind, _node_at(b.node), _scope(b.scope, frames), b.assigned]
                      for b in resolution.bindings],
         "frames": [[first, last, _scope(scope, frames), scope.kind, scope.size, scope.params,
-                    sorted(scope.slots.items())] for first, last, scope in resolution._frames],
+                    sorted(scope.slots.items())] for first, last, scope in resolution.frames()],
     }
     digest = hashlib.sha256(json.dumps(answers, sort_keys=True).encode("utf-8")).hexdigest()
     return {"findings": findings, "resolution": digest}
