@@ -94,6 +94,9 @@ PROGRAMS = {
         "            give 0\nprint(f([4]), f(1))\n"),
     "a top-level match": "let v be [1, 2]\nmatch v\n    is [a, b]\n        print(a + b)\nprint(\"done\")\n",
     "match in a lambda": "let f be (v) => apply(v, (x) => x)\ntask g(v)\n    match v\n        is [a, ...r]\n            give r\nprint(apply([[1, 2, 3], [4]], g))\n",
+    "a rebound slice is called, not cut in place": (
+        "task pop(n)\n    let s be [n, 2, 3]\n    set s to slice(s, 0, -1)\n    give s\nprint(pop(1))\n"
+        "let slice be (xs, a, b) => [\"mine\", a, b]\nprint(pop(1))\n"),
     "a recursive match": ("task total(t)\n    match t\n        is [l, r]\n            give total(l) + total(r)\n"
                           "        is {leaf: n}\n            give n\nprint(total([[{leaf: 1}, {leaf: 2}], {leaf: 3}]))\n"),
     "stack cut in place when unshared, copied when shared": (
@@ -118,6 +121,7 @@ EXPECTED = {
     "a top-level match": "3\ndone\n",
     "match in a lambda": "[[2, 3], []]\n",
     "a recursive match": "6\n",
+    "a rebound slice is called, not cut in place": "[1, 2]\n[\"mine\", 0, -1]\n",
 }
 
 
