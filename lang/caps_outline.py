@@ -57,8 +57,8 @@ class _Collector:
     def visit(self, node, why: str | None) -> None:
         """Record what is under `node`; `why` is None in the program's own frame, else the reason
         a `require` there cannot grant."""
-        if why is not None and self.program_only:
-            return
+        if self.program_only and (why is not None or isinstance(node, ast.Expr)):
+            return   # a `require` is a statement: below an expression there is none in this frame
         kind = type(node)
         if kind is ast.Require:
             caps = _caps(node, node.caps)
