@@ -519,7 +519,7 @@ class _Frame:
 _ANY_STDOUT = Cap("stdout", None, None, "kept through every narrowing")
 
 
-PROJECT_FILE = "synsema.toml"   # runtime.project.FILE_NAME (this module stays import-light)
+PROJECT_FILE = "synsema.toml"   # runtime.project_search.FILE_NAME (this module stays import-light)
 
 
 class HostFiles:

@@ -100,14 +100,16 @@ class HostFlags:
         """Find and read the project file (unless --no-config) and take each `[host]` key the
         command line did not give; a key the environment overrides (SYNSEMA_TIME_LIMIT, …) is
         left to it. A malformed file is a usage error naming its line and key."""
-        from synsema.runtime import project
+        from synsema.runtime import project_search
         if self.no_config:
             if self.config is not None:
                 raise UsageError("--config and --no-config cannot be used together")
             return
-        path = self.config if self.config is not None else project.find(project.start_directory(list(paths)))
+        path = self.config if self.config is not None else project_search.find(
+            project_search.start_directory(list(paths)))
         if path is None:
             return
+        from synsema.runtime import project
         try:
             self.project = project.load(path)
         except project.ProjectError as problem:

@@ -13,7 +13,8 @@ The file holds what a host would otherwise repeat as flags and variables on ever
 
 It is looked for in the directory the command's paths have in common (the working directory
 for a command without paths, such as `repl` or `config`) and then in each directory above it;
-the first one found is the project file. `--no-config` ignores it; `--config FILE` names it.
+the first one found is the project file (runtime.project_search finds it). `--no-config` ignores
+it; `--config FILE` names it.
 
 Precedence, highest first: the command line, then the process environment where a variable
 exists for the setting (SYNSEMA_LLM_*, SYNSEMA_TIME_LIMIT, SYNSEMA_MEMORY_LIMIT, SYNSEMA_MEMORY_DIR), then an env file
@@ -30,8 +31,6 @@ from __future__ import annotations
 
 import os
 import re
-
-FILE_NAME = "synsema.toml"
 
 
 class Key:
@@ -134,26 +133,6 @@ def _shown(path: str) -> str:
 
 def _as_text(value) -> str:
     return ("true" if value else "false") if isinstance(value, bool) else str(value)
-
-
-def find(start: str) -> str | None:
-    """The first synsema.toml in `start` or a directory above it."""
-    here = os.path.abspath(start)
-    while True:
-        candidate = os.path.join(here, FILE_NAME)
-        if os.path.isfile(candidate):
-            return candidate
-        parent = os.path.dirname(here)
-        if parent == here:
-            return None
-        here = parent
-
-
-def start_directory(paths: list[str]) -> str:
-    """Where the search starts: the deepest directory every path lies in (pytest's rule)."""
-    places = [os.path.abspath(p if os.path.isdir(p) else os.path.dirname(p) or ".")
-              for p in paths if p != "-"]
-    return os.path.commonpath(places) if places else os.getcwd()
 
 
 def load(path: str) -> Project:

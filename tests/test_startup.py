@@ -37,7 +37,9 @@ ON_FIRST_USE = ("synsema.runtime.label_compiler", "synsema.runtime.diffs", "diff
                 # program's errors, source that does not parse, and `match`
                 "synsema.runtime.subcommands", "synsema.runtime.command_table", "synsema.runtime.audit",
                 "synsema.lang.diagnostics", "synsema.lang.parse_errors", "synsema.runtime.patterns",
-                "synsema.runtime.concurrency")
+                "synsema.runtime.concurrency",
+                # the project file's settings and reader: there is no synsema.toml above the program
+                "synsema.runtime.project")
 
 
 def hello_world_modules(tmp_path) -> list[str]:
