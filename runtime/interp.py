@@ -19,7 +19,7 @@ from synsema.runtime.calls import REG, call_value, callback, invoke, run_body
 from synsema.runtime.capabilities import Capabilities, validate_required
 from synsema.runtime.compiler import INTENT_FROZEN, Compiler
 from synsema.runtime import limits
-from synsema.runtime.control import ExitProgram, quiet_broken_pipe
+from synsema.runtime.control import quiet_broken_pipe
 from synsema.runtime.labels import EMPTY, LabelState, make_secret, strip, unwrap, wrap
 from synsema.runtime.values import Builtin, ModuleValue, Task, display
 from synsema.stdlib.registry import CONSTANTS, declared, members
