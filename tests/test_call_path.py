@@ -21,7 +21,6 @@ import time
 import pytest
 
 from tests.bounds.conftest import assert_language_error, run_bounded
-from tests.conftest import synsema_env
 from tests.test_codegen_differential import assert_same
 
 DOWN = "task down(n)\n    when n == 0\n        give 0\n    give 1 + down(n - 1)\n"
@@ -115,16 +114,7 @@ def _program(tmp_path, source: str) -> str:
     return str(path)
 
 
-def test_ctrl_c_interrupts_a_deep_recursion_of_direct_calls(tmp_path):
-    process = subprocess.Popen([sys.executable, "-m", "synsema", "run", _program(tmp_path, FIB + "print(fib(60))\n")],
-                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=synsema_env())
-    time.sleep(2)
-    process.send_signal(signal.SIGINT)
-    _, err = process.communicate(timeout=30)
-    assert process.returncode == 130, err
-    assert "Interrupted" in err and "Traceback" not in err
-
-
+# Ctrl-C in a deep recursion of direct calls: tests/bounds/test_edges.py, "deep recursion".
 def test_the_time_limit_ends_a_deep_recursion_of_direct_calls(tmp_path):
     result = run_bounded("run", "--time-limit", "1", _program(tmp_path, FIB + "print(fib(60))\n"), timeout=60)
     assert_language_error(result, "time limit of 1 s exceeded", code=3)

@@ -186,11 +186,15 @@ def test_closed_standard_streams_are_not_a_crash(program):
 
 
 # ------------------------------------------------------------------ interrupts, killed writes
-def test_ctrl_c_interrupts_a_running_program(program):
+@pytest.mark.parametrize("source", [
+    "let n be 0\nwhile true\n    set n to (n * 3 + 1) % 1000003\n",
+    # a deep recursion of generated direct calls (tests/test_call_path.py)
+    "task fib(n)\n    when n < 2\n        give n\n    give fib(n - 1) + fib(n - 2)\nprint(fib(60))\n",
+], ids=["hot loop", "deep recursion"])
+def test_ctrl_c_interrupts_a_running_program(program, source):
     import signal
     import time
-    process = subprocess.Popen([sys.executable, "-m", "synsema", "run",
-                                program("let n be 0\nwhile true\n    set n to (n * 3 + 1) % 1000003\n")],
+    process = subprocess.Popen([sys.executable, "-m", "synsema", "run", program(source)],
                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=synsema_env())
     time.sleep(2)
     process.send_signal(signal.SIGINT)
