@@ -22,7 +22,8 @@ frame mode, so a closure can run anywhere in the body). What each construct keep
 * `give` carries the pc; `when` runs the public branches inline and hands a private condition
   to the closure's `private_from` (pc raised, absence hidden, `_leaving`); `while` raises the pc
   on a private condition, taints a `give`, hides absence, makes errors secret and puts the pc
-  back as `old | give_taint` on every exit, as the closure does.
+  back as `old | give_taint` on every exit, as the closure does; `each` likewise, with the
+  collection's label raising the pc for the whole loop and labelling every item.
 
 `SYNSEMA_CLOSURES=1` (codegen.ENABLED) turns this off with the rest of the generator;
 tests/test_codegen_labels.py runs programs with private data both ways.
@@ -35,11 +36,11 @@ from synsema.lang.checks import PROTECTED_NAMES
 from synsema.runtime import assertions, fastpaths
 from synsema.runtime.compiler import _early_returns_as_branches
 from synsema.runtime.codegen import Generator, _GiveUp, _signals, _slow_binary
-from synsema.runtime.label_compiler import _may_give, labelled_comparison, labelled_index
+from synsema.runtime.label_compiler import _may_give, labelled_comparison, labelled_index, not_iterable
 from synsema.runtime.labels import EMPTY, Labeled, make_secret, wrap
 
 # The constructs written inline (by name of their node class); anything else is its closure.
-_STATEMENTS = frozenset({"ExprStmt", "Let", "Set", "Give", "Stop", "When", "While"})
+_STATEMENTS = frozenset({"ExprStmt", "Let", "Set", "Give", "Stop", "When", "While", "Each"})
 _EXPRESSIONS = frozenset({"Num", "Str", "Bool", "Nothing", "Name", "ListLit", "Unary", "Binary", "Compare",
                           "Index", "Call", "Pipe"})
 
@@ -50,7 +51,8 @@ _LABELLED_INT_OPS = ("+", "-", "*", "//", "%")
 class LabelGenerator(Generator):
     """Writes one labelled function in frame mode (see the module doc)."""
 
-    names = {"Labeled": Labeled, "wrap": wrap, "make_secret": make_secret, "EMPTY": EMPTY}
+    names = {"Labeled": Labeled, "wrap": wrap, "make_secret": make_secret, "EMPTY": EMPTY,
+             "not_iterable": not_iterable}
 
     def __init__(self, compiler, task_body: bool):
         super().__init__(compiler, task_body, direct=False)
@@ -259,6 +261,75 @@ class LabelGenerator(Generator):
         self.emit("    raise make_secret(error, st.pc)")
         self.emit("finally:")
         self.emit(f"    st.pc = {old} | st.give_taint")   # a private `give` taints the task to its end
+        return True
+
+    def s_Each(self, node, tail):
+        """label_compiler.LabelCompiler.s_Each: the collection's label raises the pc for the
+        whole loop and labels every item; errors in the loop are secret under the pc; the pc
+        goes back to `old | give_taint` on every exit."""
+        from synsema.lang.resolve import block_scope
+        c = self.c
+        coll = self.iterable(node.iterable)
+        labels = self.temp()
+        span = self.value(node.iterable.span)
+        self.emit(f"if {coll}.__class__ is Labeled:")
+        self.emit(f"    {labels} = {coll}.labels")
+        self.emit(f"    {coll} = {coll}.value")
+        self.emit("else:")
+        self.emit(f"    {labels} = EMPTY")
+        self.emit(f"if {coll}.__class__ is dict:")
+        self.emit(f"    {coll} = list({coll})")
+        self.emit(f"elif {coll}.__class__ is not list and {coll}.__class__ is not range and {coll}.__class__ is not str "
+                  f"and {coll}.__class__ is not bytes:")
+        self.emit(f"    raise make_secret(not_iterable({coll}, {span}), {labels})")
+        self.pcs += 1
+        old = f"p{self.pcs}"
+        self.emit(f"{old} = st.pc")
+        self.emit(f"if {labels} and not {old}:")
+        self.emit(f"    st.public_at = {span}")
+        self.emit(f"st.pc = {old} | {labels}")
+        if _may_give(node.body):
+            self.emit(f"if {labels}:")
+            self.emit(f"    st.give_taint = st.give_taint | {labels}")
+        self.statement_temps.remove(coll)
+        self.statement_temps.remove(labels)
+        self.end_statement()
+        saved_temps, self.statement_temps = self.statement_temps, []
+        self.emit("try:")
+        self.indent += 1
+        c.loops += 1
+        inner = block_scope(self.scope, node.body, [node.var])
+        self.frame_count += 1
+        outer = self.frames[-1][0]
+        fname, target = f"f{self.frame_count}", f"i{self.frame_count}"
+        self.emit(f"for {target} in {coll}:")
+        self.indent += 1
+        marker = len(self.lines)   # the frame is written once the body has declared its slots
+        self.emit("")
+        self.frames.append((fname, inner))
+        self.emit("try:")
+        self.indent += 1
+        self.loops += 1
+        self.block_body(node.body, False)
+        self.loops -= 1
+        self.indent -= 1
+        self.emit("except StopLoop:")
+        self.emit("    break")
+        self.emit(f"{fname} = None")
+        self.frames.pop()
+        slots = "".join(", U" for _ in range(inner.size - 2))
+        self.lines[marker] = ("    " * self.indent
+                              + f"{fname} = [{outer}, wrap({target}, {labels}) if {labels} else {target}{slots}]")
+        self.indent -= 1
+        c.loops -= 1
+        if tail:
+            self.emit("return wrap(None, st.pc)")   # `_leaving(None, pc)`
+        self.indent -= 1
+        self.emit("except SynError as error:")
+        self.emit("    raise make_secret(error, st.pc)")
+        self.emit("finally:")
+        self.emit(f"    st.pc = {old} | st.give_taint")
+        self.statement_temps = saved_temps + [coll, labels]
         return True
 
     # ------------------------------------------------------------------ expressions

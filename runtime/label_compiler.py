@@ -573,6 +573,10 @@ class LabelCompiler(Compiler):
         return run
 
     def s_Each(self, node, scope, tail):
+        from synsema.runtime import codegen   # loaded at the first body, as Compiler does
+        generated = codegen.generate(self, "loop", node, scope, tail)
+        if generated is not None:
+            return generated
         iterable = self.lazy_iterable(node.iterable, scope)
         _may_give_each = _may_give(node.body)
         self.loops += 1
@@ -587,7 +591,7 @@ class LabelCompiler(Compiler):
             if t is dict:
                 coll = list(coll)
             elif t is not list and t is not range and t is not str and t is not bytes:
-                raise make_secret(SynError(f"Cannot iterate over {type_name(coll)}", span), labels)
+                raise make_secret(not_iterable(coll, span), labels)
             old = st.pc
             if labels and not old:
                 st.public_at = span
@@ -1106,6 +1110,12 @@ def labelled_comparison(op: str):
         except SynError as error:
             raise make_secret(error, labels | found)
     return labelled
+
+
+def not_iterable(coll, span) -> SynError:
+    """What `each` over something it cannot walk raises under labels (made secret by the
+    collection's label where it has one)."""
+    return SynError(f"Cannot iterate over {type_name(coll)}", span)
 
 
 def labelled_index(span):

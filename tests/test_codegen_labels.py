@@ -97,6 +97,9 @@ def _block(depth: int, names: list[str], in_loop: bool, in_task: bool):
                           f"    set k{depth} to k{depth} + 1\n{_indent(t[1])}"),
             st.tuples(cond, loop_body).map(
                 lambda t: f"let r{depth} be 0\nwhile r{depth} < 2 and {t[0]}\n    set r{depth} to r{depth} + 1\n{_indent(t[1])}"),
+            st.tuples(st.sampled_from(["[1, 2]", 'private([1, 2], "app")', "range(3)", 'range(private(2, "app"))',
+                                       '"ab"', 'private(4, "app")', "b", 'private({"k": 1}, "bank")']), loop_body)
+            .map(lambda t: f"each it in {t[0]}\n{_indent(t[1])}"),
             st.tuples(inner).map(lambda t: f"try\n{_indent(t[0])}\nrecover err\n    print(err)"),
         ]
     return st.lists(st.one_of(*simple), min_size=1, max_size=4).map("\n".join)
@@ -187,6 +190,27 @@ RULES = {
     "an error under a private pc is secret": (
         'task f(k)\n    while k < 3\n        set k to k + 1\n        let z be 10 // (k - 2)\n    give k\n'
         'try\n    f(private(0, "app"))\nrecover e\n    print("caught", e)\n', "", "private"),
+    "each over a private list raises the pc": (
+        'task f(xs)\n    let n be 0\n    each x in xs\n        set n to n + 1\n    give n\n'
+        'print(f([1, 2]))\nprint(f(private([1, 2], "app")))\n', "2\n", "label_violation"),
+    "each over a private list with a private target": (
+        'task f(xs)\n    let out be private([], "app")\n    each x in xs\n        set out to append(out, x * 2)\n'
+        '    give declassify(out, "t")\nprint(f(private([1, 2], "app")), f([3]))\n', "[2, 4] [6]\n", None),
+    "each over a private non-list is a secret error": (
+        'task f(xs)\n    each x in xs\n        print(x)\n    give 0\ntry\n    f(private(5, "app"))\n'
+        'recover e\n    print("caught")\n', "", "private"),
+    "each over a public non-list is a catchable error": (
+        'task f(xs)\n    each x in xs\n        print(x)\n    give 0\ntry\n    f(true)\n'
+        'recover e\n    print("caught", e)\n', "caught Cannot iterate over bool\n", None),
+    "each over a private range": (
+        'task f(n)\n    let k be private(0, "app")\n    each i in range(n)\n        set k to k + i\n'
+        '    give declassify(k, "t")\nprint(f(private(4, "app")), f(3))\n', "6 3\n", None),
+    "a give from a private each taints the rest of the task": (
+        'task f(xs)\n    each x in xs\n        when x > 5\n            give 1\n    let j be 0\n    give j\n'
+        'print(f(private([1, 2], "app")), f([1]))\n', "private(app) 0\n", None),
+    "a top-level each over a private list": (
+        'let total be private(0, "app")\neach x in private([1, 2, 3], "app")\n    set total to total + x\n'
+        'print(declassify(total, "t"))\neach y in [4]\n    print(y)\n', "6\n4\n", None),
     "not keeps its operand's label": ('print(not private(true, "app"), not true)\n', "private(app) false\n", None),
     "a comparison carries its operands' labels": (
         'task f(x)\n    give x < 2\nprint(f(private(1, "app")), f(1))\n', "private(app) true\n", None),
