@@ -243,32 +243,41 @@ class LabelGenerator(Generator):
         self.emit(f"if not {v}:")
         self.emit("    break")
         self.end_statement()
+        self.loop_body(node.body)
+        self.indent -= 1
+        self.loop_end(old, tail)
+        return True
+
+    def loop_body(self, stmts) -> None:
+        """A loop's body, a `stop` of a called task (StopLoop) ending the loop."""
         self.emit("try:")
         self.indent += 1
-        c.loops += 1
+        self.c.loops += 1
         self.loops += 1
-        self.block_body(node.body, False)
+        self.block_body(stmts, False)
         self.loops -= 1
-        c.loops -= 1
+        self.c.loops -= 1
         self.indent -= 1
         self.emit("except StopLoop:")
         self.emit("    break")
-        self.indent -= 1
+
+    def loop_end(self, old: str, tail: bool) -> None:
+        """What closes a labelled loop's `try` (the closures' `_leaving`, `make_secret` and
+        `finally`): in tail position its value `_leaving(None, pc)`; an error secret under the
+        pc; the pc back to what it was, raised by the labels of every private `give` (taint)."""
         if tail:
-            self.emit("return wrap(None, st.pc)")   # `_leaving(None, pc)`
+            self.emit("return wrap(None, st.pc)")
         self.indent -= 1
         self.emit("except SynError as error:")
         self.emit("    raise make_secret(error, st.pc)")
         self.emit("finally:")
-        self.emit(f"    st.pc = {old} | st.give_taint")   # a private `give` taints the task to its end
-        return True
+        self.emit(f"    st.pc = {old} | st.give_taint")
 
     def s_Each(self, node, tail):
         """label_compiler.LabelCompiler.s_Each: the collection's label raises the pc for the
         whole loop and labels every item; errors in the loop are secret under the pc; the pc
         goes back to `old | give_taint` on every exit."""
         from synsema.lang.resolve import block_scope
-        c = self.c
         coll = self.iterable(node.iterable)
         labels = self.temp()
         span = self.value(node.iterable.span)
@@ -297,7 +306,6 @@ class LabelGenerator(Generator):
         saved_temps, self.statement_temps = self.statement_temps, []
         self.emit("try:")
         self.indent += 1
-        c.loops += 1
         inner = block_scope(self.scope, node.body, [node.var])
         self.frame_count += 1
         outer = self.frames[-1][0]
@@ -307,28 +315,14 @@ class LabelGenerator(Generator):
         marker = len(self.lines)   # the frame is written once the body has declared its slots
         self.emit("")
         self.frames.append((fname, inner))
-        self.emit("try:")
-        self.indent += 1
-        self.loops += 1
-        self.block_body(node.body, False)
-        self.loops -= 1
-        self.indent -= 1
-        self.emit("except StopLoop:")
-        self.emit("    break")
+        self.loop_body(node.body)
         self.emit(f"{fname} = None")
         self.frames.pop()
         slots = "".join(", U" for _ in range(inner.size - 2))
         self.lines[marker] = ("    " * self.indent
                               + f"{fname} = [{outer}, wrap({target}, {labels}) if {labels} else {target}{slots}]")
         self.indent -= 1
-        c.loops -= 1
-        if tail:
-            self.emit("return wrap(None, st.pc)")   # `_leaving(None, pc)`
-        self.indent -= 1
-        self.emit("except SynError as error:")
-        self.emit("    raise make_secret(error, st.pc)")
-        self.emit("finally:")
-        self.emit(f"    st.pc = {old} | st.give_taint")
+        self.loop_end(old, tail)
         self.statement_temps = saved_temps + [coll, labels]
         return True
 

@@ -23,7 +23,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from test_codegen_differential import assert_same
+from test_codegen_differential import _indent, assert_same
 
 EXAMPLES = int(os.environ.get("SYNSEMA_CODEGEN_EXAMPLES", "120"))
 
@@ -103,10 +103,6 @@ def _block(depth: int, names: list[str], in_loop: bool, in_task: bool):
             st.tuples(inner).map(lambda t: f"try\n{_indent(t[0])}\nrecover err\n    print(err)"),
         ]
     return st.lists(st.one_of(*simple), min_size=1, max_size=4).map("\n".join)
-
-
-def _indent(text: str, times: int = 1) -> str:
-    return "\n".join("    " * times + line for line in text.split("\n"))
 
 
 PRELUDE = """let a be 3
