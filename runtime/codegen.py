@@ -1463,8 +1463,8 @@ def generate(compiler, kind: str, node, scope, tail: bool = False):
     if not ENABLED or compiler.watch is not None:
         return None
     if getattr(compiler, "labelled", False):
-        from synsema.runtime.codegen_labels import generate_labelled
-        return generate_labelled(compiler, kind, node, scope, tail)
+        from synsema.runtime.codegen_labels import LabelGenerator
+        return _frame_mode(LabelGenerator(compiler, kind == "task"), kind, node, scope, tail)
     if not compiler.generates:
         return None
     saved_loops = compiler.loops
@@ -1474,7 +1474,13 @@ def generate(compiler, kind: str, node, scope, tail: bool = False):
             return direct.task(node, scope) if kind == "task" else direct.lambda_body(node, scope)
         except _GiveUp:
             compiler.loops = saved_loops
-    gen = Generator(compiler, kind == "task")
+    return _frame_mode(Generator(compiler, kind == "task"), kind, node, scope, tail)
+
+
+def _frame_mode(gen, kind: str, node, scope, tail: bool):
+    """What `generate` returns for a body written by `gen` in frame mode (unlabelled, or
+    codegen_labels' generator): (body, None), a loop's function, or None when it gave up."""
+    saved_loops = gen.c.loops
     try:
         if kind == "task":
             return gen.task(node, scope), None
@@ -1484,4 +1490,4 @@ def generate(compiler, kind: str, node, scope, tail: bool = False):
     except _GiveUp:
         return None
     finally:
-        compiler.loops = saved_loops
+        gen.c.loops = saved_loops

@@ -35,7 +35,7 @@ from synsema.lang import ast
 from synsema.lang.checks import PROTECTED_NAMES
 from synsema.runtime import assertions, fastpaths
 from synsema.runtime.compiler import _early_returns_as_branches
-from synsema.runtime.codegen import Generator, _GiveUp, _signals, _slow_binary
+from synsema.runtime.codegen import Generator, _signals, _slow_binary
 from synsema.runtime.label_compiler import _may_give, labelled_comparison, labelled_index, not_iterable
 from synsema.runtime.labels import EMPTY, Labeled, make_secret, wrap
 
@@ -443,19 +443,3 @@ class LabelGenerator(Generator):
         self.emit(f"    {t} = {self.value(self.c.general_call(node.span))}(None, {fn}, [{listed}], ())")
         return t
 
-
-def generate_labelled(compiler, kind: str, node, scope, tail: bool = False):
-    """codegen.generate for a LabelCompiler (which checked the switch): (body, None) for a task
-    or lambda, a loop's function, or None (the closures) when Python refused the source."""
-    saved_loops = compiler.loops
-    gen = LabelGenerator(compiler, kind == "task")
-    try:
-        if kind == "task":
-            return gen.task(node, scope), None
-        if kind == "lambda":
-            return gen.lambda_body(node, scope), None
-        return gen.loop(node, scope, tail)
-    except _GiveUp:
-        return None
-    finally:
-        compiler.loops = saved_loops
