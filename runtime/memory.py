@@ -194,6 +194,10 @@ def _make_folder(folder: str, write: bool) -> None:
                        "host must point --memory-dir at a real folder", code="memory")
 
 
+class _Busy(Exception):
+    """A lock on a memory file was not had: its opening is tried again (_Transaction)."""
+
+
 class _Transaction:
     """`with store.transaction(write) as db:` — db is None when reading a memory that does not
     exist yet (it holds nothing)."""
@@ -211,9 +215,29 @@ class _Transaction:
         if not exists:
             store._create()
         import sqlite3   # on first use: a run without memory never loads it
+        import time
+        # SQLite's busy handler waits for a lock, but some lock conflicts (seen: switching a new
+        # file to WAL while another process opens or closes it) fail at once; the whole opening
+        # is then tried again, until BUSY_TIMEOUT has passed. Nothing is written before it ends.
+        deadline = time.monotonic() + BUSY_TIMEOUT
+        pause = 0.002
+        while True:
+            try:
+                return self._begin(sqlite3, max(deadline - time.monotonic(), 0.001))
+            except _Busy:
+                if time.monotonic() + pause >= deadline:
+                    raise SynError(f"memory {store.name!r} is busy: another process held it for more "
+                                   f"than {BUSY_TIMEOUT:g} seconds", code="memory") from None
+                time.sleep(pause)
+                pause = min(pause * 2, 0.1)
+
+    def _begin(self, sqlite3, wait: float):
+        """Open the file and begin this call's transaction: the connection, or None for a read of
+        a memory that holds nothing; _Busy when a lock was not had within `wait` seconds."""
+        store = self.store
         from urllib.parse import quote
         try:
-            db = sqlite3.connect(f"file:{quote(store.path)}?mode=rw", uri=True, timeout=BUSY_TIMEOUT,
+            db = sqlite3.connect(f"file:{quote(store.path)}?mode=rw", uri=True, timeout=wait,
                                  isolation_level=None, check_same_thread=False)
         except sqlite3.Error as problem:
             raise store._refuse(f"cannot be opened: {problem}") from None
@@ -240,8 +264,7 @@ class _Transaction:
         except sqlite3.OperationalError as problem:
             self._close(False)
             if "locked" in str(problem) or "busy" in str(problem):
-                raise SynError(f"memory {store.name!r} is busy: another process held it for more than "
-                               f"{BUSY_TIMEOUT:g} seconds", code="memory") from None
+                raise _Busy from None
             raise store._refuse(f"cannot be read: {problem}") from None
         except sqlite3.DatabaseError as problem:
             self._close(False)
