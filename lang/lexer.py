@@ -15,14 +15,17 @@ grammar stays conflict-free:
 * after `.` any word is a member name, and a hard keyword used as a map key (`{type: 1}`) or a
   record field (`type: text`) is a name.
 
-Tokens are `Token`s (strings carrying their terminal type and 1-based line and column, the shape
-of Lark's tokens, whose tables lang.parser drives without importing Lark). Quoted strings arrive decoded; numbers
-and templates arrive as their source text (see `number_value` and lang.templates).
+`scan` gives the tokens as columns (`Tokens`: a list each of types, values, offsets, lines and
+columns), which is what lang.parser reads; `tokenize` gives them as `Token`s (strings carrying
+their terminal type and 1-based line and column, the shape of Lark's tokens), which the editor
+tools, the formatter and parse-error messages read. Quoted strings arrive decoded; numbers and
+templates arrive as their source text (see `number_value` and lang.templates).
 """
 
 from __future__ import annotations
 
 import re
+from itertools import compress
 from decimal import Decimal
 
 from synsema.lang.errors import Span, lex_error
@@ -61,7 +64,7 @@ PUNCTUATION = {
     ":": "_COLON", "...": "ELLIPSIS",
 }
 _CLOSERS = {")": "(", "]": "[", "}": "{"}
-_BRACKETS = frozenset("()[]{}")
+_BRACKET_TEXTS = frozenset("()[]{}") | {"=>"}  # punctuation `_Scanner.bracket` keeps track of
 
 # Tokens after which a soft word is a plain name (`raise(err)`, `test.x`, `use + 1`).
 _NAME_FOLLOWERS = frozenset({
@@ -91,6 +94,8 @@ _TOKEN = re.compile(r"""[ \t\f]*(?:
   | (?P<template>`)
   | (?P<end>\Z)
 )""", re.VERBOSE)
+_WORD, _COMMENT, _PUNCT, _NL, _NUMBER_START, _QUOTE, _TEMPLATE = map(
+    _TOKEN.groupindex.__getitem__, ("word", "comment", "punct", "nl", "number", "quote", "template"))
 _INDENTATION = re.compile(r"[ \t\f]*")
 _NUMBER = re.compile(r"""
     0[xX][0-9a-fA-F]+(?:_[0-9a-fA-F]+)* | 0[oO][0-7]+(?:_[0-7]+)* | 0[bB][01]+(?:_[01]+)*
@@ -111,7 +116,15 @@ def tokenize(source: str, file: str, line: int = 1, col: int = 1,
     `line`/`col` place the first character (template holes start mid-line). With
     `expression`, newlines are plain whitespace and no indentation tokens are made.
     """
-    return _refine(_Scanner(source, file, line, col, expression).run())
+    return scan(source, file, line, col, expression).tokens()
+
+
+def scan(source: str, file: str, line: int = 1, col: int = 1, expression: bool = False) -> Tokens:
+    """The same tokens as `tokenize`, as the parser reads them: columns of plain lists, no
+    token object per token (lang.parser shifts a token's index)."""
+    tokens = _Scanner(source, file, line, col, expression).run()
+    _refine(tokens)
+    return tokens
 
 
 def number_value(text: str):
@@ -157,8 +170,41 @@ class Token(str):
     __hash__ = str.__hash__
 
 
+class Tokens:
+    """A token list as columns: for token `i`, its terminal `types[i]`, `values[i]` (the text, or
+    a quoted string's decoded contents), `starts[i]` (its offset in the source), and `lines[i]`
+    / `cols[i]` (from 1). Five list appends per token cost a fraction of one `Token` object,
+    and the parser needs no more than this; `tokens()` makes the `Token` list from them."""
+
+    __slots__ = ("types", "values", "starts", "lines", "cols")
+
+    def __init__(self):
+        self.types: list[str] = []
+        self.values: list[str] = []
+        self.starts: list[int] = []
+        self.lines: list[int] = []
+        self.cols: list[int] = []
+
+    def __len__(self) -> int:
+        return len(self.types)
+
+    def tokens(self) -> list[Token]:
+        tokens = list(map(_new_token, self.types, self.values, self.starts, self.lines, self.cols))
+        if "NOT_IN" in self.types:  # such a token's text stays its first word, as scanned
+            for k, type_ in enumerate(self.types):
+                if type_ == "NOT_IN":
+                    tok = tokens[k]
+                    tokens[k] = _new_token(type_, "not", tok.start_pos, tok.line, tok.column)
+                    tokens[k].value = tok.value
+        return tokens
+
+    def end(self, i: int, src: str) -> int:
+        """Where token `i` ends in the source (see `token_end`)."""
+        return _token_end(self.types[i], self.values[i], self.starts[i], src)
+
+
 class _Scanner:
-    """One pass over the characters: raw tokens plus layout tokens."""
+    """One pass over the characters: raw tokens plus layout tokens, into a `Tokens`."""
 
     def __init__(self, source: str, file: str, line: int, col: int, expression: bool):
         self.src = source.replace("\r\n", "\n").replace("\r", "\n")
@@ -166,20 +212,23 @@ class _Scanner:
         self.line = line
         self.line_start = -(col - 1)  # so the first line's columns start at `col`
         self.expression = expression
-        self.tokens: list[Token] = []
+        self.tokens = Tokens()
         self.indents = [0]
-        self.brackets: list[Token] = []
-        self.last_close: tuple[Token, Token] | None = None  # the last `)` and its `(`
+        self.brackets: list[int] = []  # the open brackets' token indices
+        self.last_close: tuple[int, int] | None = None  # the last `)` and its `(`, as indices
 
     def span(self, pos: int, line: int | None = None) -> Span:
         return Span(self.file, self.line if line is None else line, pos - self.line_start + 1)
 
-    def add(self, type_: str, value: str, pos: int) -> Token:
-        tok = _new_token(type_, value, pos, self.line, pos - self.line_start + 1)
-        self.tokens.append(tok)
-        return tok
+    def add(self, type_: str, value: str, pos: int) -> None:
+        tokens = self.tokens
+        tokens.types.append(type_)
+        tokens.values.append(value)
+        tokens.starts.append(pos)
+        tokens.lines.append(self.line)
+        tokens.cols.append(pos - self.line_start + 1)
 
-    def run(self) -> list[Token]:
+    def run(self) -> Tokens:
         """The main loop. Words, punctuation and newlines, most of all tokens, are made here
         directly (the position kept in locals); the rarer kinds go to their methods."""
         src, n = self.src, len(self.src)
@@ -187,11 +236,13 @@ class _Scanner:
         at_line_start = not self.expression
         match = _TOKEN.match
         tokens = self.tokens
-        append = tokens.append
+        types = tokens.types
+        add_type, add_value = types.append, tokens.values.append
+        add_start, add_line, add_col = tokens.starts.append, tokens.lines.append, tokens.cols.append
         brackets = self.brackets
-        make = _make_str
-        keywords = HARD_KEYWORDS
+        keyword = HARD_KEYWORDS.get
         punctuation = PUNCTUATION
+        bracket_texts = _BRACKET_TEXTS
         while pos < n:
             if at_line_start:
                 pos = self.indentation(pos)
@@ -201,38 +252,42 @@ class _Scanner:
             m = match(src, pos)
             if m is None:
                 self.bad_character(_INDENTATION.match(src, pos).end())
-            kind = m.lastgroup
-            end = m.end()
-            if kind == "word" or kind == "punct":
-                pos = m.start(kind)
-                text = m.group(kind)
-                if kind == "word":
-                    type_ = "NAME" if tokens and tokens[-1].type == "_DOT" else keywords.get(text, "NAME")
-                else:
-                    type_ = punctuation[text]
-                tok = make(Token, text)
-                tok.type, tok.value, tok.start_pos, tok.line, tok.column = (
-                    type_, text, pos, self.line, pos - self.line_start + 1)
-                append(tok)
-                if kind == "punct" and (text in _BRACKETS or text == "=>"):
-                    self.bracket(tok)
-            elif kind == "nl":
+            kind = m.lastindex
+            if kind == _WORD:
+                start, pos = m.span(kind)
+                text = src[start:pos]
+                add_type("NAME" if types and types[-1] == "_DOT" else keyword(text, "NAME"))
+                add_value(text)
+                add_start(start)
+                add_line(self.line)
+                add_col(start - self.line_start + 1)
+            elif kind == _PUNCT:
+                start, pos = m.span(kind)
+                text = src[start:pos]
+                add_type(punctuation[text])
+                add_value(text)
+                add_start(start)
+                add_line(self.line)
+                add_col(start - self.line_start + 1)
+                if text in bracket_texts:
+                    self.bracket(len(types) - 1)
+            elif kind == _NL:
+                start, pos = m.span(kind)
                 if not brackets and not self.expression:
-                    self.add("_NL", "\n", m.start(kind))
+                    self.add("_NL", "\n", start)
                     at_line_start = True
                 self.line += 1
-                self.line_start = end
+                self.line_start = pos
             else:
-                pos = m.start(kind)
-                if kind == "number":
-                    end = self.number(pos)
-                elif kind == "quote":
-                    end = self.string(pos)
-                elif kind == "comment":
-                    self.comment(pos)
-                elif kind == "template":
-                    end = self.template(pos)
-            pos = end
+                start, pos = m.span(kind)
+                if kind == _NUMBER_START:
+                    pos = self.number(start)
+                elif kind == _QUOTE:
+                    pos = self.string(start)
+                elif kind == _COMMENT:
+                    self.comment(start)
+                elif kind == _TEMPLATE:
+                    pos = self.template(start)
         return self.finish(pos)
 
     def indentation(self, pos: int) -> int:
@@ -275,11 +330,13 @@ class _Scanner:
             raise error
         return end
 
-    def bracket(self, tok: Token) -> None:
-        """Bookkeeping after a bracket or `=>`: nesting, matching, and the `(` of a lambda."""
-        text, pos = tok.value, tok.start_pos
+    def bracket(self, i: int) -> None:
+        """Bookkeeping after token `i`, a bracket or `=>`: nesting, matching, and the `(` of a
+        lambda."""
+        tokens = self.tokens
+        text, pos = tokens.values[i], tokens.starts[i]
         if text in "([{":
-            self.brackets.append(tok)
+            self.brackets.append(i)
             if len(self.brackets) > MAX_BRACKET_DEPTH:
                 raise lex_error(f"expression nested too deeply (more than {MAX_BRACKET_DEPTH} "
                                 "open brackets); split it into smaller parts with let", self.span(pos))
@@ -287,16 +344,16 @@ class _Scanner:
             if not self.brackets:
                 raise lex_error(f"Unmatched '{text}': nothing is open here", self.span(pos))
             opener = self.brackets.pop()
-            if opener != _CLOSERS[text]:
-                raise lex_error(f"Mismatched '{text}': the '{opener}' at line {opener.line}, column "
-                                f"{opener.column} is still open", self.span(pos))
-            self.last_close = (tok, opener)
+            if tokens.values[opener] != _CLOSERS[text]:
+                raise lex_error(f"Mismatched '{text}': the '{tokens.values[opener]}' at line "
+                                f"{tokens.lines[opener]}, column {tokens.cols[opener]} is still open",
+                                self.span(pos))
+            self.last_close = (i, opener)
         else:  # `=>`
-            before = self.tokens[-2] if len(self.tokens) > 1 else None
-            if before is not None and self.last_close is not None and before is self.last_close[0]:
+            if self.last_close is not None and self.last_close[0] == i - 1:
                 opener = self.last_close[1]
-                if opener.type == "_LPAR":  # its matching `)` is followed by `=>`
-                    opener.type = "LAMBDA_LPAR"
+                if tokens.types[opener] == "_LPAR":  # its matching `)` is followed by `=>`
+                    tokens.types[opener] = "LAMBDA_LPAR"
 
     def number(self, pos: int) -> int:
         src = self.src
@@ -344,11 +401,11 @@ class _Scanner:
 
     def comment(self, pos: int) -> None:
         """`--` starts a comment, except glued between a value and a digit or `(`."""
-        prev = self.tokens[-1] if self.tokens else None
+        tokens = self.tokens
         after = self.src[pos + 2:pos + 3]
-        if (prev is not None and prev.type in VALUE_END and prev.line == self.line
-                and token_end(prev, self.src) == pos and (after.isdigit() or after == "(")):
-            raise lex_error(f"Ambiguous '--' after '{prev.value}': it starts a comment, so "
+        if (tokens.types and tokens.types[-1] in VALUE_END and tokens.lines[-1] == self.line
+                and tokens.end(-1, self.src) == pos and (after.isdigit() or after == "(")):
+            raise lex_error(f"Ambiguous '--' after '{tokens.values[-1]}': it starts a comment, so "
                             "everything after it is ignored. For subtraction of a negative value "
                             "write `a - -b`; for a comment put a space before `--`", self.span(pos))
 
@@ -358,14 +415,14 @@ class _Scanner:
         hint = " (comments start with `--` in Synsema)" if ch == "#" else ""
         raise lex_error(f"Unexpected character: '{shown}'{hint}", self.span(pos))
 
-    def finish(self, pos: int) -> list[Token]:
+    def finish(self, pos: int) -> Tokens:
+        tokens = self.tokens
         if self.brackets:
             opener = self.brackets[-1]
-            raise lex_error(f"'{opener}' is never closed (reached end of file)",
-                            Span(self.file, opener.line, opener.column))
-        tokens = self.tokens
+            raise lex_error(f"'{tokens.values[opener]}' is never closed (reached end of file)",
+                            Span(self.file, tokens.lines[opener], tokens.cols[opener]))
         if not self.expression:
-            if tokens and tokens[-1].type not in ("_NL", "_DEDENT"):
+            if tokens.types and tokens.types[-1] not in ("_NL", "_DEDENT"):
                 self.add("_NL", "", pos)
             for _ in self.indents[1:]:
                 self.add("_DEDENT", "", pos)
@@ -382,36 +439,40 @@ def _new_token(type_: str, value: str, pos: int, line: int, column: int) -> Toke
     return tok
 
 
-
 def token_end(tok: Token, src: str) -> int:
     """Where a token ends in the source (strings are stored decoded, so measure them)."""
-    if tok.type == "STRING":
-        return _STRING[src[tok.start_pos]].match(src, tok.start_pos).end()
-    if tok.type in _CLOSER_TYPES:
-        return tok.start_pos + 1
-    return tok.start_pos + len(tok.value)
+    return _token_end(tok.type, tok.value, tok.start_pos, src)
 
 
-def _refine(tokens: list[Token]) -> list[Token]:
-    """Second pass: the context decisions listed in the module docstring.
+def _token_end(type_: str, value: str, start: int, src: str) -> int:
+    if type_ == "STRING":
+        return _STRING[src[start]].match(src, start).end()
+    if type_ in _CLOSER_TYPES:
+        return start + 1
+    return start + len(value)
 
-    It reads the token types from a list of their own (two Nones past the end spare the bounds
-    checks) and touches a token only to change it.
+
+def _refine(tokens: Tokens) -> None:
+    """Second pass, in place: the context decisions listed in the module docstring.
+
+    It reads the token types with two Nones past the end (sparing the bounds checks), and
+    writes a type or value only to change it.
     """
-    types = [tok.type for tok in tokens]
+    types = tokens.types
+    values = tokens.values
     types += (None, None)
     merged: list[int] = []   # the `in` of each `not in`, folded into the `not`
     depth = 0
     pattern_depth = -1       # bracket depth of the current `is` pattern, -1 outside one
     llm_depths: set[int] = set()   # depths where a `reason`/`generate` is open
     with_depths: set[int] = set()  # depths inside such a form's `with` clause
-    count = len(tokens)
+    count = len(types) - 2
     prev_type = None
     i = 0
     while i < count:
         t = types[i]
         if t == "NAME":
-            word = tokens[i].value
+            word = values[i]
             if word in _SOFT_WORDS:
                 nxt = types[i + 1]
                 if nxt == "NOT" and types[i + 2] == "IN":
@@ -427,18 +488,17 @@ def _refine(tokens: list[Token]) -> list[Token]:
                     if prev_type == before and nxt not in _AFTER_WORD_FOLLOWERS:
                         t = kw
                 if t != "NAME":
-                    tokens[i].type = t
+                    types[i] = t
         elif t in KEYWORD_TYPES:
             nxt = types[i + 1]
             if nxt == "NOT" and types[i + 2] == "IN":
                 nxt = "IN"
             if nxt == "_COLON" and t not in ("INTENT", "INVARIANT") and (
                     prev_type in STATEMENT_START or prev_type in ("LBRACE", "P_LBRACE", "_COMMA")):
-                t = tokens[i].type = "NAME"  # a map key or record field spelled like a keyword
+                t = types[i] = "NAME"  # a map key or record field spelled like a keyword
             elif t == "NOT" and nxt == "IN":
-                tok = tokens[i]
-                t = tok.type = "NOT_IN"
-                tok.value = "not in"
+                t = types[i] = "NOT_IN"
+                values[i] = "not in"
                 i += 1
                 merged.append(i)
             elif t == "IS":
@@ -452,13 +512,13 @@ def _refine(tokens: list[Token]) -> list[Token]:
         elif t in _OPENERS:
             if pattern_depth >= 0:
                 if t == "LSQB" and prev_type not in VALUE_END:
-                    t = tokens[i].type = "P_LSQB"
+                    t = types[i] = "P_LSQB"
                 elif t == "LBRACE":
                     nxt = types[i + 1]
                     if nxt == "NOT" and types[i + 2] == "IN":
                         nxt = "IN"
                     if nxt in ("NAME", "_RBRACE") or nxt in KEYWORD_TYPES:
-                        t = tokens[i].type = "P_LBRACE"
+                        t = types[i] = "P_LBRACE"
             depth += 1
         elif t in _CLOSER_TYPES:
             depth -= 1
@@ -467,14 +527,17 @@ def _refine(tokens: list[Token]) -> list[Token]:
                 with_depths = {d for d in with_depths if d <= depth}
         elif t == "_COMMA":
             if depth in with_depths and types[i + 1] == "NAME" and types[i + 2] == "_EQUAL":
-                t = tokens[i].type = "_WCOMMA"
+                t = types[i] = "_WCOMMA"
         elif t == "_NL":
             pattern_depth = -1
             llm_depths.clear()
             with_depths.clear()
         prev_type = t
         i += 1
+    del types[-2:]
     if merged:
-        dropped = set(merged)
-        return [tok for k, tok in enumerate(tokens) if k not in dropped]
-    return tokens
+        keep = [True] * len(types)
+        for k in merged:
+            keep[k] = False
+        for name in Tokens.__slots__:
+            setattr(tokens, name, list(compress(getattr(tokens, name), keep)))

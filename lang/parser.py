@@ -17,7 +17,7 @@ from synsema.lang import ast, checks
 from synsema.lang import tables as grammar_tables
 from synsema.lang.errors import Span, parse_error
 from synsema.lang.gcpause import collector_paused
-from synsema.lang.lexer import Token, tokenize
+from synsema.lang.lexer import Token, Tokens, scan
 from synsema.lang.transform import Builder
 
 
@@ -26,7 +26,7 @@ def parse(source: str, file: str) -> ast.Module:
     if source.startswith("\ufeff"):  # a UTF-8 byte-order mark some editors write
         source = source[1:]
     with collector_paused():
-        tokens = tokenize(source, file)
+        tokens = scan(source, file)
         module, watch = _feed(tokens, "module", file, source)
         if watch.height > checks.MAX_NESTING or watch.label_calls:
             checks.check_nesting(module)
@@ -41,7 +41,7 @@ def parse_expression(source: str, file: str, line: int = 1, col: int = 1) -> ast
 
 def _expression(source: str, file: str, line: int, col: int) -> tuple[ast.Expr, int]:
     """The expression and its nesting height (see `_Watch`)."""
-    tokens = tokenize(source, file, line, col, expression=True)
+    tokens = scan(source, file, line, col, expression=True)
     if not tokens:
         raise parse_error("Expected an expression", Span(file, line, col))
     expr, watch = _feed(tokens, "lone_expr", file, source)
@@ -335,10 +335,11 @@ def tables_from(path: str) -> _Tables:
     return _Tables(grammar_tables.build(grammar), _BUILDER)
 
 
-def _feed(tokens: list[Token], start: str, file: str, source: str):
+def _feed(tokens: Tokens, start: str, file: str, source: str):
     """Run the LALR automaton over `tokens` (then the end marker); return the tree the builder
-    made and the `_Watch` of the run. A token no action accepts is explained by lang.parse_errors
-    (from the tokens, and the `source` they came from for the fix it offers)."""
+    made and the `_Watch` of the run. A token is shifted as its index in `tokens` (the builder
+    reads the columns). A token no action accepts is explained by lang.parse_errors (from the
+    tokens, and the `source` they came from for the fix it offers)."""
     global _watch
     tables = _tables()
     actions = tables.actions
@@ -347,31 +348,29 @@ def _feed(tokens: list[Token], start: str, file: str, source: str):
     states = [tables.start[start]]
     values: list = []
     heights: list = []
-    builder_file, _BUILDER.file = _BUILDER.file, file
+    builder = _BUILDER
+    outer = builder.file, builder.types, builder.values, builder.lines, builder.cols
+    builder.file, builder.types, builder.values, builder.lines, builder.cols = (
+        file, tokens.types, tokens.values, tokens.lines, tokens.cols)
     outer_watch = _watch
     watch = _watch = _Watch()
-    last = tokens[-1] if tokens else None
-    end = Token("$END", "", 0, last.line if last else 1, last.column if last else 1)
     state = states[-1]
     row = actions[state]  # the actions of the state at the top of the stack
     try:
-        for i, tok in enumerate((*tokens, end)):
-            kind = tok.type
+        for i, kind in enumerate(tokens.types + ["$END"]):
             while True:
                 entry = row.get(kind)
                 if entry is None:
                     if kind == "$END" and state == end_state:
                         watch.height = heights[-1]
                         return values[-1], watch
-                    expected = {s for s in row if s.isupper()}
-                    from synsema.lang.parse_errors import explain_unexpected
-                    raise explain_unexpected([*tokens, end], i, expected, file, source)
+                    raise _unexpected(tokens, i, {s for s in row if s.isupper()}, file, source)
                 flag = entry[0]
                 if flag:
                     state = entry[1]
                     row = entry[2]
                     states.append(state)
-                    values.append(tok)
+                    values.append(i)
                     heights.append(1)
                     break
                 if flag is None:
@@ -395,5 +394,14 @@ def _feed(tokens: list[Token], start: str, file: str, source: str):
                     states.append(state)
                 row = goto[2]
     finally:
-        _BUILDER.file = builder_file
+        builder.file, builder.types, builder.values, builder.lines, builder.cols = outer
         _watch = outer_watch
+
+
+def _unexpected(tokens: Tokens, i: int, expected: set[str], file: str, source: str):
+    """lang.parse_errors' error for token `i` (`len(tokens)`: the end of the input)."""
+    from synsema.lang.parse_errors import explain_unexpected
+    listed = tokens.tokens()
+    last = listed[-1] if listed else None
+    end = Token("$END", "", 0, last.line if last else 1, last.column if last else 1)
+    return explain_unexpected([*listed, end], i, expected, file, source)

@@ -5,6 +5,10 @@ with the rule's children (kept tokens, already-built nodes, and None for an abse
 part). Building during the LALR parse needs no recursion, so deeply nested input cannot
 overflow the Python stack here. Every node gets the span of its first token.
 
+A token among the children is its index in the parse's token columns (lang.lexer.Tokens, set
+as `types`, `values`, `lines` and `cols` by lang.parser for each parse): an `int`, which no
+other child is.
+
 Statement-level rules that the grammar cannot express (what a `set` may assign to, which
 names a binding may not use, where a pattern may sit) are enforced here or in lang.checks,
 each with a message that names the Synsema form.
@@ -15,7 +19,7 @@ from __future__ import annotations
 
 from synsema.lang import ast, checks
 from synsema.lang.errors import Span, parse_error
-from synsema.lang.lexer import Token, duration_seconds, number_value
+from synsema.lang.lexer import duration_seconds, number_value
 from synsema.lang.templates import HoleParser, build_template
 
 
@@ -34,10 +38,14 @@ class Builder:
 
     def __init__(self, parse_hole: HoleParser):
         self.file = "<input>"
+        self.types: list[str] = []
+        self.values: list[str] = []
+        self.lines: list[int] = []
+        self.cols: list[int] = []
         self.parse_hole = parse_hole
 
-    def _span(self, tok: Token) -> Span:
-        return Span(self.file, tok.line, tok.column)
+    def _span(self, tok: int) -> Span:
+        return Span(self.file, self.lines[tok], self.cols[tok])
 
     # ------------------------------------------------------------ program and blocks
     def module(self, c):
@@ -52,8 +60,8 @@ class Builder:
     # ------------------------------------------------------------ simple statements
     def let_stmt(self, c):
         kw, name, value = c
-        checks.check_binding(name.value, isinstance(value, ast.Lambda), self._span(name))
-        return ast.Let(name.value, value, False, span=self._span(kw))
+        checks.check_binding(self.values[name], isinstance(value, ast.Lambda), self._span(name))
+        return ast.Let(self.values[name], value, False, span=self._span(kw))
 
     def export_let(self, c):
         return self._exported(c)
@@ -81,14 +89,14 @@ class Builder:
         return ast.Raise(c[1], span=self._span(c[0]))
 
     def intent_stmt(self, c):
-        return ast.Intent(c[1].value, span=self._span(c[0]))
+        return ast.Intent(self.values[c[1]], span=self._span(c[0]))
 
     def invariant_stmt(self, c):
         kw, label, cond = c
-        if label is not None and label.type == "TEMPLATE":
-            label = label.value[1:-1]  # a template label is kept as its static source text
+        if label is not None and self.types[label] == "TEMPLATE":
+            label = self.values[label][1:-1]  # a template label is kept as its static source text
         elif label is not None:
-            label = label.value
+            label = self.values[label]
         return ast.Invariant(label, cond, span=self._span(kw))
 
     def require_stmt(self, c):
@@ -99,14 +107,14 @@ class Builder:
 
     def cap(self, c):
         name, sub, scope = c
-        if isinstance(scope, Token):
-            scope = ast.Str(scope.value, span=self._span(scope))
-        full = name.value if sub is None else f"{name.value}.{sub.value}"
+        if type(scope) is int:
+            scope = ast.Str(self.values[scope], span=self._span(scope))
+        full = self.values[name] if sub is None else f"{self.values[name]}.{self.values[sub]}"
         return ast.CapReq(full, scope, span=self._span(name))
 
     def use_stmt(self, c):
         kw, path, alias = c
-        return ast.Use(path.value, alias.value, span=self._span(kw))
+        return ast.Use(self.values[path], self.values[alias], span=self._span(kw))
 
     def log_stmt(self, c):
         return ast.Log(c[1], span=self._span(c[0]))
@@ -130,8 +138,8 @@ class Builder:
 
     def each_stmt(self, c):
         kw, var, _, iterable, body = c
-        checks.check_bound_name(var.value, "a loop variable", self._span(var))
-        return ast.Each(var.value, iterable, body, span=self._span(kw))
+        checks.check_bound_name(self.values[var], "a loop variable", self._span(var))
+        return ast.Each(self.values[var], iterable, body, span=self._span(kw))
 
     def while_stmt(self, c):
         return ast.While(c[1], c[2], span=self._span(c[0]))
@@ -147,45 +155,45 @@ class Builder:
 
     def task_def(self, c):
         kw, name, params, body = c
-        checks.check_binding(name.value, True, self._span(name))
-        return ast.TaskDef(name.value, params or [], body, False, span=self._span(kw))
+        checks.check_binding(self.values[name], True, self._span(name))
+        return ast.TaskDef(self.values[name], params or [], body, False, span=self._span(kw))
 
     def params(self, c):
         return [p for p in c if p is not None]
 
     def param(self, c):
         name, type_, default = c
-        checks.check_bound_name(name.value, "a parameter", self._span(name))
-        return ast.Param(name.value, None if type_ is None else type_.value, default,
+        checks.check_bound_name(self.values[name], "a parameter", self._span(name))
+        return ast.Param(self.values[name], None if type_ is None else self.values[type_], default,
                          span=self._span(name))
 
     def try_stmt(self, c):
         kw, body, err, recover = c
-        return ast.Try(body, "error" if err is None else err.value, recover, span=self._span(kw))
+        return ast.Try(body, "error" if err is None else self.values[err], recover, span=self._span(kw))
 
     def sandbox_stmt(self, c):
         return ast.Sandbox(c[2], c[1], span=self._span(c[0]))
 
     def type_def(self, c):
         kw, name, *fields = c
-        return ast.TypeDef(name.value, fields, False, span=self._span(kw))
+        return ast.TypeDef(self.values[name], fields, False, span=self._span(kw))
 
     def type_field(self, c):
-        return (c[0].value, c[1].value)
+        return (self.values[c[0]], self.values[c[1]])
 
     def enum_def(self, c):
         kw, name, *variants = c
-        return ast.EnumDef(name.value, variants, False, span=self._span(kw))
+        return ast.EnumDef(self.values[name], variants, False, span=self._span(kw))
 
     def variant(self, c):
-        return (c[0].value, [t.value for t in c[1:] if t is not None])
+        return (self.values[c[0]], [self.values[t] for t in c[1:] if t is not None])
 
     def test_block(self, c):
-        return ast.TestBlock(c[1].value, c[2], span=self._span(c[0]))
+        return ast.TestBlock(self.values[c[1]], c[2], span=self._span(c[0]))
 
     def marker(self, c):
         kw, label, body = c
-        return ast.Marker(kw.value, label.value, body, span=self._span(kw))
+        return ast.Marker(self.values[kw], self.values[label], body, span=self._span(kw))
 
     def export_def(self, c):
         return self._exported(c)
@@ -211,8 +219,8 @@ class Builder:
     def p_spread(self, c):
         dots, name = c
         if name is not None:
-            checks.check_bound_name(name.value, "a pattern binding", self._span(name))
-        return _Spread("" if name is None else name.value, self._span(dots))
+            checks.check_bound_name(self.values[name], "a pattern binding", self._span(name))
+        return _Spread("" if name is None else self.values[name], self._span(dots))
 
     def p_map(self, c):
         return ast.PMap([e for e in c[1:] if e is not None], span=self._span(c[0]))
@@ -220,9 +228,9 @@ class Builder:
     def p_entry(self, c):
         key, sub = c
         if sub is None:
-            checks.check_bound_name(key.value, "a pattern binding", self._span(key))
-            return (key.value, None)
-        return (key.value, self._inner_pattern(sub))
+            checks.check_bound_name(self.values[key], "a pattern binding", self._span(key))
+            return (self.values[key], None)
+        return (self.values[key], self._inner_pattern(sub))
 
     def _top_pattern(self, expr):
         """A whole `is` pattern: a bare name compares with its value."""
@@ -262,7 +270,7 @@ class Builder:
         return ast.InlineWhen(cond, then, otherwise, span=self._span(kw))
 
     def lambda_expr(self, c):
-        params = [ast.Param(t.value, None, None, span=self._span(t)) for t in c[1:-1] if t is not None]
+        params = [ast.Param(self.values[t], None, None, span=self._span(t)) for t in c[1:-1] if t is not None]
         for param in params:
             checks.check_bound_name(param.name, "a parameter", param.span)
         return ast.Lambda(params, c[-1], span=self._span(c[0]))
@@ -290,14 +298,14 @@ class Builder:
         return c
 
     def kwarg(self, c):
-        return (c[0].value, c[1])
+        return (self.values[c[0]], c[1])
 
     def human_expr(self, c):
         kw, value, *extra = c
         extra = extra[0] if extra else None
-        if isinstance(extra, Token):  # a duration such as 90s
-            extra = ast.Num(duration_seconds(extra.value), span=self._span(extra))
-        return ast.HumanExpr(kw.value, value, extra, span=self._span(kw))
+        if type(extra) is int:  # a duration such as 90s
+            extra = ast.Num(duration_seconds(self.values[extra]), span=self._span(extra))
+        return ast.HumanExpr(self.values[kw], value, extra, span=self._span(kw))
 
     # ------------------------------------------------------------ operators
     def pipe_op(self, c):
@@ -313,22 +321,22 @@ class Builder:
         return ast.Unary("not", c[1], span=self._span(c[0]))
 
     def compare_op(self, c):
-        ops = [t.value for t in c[1::2]]
+        ops = [self.values[t] for t in c[1::2]]
         return ast.Compare(c[0], ops, c[2::2], span=c[0].span)
 
     def binary(self, c):
         left, op, right = c
-        return ast.Binary(op.value, left, right, span=left.span)
+        return ast.Binary(self.values[op], left, right, span=left.span)
 
     def neg(self, c):
         return ast.Unary("-", c[1], span=self._span(c[0]))
 
     def of_expr(self, c):
         name, obj = c
-        return ast.Attr(obj, name.value, span=self._span(name))
+        return ast.Attr(obj, self.values[name], span=self._span(name))
 
     def attr(self, c):
-        return ast.Attr(c[0], c[1].value, span=c[0].span)
+        return ast.Attr(c[0], self.values[c[1]], span=c[0].span)
 
     def index(self, c):
         return ast.Index(c[0], c[2], span=c[0].span)
@@ -347,20 +355,23 @@ class Builder:
         return ast.Call(func, args, named, span=func.span)
 
     def named_arg(self, c):
-        return (c[0].value, c[1])
+        return (self.values[c[0]], c[1])
 
     # ------------------------------------------------------------ atoms
     def name(self, c):
-        return ast.Name(c[0].value, span=self._span(c[0]))
+        tok = c[0]
+        return ast.Name(self.values[tok], span=Span(self.file, self.lines[tok], self.cols[tok]))
 
     def number(self, c):
-        return ast.Num(number_value(c[0].value), span=self._span(c[0]))
+        tok = c[0]
+        return ast.Num(number_value(self.values[tok]), span=Span(self.file, self.lines[tok], self.cols[tok]))
 
     def string(self, c):
-        return ast.Str(c[0].value, span=self._span(c[0]))
+        tok = c[0]
+        return ast.Str(self.values[tok], span=Span(self.file, self.lines[tok], self.cols[tok]))
 
     def template(self, c):
-        return build_template(c[0].value, self._span(c[0]), self.parse_hole)
+        return build_template(self.values[c[0]], self._span(c[0]), self.parse_hole)
 
     def true(self, c):
         return ast.Bool(True, span=self._span(c[0]))
@@ -379,14 +390,15 @@ class Builder:
 
     def entry(self, c):
         key, value = c
-        if isinstance(key, Token):
+        if type(key) is int:
             span = self._span(key)
-            if key.type == "NUMBER":
-                key = ast.Num(number_value(key.value), span=span)
-            elif key.type == "TEMPLATE":
-                key = build_template(key.value, span, self.parse_hole)
+            kind, text = self.types[key], self.values[key]
+            if kind == "NUMBER":
+                key = ast.Num(number_value(text), span=span)
+            elif kind == "TEMPLATE":
+                key = build_template(text, span, self.parse_hole)
             else:  # a bare word or a quoted text: the key is that text
-                key = ast.Str(key.value, span=span)
+                key = ast.Str(text, span=span)
         return (key, value)
 
 

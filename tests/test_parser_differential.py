@@ -3,9 +3,10 @@
 lang.parser drives the shipped tables itself (grammar/synsema.tables.json, see lang.tables),
 shapes each rule's children once per rule instead of through Lark's tree builder, and bounds the nesting depth on the way instead of walking the
 tree afterwards. The reference here is the plain way to do the same job: Lark's own
-`parse_interactive` with lang.transform's Builder as its inline transformer (Lark's child
-filters, placeholders and inlined rules), then the full `check_nesting` walk over the tree, for
-the file and for every template hole. Both must give the same tree, spans included, or the same
+`parse_interactive` fed the `Token` list of lang.lexer.tokenize, with lang.transform's Builder as
+its inline transformer (Lark's child filters, placeholders and inlined rules; each token child
+handed to the builder as its index, as lang.parser shifts it), then the full `check_nesting`
+walk over the tree, for the file and for every template hole. Both must give the same tree, spans included, or the same
 error at the same position, on every input.
 """
 
@@ -21,7 +22,8 @@ from lark.lexer import Lexer
 
 from synsema.lang import ast, checks, parse_errors
 from synsema.lang.errors import Span, SynError, parse_error
-from synsema.lang.lexer import HARD_KEYWORDS, PUNCTUATION, tokenize
+from synsema.lang.lexer import HARD_KEYWORDS, PUNCTUATION, scan
+from synsema.lang.lexer import Token as SynToken
 from synsema.lang.parser import parse, parse_expression
 from synsema.lang.transform import Builder
 
@@ -36,18 +38,44 @@ class _Fed(Lexer):
         raise NotImplementedError
 
 
+class _TokensAsIndices:
+    """The Builder as Lark's transformer: each `Token` child becomes its index in the token list
+    being fed (`_at`), as lang.parser hands them to the builder."""
+
+    def __init__(self, builder):
+        self.builder = builder
+        self._at = {}
+
+    def __getattr__(self, name):
+        method = getattr(Builder, name, None)
+        if method is None or name.startswith("_"):
+            raise AttributeError(name)
+
+        def build(children):
+            index = self._at  # the list being fed now (a template hole's inside its template's)
+            return method(self.builder, [index[id(c)] if isinstance(c, SynToken) else c for c in children])
+        return build
+
+
 class StockLark:
     """parse / parse_expression built the plain way, on Lark's own parser."""
 
     def __init__(self):
         self.builder = Builder(self.parse_expression)
+        self.transformer = _TokensAsIndices(self.builder)
         grammar = resources.files("synsema.grammar").joinpath("synsema.lark").read_text(encoding="utf-8")
         self.lark = Lark(grammar, parser="lalr", lexer=_Fed, strict=True, maybe_placeholders=True,
-                         start=["module", "lone_expr"], transformer=self.builder)
+                         start=["module", "lone_expr"], transformer=self.transformer)
 
-    def feed(self, tokens, start, file):
+    def feed(self, columns, start, file):
+        tokens = columns.tokens()
         state = self.lark.parse_interactive(start=start).parser_state
-        outer, self.builder.file = self.builder.file, file
+        builder = self.builder
+        outer = (builder.file, builder.types, builder.values, builder.lines, builder.cols,
+                 self.transformer._at)
+        builder.file, builder.types, builder.values, builder.lines, builder.cols = (
+            file, columns.types, columns.values, columns.lines, columns.cols)
+        self.transformer._at = {id(tok): k for k, tok in enumerate(tokens)}
         i = 0
         try:
             for i, tok in enumerate(tokens):
@@ -60,17 +88,18 @@ class StockLark:
         except UnexpectedInput as e:
             raise parse_errors.explain_unexpected(tokens, i, set(e.expected), file) from None
         finally:
-            self.builder.file = outer
+            (builder.file, builder.types, builder.values, builder.lines, builder.cols,
+             self.transformer._at) = outer
 
     def parse(self, source, file):
         if source.startswith("\ufeff"):
             source = source[1:]
-        module = self.feed(tokenize(source, file), "module", file)
+        module = self.feed(scan(source, file), "module", file)
         checks.check_nesting(module)
         return module
 
     def parse_expression(self, source, file, line=1, col=1):
-        tokens = tokenize(source, file, line, col, expression=True)
+        tokens = scan(source, file, line, col, expression=True)
         if not tokens:
             raise parse_error("Expected an expression", Span(file, line, col))
         expr = self.feed(tokens, "lone_expr", file)
