@@ -230,15 +230,9 @@ def call_math_tool(identifier: str, arguments: dict) -> Outcome:
 
 # ------------------------------------------------------------------ the server
 
-def build_server(scripts: list[ScriptTool], math: list, calls: CallProcesses, end_of_lifetime=None):
-    """The SDK server with both kinds of tool; each script call runs in a process of its own
-    (`calls`), math calls on a thread under the library's own deadline. Under --labels,
-    `end_of_lifetime(tool, outcome)` ends the process after a call private data decided."""
-    import anyio
+def tool_list(scripts: list[ScriptTool], math: list) -> list:
+    """What `tools/list` answers: the script tools, then the math tools and `math_run_many`."""
     import mcp.types as types
-    from mcp.server.lowlevel import Server
-    from synsema.runtime.cli import VERSION
-
     listed = [types.Tool(name=t.name, description=t.description, inputSchema=t.schema,
                          outputSchema=RESULT_SCHEMA)
               for t in scripts]
@@ -249,6 +243,20 @@ def build_server(scripts: list[ScriptTool], math: list, calls: CallProcesses, en
         name, description, schema, output = math_run_many_tool([m[1] for m in math])
         listed.append(types.Tool(name=name, description=description, inputSchema=schema,
                                  outputSchema=output))
+    return listed
+
+
+def build_server(listed: list, scripts: list[ScriptTool], math: list, calls: CallProcesses,
+                 end_of_lifetime=None):
+    """The SDK server answering `listed` (`tool_list`) with both kinds of tool; each script call
+    runs in a process of its own (`calls`), math calls on a thread under the library's own
+    deadline. Under --labels, `end_of_lifetime(tool, outcome)` ends the process after a call
+    private data decided."""
+    import anyio
+    import mcp.types as types
+    from mcp.server.lowlevel import Server
+    from synsema.runtime.cli import VERSION
+
     by_script = {t.name: t for t in scripts}
     by_math = {name: identifier for name, identifier, *_ in math}
     server = Server(SERVER_NAME, version=VERSION,
@@ -279,12 +287,6 @@ def build_server(scripts: list[ScriptTool], math: list, calls: CallProcesses, en
                                     structuredContent=outcome.structured, isError=False)
 
     return server
-
-
-async def _serve_stdio(server) -> None:
-    from mcp.server.stdio import stdio_server
-    async with stdio_server() as (read, write):
-        await server.run(read, write, server.create_initialization_options())
 
 
 async def _serve_http(server, port: int) -> None:
@@ -412,10 +414,12 @@ def serve(files: list[tuple[str, str]], options: dict, with_math: bool, port: in
     if scripts:
         worker.submit(calls.start, _warm).result()
     ending = _end_of_lifetime(audit, calls) if options.get("labels") else None
-    server = build_server(scripts, math, calls, ending)
+    listed = tool_list(scripts, math)
+    server = build_server(listed, scripts, math, calls, ending)
     try:
         if port is None:
-            anyio.run(_serve_stdio, server)
+            from synsema.runtime.mcp.stdio import serve_stdio
+            anyio.run(serve_stdio, server, listed)
         else:
             anyio.run(_serve_http, server, port)
     finally:

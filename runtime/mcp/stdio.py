@@ -1,0 +1,118 @@
+"""The stdio transport of `synsema mcp serve`: the SDK's own `stdio_server`, given the stdin and
+stdout it reads and writes, so that a `tools/list` costs the server almost nothing.
+
+A server's tool list never changes while it runs, yet the SDK builds every reply to `tools/list`
+anew: its handler's `Tool` models become dicts, the dicts a `JSONRPCResponse`, that JSON text.
+With `--math` the list is 49 tools and 223 kB, and that rebuilding was most of the server's
+part of a `tools/list` (issue 31). Here the reply's `result` is rendered once, when the server
+starts, by the same SDK models and the same dump options the SDK uses (`Listing`), and a
+`tools/list` request is answered with it, its `id` set in front, as soon as its line is read.
+
+What goes to the SDK unchanged: every other line, and a `tools/list` line the SDK would treat
+differently — before the client's `notifications/initialized` (the SDK refuses requests before
+initialization), or one that is not a valid request (the SDK answers those with an error).
+So a client sees the same bytes it would see from the SDK (tests/mcp/test_mcp_listing.py compares
+them), sooner.
+
+Writing: each reply is written and flushed in one worker-thread hop, under a lock shared by the
+SDK's writer and the listing's replies (the SDK awaits `write` and `flush` as two hops).
+"""
+
+from __future__ import annotations
+
+import sys
+from io import TextIOBase, TextIOWrapper
+
+
+import anyio
+import mcp.types as types
+from pydantic import ValidationError
+from pydantic_core import to_json
+
+# The dump options the SDK's session and stdio writer use for every message.
+_DUMP = {"by_alias": True, "exclude_none": True}
+
+
+class Listing:
+    """The `tools/list` reply of one server, rendered once; `reply(line)` is the whole reply
+    line for a request line the SDK would answer with it, else None."""
+
+    def __init__(self, tools: list[types.Tool]):
+        self.result = types.ServerResult(types.ListToolsResult(tools=tools)).model_dump_json(**_DUMP)
+
+    def reply(self, line: str) -> str | None:
+        try:
+            message = types.JSONRPCMessage.model_validate_json(line)
+            request = message.root
+            if not isinstance(request, types.JSONRPCRequest) or request.method != "tools/list":
+                return None
+            types.ClientRequest.model_validate(request.model_dump(mode="json", **_DUMP))
+        except ValidationError:
+            return None
+        return f'{{"jsonrpc":"2.0","id":{to_json(request.id).decode()},"result":{self.result}}}\n'
+
+
+class Stdout:
+    """A text file as the SDK's writer uses it (`write`, then `flush`): a write is written and
+    flushed at once in a worker thread, one at a time; `flush` has nothing left to do."""
+
+    def __init__(self, file: TextIOBase):
+        self._file = file
+        self._lock = anyio.Lock()
+
+    async def write(self, text: str) -> None:
+        async with self._lock:
+            await anyio.to_thread.run_sync(self._write_now, text)
+
+    def _write_now(self, text: str) -> None:
+        self._file.write(text)
+        self._file.flush()
+
+    async def flush(self) -> None:
+        return None
+
+
+class Stdin:
+    """The lines of `file` for the SDK's reader, less the `tools/list` requests that `listing`
+    answers on `stdout` (once the client has sent `notifications/initialized`)."""
+
+    def __init__(self, file: TextIOBase, listing: Listing, stdout: Stdout):
+        self._file = anyio.wrap_file(file)
+        self._listing = listing
+        self._stdout = stdout
+        self._initialized = False
+
+    def __aiter__(self):
+        return self._lines()
+
+    async def _lines(self):
+        async for line in self._file:
+            if not self._initialized:
+                self._initialized = _is_initialized_notification(line)
+            elif '"tools/list"' in line:
+                reply = self._listing.reply(line)
+                if reply is not None:
+                    await self._stdout.write(reply)
+                    continue
+            yield line
+
+
+def _is_initialized_notification(line: str) -> bool:
+    """Whether the SDK's session, reading `line`, becomes initialized (it validates it so)."""
+    try:
+        message = types.JSONRPCMessage.model_validate_json(line).root
+        if not isinstance(message, types.JSONRPCNotification):
+            return False
+        notification = types.ClientNotification.model_validate(message.model_dump(mode="json", **_DUMP))
+    except ValidationError:
+        return False
+    return isinstance(notification.root, types.InitializedNotification)
+
+
+async def serve_stdio(server, tools: list[types.Tool]) -> None:
+    """Run `server` (the SDK's low-level Server) over stdin/stdout until the client goes away."""
+    from mcp.server.stdio import stdio_server
+    stdout = Stdout(TextIOWrapper(sys.stdout.buffer, encoding="utf-8"))
+    stdin = Stdin(TextIOWrapper(sys.stdin.buffer, encoding="utf-8", errors="replace"), Listing(tools), stdout)
+    async with stdio_server(stdin, stdout) as (read, write):
+        await server.run(read, write, server.create_initialization_options())
