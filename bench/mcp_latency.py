@@ -2,8 +2,9 @@
 
 Starts `synsema mcp serve --math examples/tool_calling.syn` (`--no-math`: without `--math`)
 over stdio with the official SDK's client and prints: the time from spawning the server to an
-initialized session, the first `tools/list` (which builds the math catalog's schemas) and the
-median of the following ones, and the median of a script-task call and of a math call.
+initialized session, the first `tools/list` (over stdio its reply is rendered when the server
+starts, runtime/mcp/stdio.py, so this is mostly the client validating 220 kB) and the median of
+the following ones, and the median of a script-task call and of a math call.
 Information, not pass/fail.
 
     .venv/bin/python bench/mcp_latency.py [--reps N] [--no-math]
@@ -61,7 +62,7 @@ async def measure(reps: int, math: bool = True) -> dict:
 
 def measure_raw(reps: int, math: bool) -> dict:
     """The server's own answer time, without the client library's validation of the reply
-    (which for the 43 tools of --math, 210 kB of schemas, is most of what a client waits):
+    (which for the 49 tools of --math, 220 kB of schemas, is most of what a client waits):
     the same server over a plain pipe, one JSON-RPC line out, the time until its reply line."""
     import json
     import subprocess

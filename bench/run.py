@@ -506,7 +506,8 @@ def mcp_rows(reps: int) -> list[Row]:
     mcp_latency.py), wall clock: as the official MCP client sees it (the first `tools/list`
     after the session is initialized, and the median script-task call), and as a plain pipe
     sees it (the server's own answer time, without the client library's validation of the
-    reply). `reps` fresh servers for the script alone, one with --math; 10 requests each."""
+    reply). `reps` fresh servers each, alone and with --math (a first `tools/list` is one
+    sample per server: the median of a few is what a single run can report); 10 requests each."""
     sys.path.insert(0, HERE)
     try:
         import anyio
@@ -515,9 +516,8 @@ def mcp_rows(reps: int) -> list[Row]:
         return [Row("mcp serve", "error", "-", "-", "-", "-", "error", 0, [f"cannot import {missing.name}"])]
     rows = []
     for math in (False, True):
-        servers = reps if not math else 1
-        client = [anyio.run(measure, 10, math) for _ in range(servers)]
-        raw = [measure_raw(10, math) for _ in range(servers)]
+        client = [anyio.run(measure, 10, math) for _ in range(reps)]
+        raw = [measure_raw(10, math) for _ in range(reps)]
         what = f"mcp serve examples/tool_calling.syn{' --math' if math else ''} ({client[0]['tools']} tools)"
         spawn = f"spawn to initialized {statistics.median(r['spawn to initialized'] for r in client) * 1000:,.0f} ms"
         for runs, side, key, label, goal in (

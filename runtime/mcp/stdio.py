@@ -109,10 +109,26 @@ def _is_initialized_notification(line: str) -> bool:
     return isinstance(notification.root, types.InitializedNotification)
 
 
+def _hold_a_reply(stream, size: int) -> None:
+    """Let the pipe `stream` writes to hold `size` bytes (Linux: F_SETPIPE_SZ), so that the
+    listing is written in one go instead of 64 kB at a time, each waiting for the client to read
+    the last. Left as it is when it holds that much already, or is no pipe, or the system
+    refuses (a per-user limit on pipe memory)."""
+    try:
+        import fcntl
+        fd = stream.fileno()
+        if fcntl.fcntl(fd, fcntl.F_GETPIPE_SZ) < size:
+            fcntl.fcntl(fd, fcntl.F_SETPIPE_SZ, size)
+    except (ImportError, AttributeError, OSError, ValueError):
+        return
+
+
 async def serve_stdio(server, tools: list[types.Tool]) -> None:
     """Run `server` (the SDK's low-level Server) over stdin/stdout until the client goes away."""
     from mcp.server.stdio import stdio_server
+    listing = Listing(tools)
+    _hold_a_reply(sys.stdout, len(listing.result.encode()) + 100)   # + the envelope and the id
     stdout = Stdout(TextIOWrapper(sys.stdout.buffer, encoding="utf-8"))
-    stdin = Stdin(TextIOWrapper(sys.stdin.buffer, encoding="utf-8", errors="replace"), Listing(tools), stdout)
+    stdin = Stdin(TextIOWrapper(sys.stdin.buffer, encoding="utf-8", errors="replace"), listing, stdout)
     async with stdio_server(stdin, stdout) as (read, write):
         await server.run(read, write, server.create_initialization_options())

@@ -10,6 +10,7 @@ once it has answered `initialize`), after it the listing answers.
 
 from __future__ import annotations
 
+import fcntl
 import json
 import select
 import subprocess
@@ -132,6 +133,8 @@ def test_math_listing_is_the_sdks_rendering_and_the_client_reads_it():
     official client's parse of it equals the tools the server builds."""
     pipe = _pipe("--math", "examples/tool_calling.syn")
     try:
+        if hasattr(fcntl, "F_GETPIPE_SZ"):   # Linux: the pipe holds the whole listing
+            assert fcntl.fcntl(pipe.process.stdout.fileno(), fcntl.F_GETPIPE_SZ) > 200_000
         sdk, ours = _sdk_and_listing_replies(pipe)
     finally:
         pipe.close()
