@@ -64,7 +64,6 @@ PUNCTUATION = {
     ":": "_COLON", "...": "ELLIPSIS",
 }
 _CLOSERS = {")": "(", "]": "[", "}": "{"}
-_BRACKET_TEXTS = frozenset("()[]{}") | {"=>"}  # punctuation `_Scanner.bracket` keeps track of
 
 # Tokens after which a soft word is a plain name (`raise(err)`, `test.x`, `use + 1`).
 _NAME_FOLLOWERS = frozenset({
@@ -83,19 +82,29 @@ _CLOSER_TYPES = frozenset({"_RPAR", "_RSQB", "_RBRACE"})
 MAX_BRACKET_DEPTH = 100
 
 # Leading blanks are consumed with the token, so most tokens take one match. The commonest
-# kinds come first (`--` must come before the `-` of punctuation).
+# kinds come first (`--` must come before the `-` of punctuation). Brackets, `=>`, plain
+# integers (no `_`, fraction, exponent or unit) and plain quoted strings (no escape) have
+# groups of their own, so the main loop makes them without a method call; anything else that
+# starts with a digit or a quote goes to `number` / `string`.
 _TOKEN = re.compile(r"""[ \t\f]*(?:
     (?P<word>[^\W\d]\w*)
   | (?P<comment>--[^\n]*)
-  | (?P<punct>\.\.\.|//|\*\*|==|!=|<=|>=|=>|\|>|->|[-+*/%<>=()\[\]{},.:])
+  | (?P<open>[(\[{])
+  | (?P<close>[)\]}])
+  | (?P<arrow>=>)
+  | (?P<punct>\.\.\.|//|\*\*|==|!=|<=|>=|\|>|->|[-+*/%<>=,.:])
   | (?P<nl>\n)
+  | (?P<int>[0-9]+)(?![\w.])
   | (?P<number>[0-9])
+  | "(?P<plain>[^"\\\n]*)" | '(?P<plain1>[^'\\\n]*)'
   | (?P<quote>["'])
   | (?P<template>`)
   | (?P<end>\Z)
 )""", re.VERBOSE)
-_WORD, _COMMENT, _PUNCT, _NL, _NUMBER_START, _QUOTE, _TEMPLATE = map(
-    _TOKEN.groupindex.__getitem__, ("word", "comment", "punct", "nl", "number", "quote", "template"))
+(_WORD, _COMMENT, _OPEN, _CLOSE, _ARROW, _PUNCT, _NL, _INT, _NUMBER_START, _PLAIN, _PLAIN1, _QUOTE,
+ _TEMPLATE) = map(_TOKEN.groupindex.__getitem__, (
+    "word", "comment", "open", "close", "arrow", "punct", "nl", "int", "number", "plain", "plain1", "quote",
+    "template"))
 _INDENTATION = re.compile(r"[ \t\f]*")
 _NUMBER = re.compile(r"""
     0[xX][0-9a-fA-F]+(?:_[0-9a-fA-F]+)* | 0[oO][0-7]+(?:_[0-7]+)* | 0[bB][01]+(?:_[01]+)*
@@ -229,58 +238,84 @@ class _Scanner:
         tokens.cols.append(pos - self.line_start + 1)
 
     def run(self) -> Tokens:
-        """The main loop. Words, punctuation and newlines, most of all tokens, are made here
-        directly (the position kept in locals); the rarer kinds go to their methods."""
+        """The main loop. Words, punctuation, brackets, plain integers and strings and newlines,
+        most of all tokens, are made here directly (the position and the line kept in locals,
+        written back before a method that reads them); the rarer kinds go to methods."""
         src, n = self.src, len(self.src)
         pos = 0
         at_line_start = not self.expression
         match = _TOKEN.match
         tokens = self.tokens
-        types = tokens.types
-        add_type, add_value = types.append, tokens.values.append
+        types, values = tokens.types, tokens.values
+        add_type, add_value = types.append, values.append
         add_start, add_line, add_col = tokens.starts.append, tokens.lines.append, tokens.cols.append
         brackets = self.brackets
         keyword = HARD_KEYWORDS.get
         punctuation = PUNCTUATION
-        bracket_texts = _BRACKET_TEXTS
+        line, line_start = self.line, self.line_start
         while pos < n:
             if at_line_start:
+                self.line, self.line_start = line, line_start
                 pos = self.indentation(pos)
+                line, line_start = self.line, self.line_start
                 at_line_start = False
                 if pos >= n:
                     break
             m = match(src, pos)
             if m is None:
+                self.line, self.line_start = line, line_start
                 self.bad_character(_INDENTATION.match(src, pos).end())
             kind = m.lastindex
+            start, pos = m.span(kind)
             if kind == _WORD:
-                start, pos = m.span(kind)
                 text = src[start:pos]
                 add_type("NAME" if types and types[-1] == "_DOT" else keyword(text, "NAME"))
-                add_value(text)
-                add_start(start)
-                add_line(self.line)
-                add_col(start - self.line_start + 1)
             elif kind == _PUNCT:
-                start, pos = m.span(kind)
+                text = src[start:pos]
+                add_type(punctuation[text])
+            elif kind == _NL:
+                if not brackets and not self.expression:
+                    add_type("_NL")
+                    add_value("\n")
+                    add_start(start)
+                    add_line(line)
+                    add_col(start - line_start + 1)
+                    at_line_start = True
+                line += 1
+                line_start = pos
+                continue
+            elif kind == _OPEN or kind == _CLOSE:
                 text = src[start:pos]
                 add_type(punctuation[text])
                 add_value(text)
                 add_start(start)
-                add_line(self.line)
-                add_col(start - self.line_start + 1)
-                if text in bracket_texts:
-                    self.bracket(len(types) - 1)
-            elif kind == _NL:
-                start, pos = m.span(kind)
-                if not brackets and not self.expression:
-                    self.add("_NL", "\n", start)
-                    at_line_start = True
-                self.line += 1
-                self.line_start = pos
+                add_line(line)
+                add_col(start - line_start + 1)
+                self.line, self.line_start = line, line_start
+                if kind == _OPEN:
+                    brackets.append(len(types) - 1)
+                    if len(brackets) > MAX_BRACKET_DEPTH:
+                        self.too_deep(start)
+                else:
+                    self.close(len(types) - 1)
+                continue
+            elif kind == _INT and pos - start <= _MAX_DIGITS:
+                text = src[start:pos]
+                add_type("NUMBER")
+            elif kind == _PLAIN or kind == _PLAIN1:
+                text = src[start:pos]
+                add_type("STRING")
+                start -= 1  # the token starts at its quote
+                pos += 1
+            elif kind == _ARROW:
+                text = "=>"
+                add_type("_ARROW")
+                close = self.last_close
+                if close is not None and close[0] == len(types) - 2 and types[close[1]] == "_LPAR":
+                    types[close[1]] = "LAMBDA_LPAR"  # its matching `)` is followed by `=>`
             else:
-                start, pos = m.span(kind)
-                if kind == _NUMBER_START:
+                self.line, self.line_start = line, line_start
+                if kind == _INT or kind == _NUMBER_START:
                     pos = self.number(start)
                 elif kind == _QUOTE:
                     pos = self.string(start)
@@ -288,6 +323,13 @@ class _Scanner:
                     self.comment(start)
                 elif kind == _TEMPLATE:
                     pos = self.template(start)
+                line, line_start = self.line, self.line_start
+                continue
+            add_value(text)
+            add_start(start)
+            add_line(line)
+            add_col(start - line_start + 1)
+        self.line, self.line_start = line, line_start
         return self.finish(pos)
 
     def indentation(self, pos: int) -> int:
@@ -330,30 +372,22 @@ class _Scanner:
             raise error
         return end
 
-    def bracket(self, i: int) -> None:
-        """Bookkeeping after token `i`, a bracket or `=>`: nesting, matching, and the `(` of a
-        lambda."""
+    def too_deep(self, pos: int):
+        raise lex_error(f"expression nested too deeply (more than {MAX_BRACKET_DEPTH} "
+                        "open brackets); split it into smaller parts with let", self.span(pos))
+
+    def close(self, i: int) -> None:
+        """Token `i` closes a bracket: it must match the one open."""
         tokens = self.tokens
         text, pos = tokens.values[i], tokens.starts[i]
-        if text in "([{":
-            self.brackets.append(i)
-            if len(self.brackets) > MAX_BRACKET_DEPTH:
-                raise lex_error(f"expression nested too deeply (more than {MAX_BRACKET_DEPTH} "
-                                "open brackets); split it into smaller parts with let", self.span(pos))
-        elif text in ")]}":
-            if not self.brackets:
-                raise lex_error(f"Unmatched '{text}': nothing is open here", self.span(pos))
-            opener = self.brackets.pop()
-            if tokens.values[opener] != _CLOSERS[text]:
-                raise lex_error(f"Mismatched '{text}': the '{tokens.values[opener]}' at line "
-                                f"{tokens.lines[opener]}, column {tokens.cols[opener]} is still open",
-                                self.span(pos))
-            self.last_close = (i, opener)
-        else:  # `=>`
-            if self.last_close is not None and self.last_close[0] == i - 1:
-                opener = self.last_close[1]
-                if tokens.types[opener] == "_LPAR":  # its matching `)` is followed by `=>`
-                    tokens.types[opener] = "LAMBDA_LPAR"
+        if not self.brackets:
+            raise lex_error(f"Unmatched '{text}': nothing is open here", self.span(pos))
+        opener = self.brackets.pop()
+        if tokens.values[opener] != _CLOSERS[text]:
+            raise lex_error(f"Mismatched '{text}': the '{tokens.values[opener]}' at line "
+                            f"{tokens.lines[opener]}, column {tokens.cols[opener]} is still open",
+                            self.span(pos))
+        self.last_close = (i, opener)
 
     def number(self, pos: int) -> int:
         src = self.src

@@ -187,6 +187,7 @@ def _reducer(rule: list, builder: Builder):
             def reduce_one(values: list, heights: list):
                 heights[-1] += weight
                 values[-1] = build([values[-1]])
+            reduce_one.inline = (build, weight)  # what `_feed` does itself, without this call
         else:
             def reduce_one(values: list, heights: list):
                 heights[-1] += weight
@@ -251,11 +252,13 @@ class _Tables:
 
     `actions[state][terminal or rule name]` is `(True, next_state, actions[next_state])` for a
     shift (and for the goto after a reduce), `(False, size, reduce, rule name)` for a reduce by a
-    rule whose right-hand side has `size` symbols (`reduce` from `_reducer`), or
-    `(None, rule name)` for a reduce that passes its one child through unchanged (a `?rule` with
-    one symbol, such as `?sum: term`). Most reduces are those; a run of them depends only on the
-    two states at the top of the stack and the lookahead, so `_feed` remembers where each run
-    ends (`chains`).
+    rule whose right-hand side has `size` symbols (`reduce` from `_reducer`), `(1, 1, build,
+    rule name, weight)` for a one-symbol rule whose value is `build([value])` (`_feed` does that
+    itself), or `(None, rule name)` for a reduce that passes its one child through unchanged (a
+    `?rule` with one symbol, such as `?sum: term`). Most reduces are those; a run of them depends
+    only on the two states at the top of the stack and the lookahead, so `_feed` remembers where
+    each run ends (`chains`), and where each reduce's goto and the run after it end (`after`,
+    keyed by the state below the rule's symbols, the rule and the lookahead).
 
     Building checks the data's shape (every state, rule and symbol it names exists): malformed
     tables raise ValueError rather than make a parser that fails in the middle of a parse.
@@ -272,7 +275,12 @@ class _Tables:
                 if len(expansion) == 1 and expand1 and not alias:
                     entries.append((None, origin))
                 else:
-                    entries.append((False, len(expansion), _reducer(rule, builder), origin))
+                    reduce = _reducer(rule, builder)
+                    inline = getattr(reduce, "inline", None)
+                    if inline is None:
+                        entries.append((False, len(expansion), reduce, origin))
+                    else:
+                        entries.append((1, 1, inline[0], origin, inline[1]))
             for row, flat in zip(self.actions, states, strict=True):
                 if flat and min(flat) < 0:
                     raise ValueError("a negative index")
@@ -283,16 +291,25 @@ class _Tables:
             names = set(symbols)
             for row in self.actions:
                 for entry in row.values():
-                    if entry[0] is not True and entry[-1] not in names:
-                        raise ValueError(f"rule {entry[-1]!r} is never a goto")
+                    rule = entry[1] if entry[0] is None else entry[3] if entry[0] is not True else None
+                    if rule is not None and rule not in names:
+                        raise ValueError(f"rule {rule!r} is never a goto")
         except (KeyError, IndexError, TypeError, ValueError, AttributeError, RuntimeError) as err:
             raise ValueError(f"malformed parse tables: {err}") from None
         self.chains: dict[tuple[int, int, str], int] = {}
+        self.after: dict[tuple[int, str, str], int] = {}
 
     def _state(self, state) -> int:
         if type(state) is not int or not 0 <= state < len(self.actions):
             raise ValueError(f"no state {state!r}")
         return state
+
+    def after_reduce(self, below: int, rule: str, kind: str) -> int:
+        """The top state after a reduce by `rule` with `below` under its symbols, on lookahead
+        `kind`: the goto, then any run of pass-through reduces from there (`chain_end`)."""
+        end = self.chain_end(below, self.actions[below][rule][1], kind)
+        self.after[(below, rule, kind)] = end
+        return end
 
     def chain_end(self, below: int, top: int, kind: str) -> int:
         """The top state after the run of pass-through reduces that starts in `top` (with
@@ -356,24 +373,26 @@ def _feed(tokens: Tokens, start: str, file: str, source: str):
     watch = _watch = _Watch()
     state = states[-1]
     row = actions[state]  # the actions of the state at the top of the stack
+    after = tables.after
     try:
         for i, kind in enumerate(tokens.types + ["$END"]):
             while True:
-                entry = row.get(kind)
-                if entry is None:
+                try:
+                    entry = row[kind]
+                except KeyError:
                     if kind == "$END" and state == end_state:
                         watch.height = heights[-1]
                         return values[-1], watch
-                    raise _unexpected(tokens, i, {s for s in row if s.isupper()}, file, source)
+                    raise _unexpected(tokens, i, {s for s in row if s.isupper()}, file, source) from None
                 flag = entry[0]
-                if flag:
+                if flag is True:  # shift
                     state = entry[1]
                     row = entry[2]
                     states.append(state)
                     values.append(i)
                     heights.append(1)
                     break
-                if flag is None:
+                if flag is None:  # a run of pass-through reduces
                     key = (states[-2], state, kind)
                     state = chains.get(key)
                     if state is None:
@@ -382,17 +401,26 @@ def _feed(tokens: Tokens, start: str, file: str, source: str):
                     row = actions[state]
                     continue
                 size = entry[1]
-                entry[2](values, heights)
+                if flag is False:
+                    entry[2](values, heights)
+                else:
+                    heights[-1] += entry[4]
+                    values[-1] = entry[2]([values[-1]])
                 if size == 1:
-                    goto = actions[states[-2]][entry[3]]
-                    states[-1] = state = goto[1]
+                    key = (states[-2], entry[3], kind)
+                    state = after.get(key)
+                    if state is None:
+                        state = tables.after_reduce(*key)
+                    states[-1] = state
                 else:
                     if size:
                         del states[-size:]
-                    goto = actions[states[-1]][entry[3]]
-                    state = goto[1]
+                    key = (states[-1], entry[3], kind)
+                    state = after.get(key)
+                    if state is None:
+                        state = tables.after_reduce(*key)
                     states.append(state)
-                row = goto[2]
+                row = actions[state]
     finally:
         builder.file, builder.types, builder.values, builder.lines, builder.cols = outer
         _watch = outer_watch
