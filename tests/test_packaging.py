@@ -34,6 +34,7 @@ def test_the_wheel_has_one_import_root(wheel):
     assert "synsema/grammar/synsema.lark" in names
     assert "synsema/grammar/synsema.tables.json" in names  # the parse tables (lang.tables)
     assert "synsema/stdlib/builtins.json" in names  # the builtin table (stdlib.registry)
+    assert "synsema/stdlib/math/plain_ops.json" in names  # the plain math table (stdlib.math.plain)
     packages = {str(path.parent.relative_to(ROOT)) for path in ROOT.glob("*/**/__init__.py")
                 if path.parts[len(ROOT.parts)] in ("lang", "runtime", "stdlib", "grammar", "synsema")}
     assert packages, "no package found in the checkout"

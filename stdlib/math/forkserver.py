@@ -6,7 +6,7 @@ writes the typed result back as JSON. A fresh child per call means nothing leaks
 (z3 keeps process-global parameters, sympy keeps caches) and every call can be killed with
 SIGKILL, which is the only thing that reliably stops z3, PySAT and sympy alike.
 
-The helper starts lean: it imports the catalog, which holds no domain module yet. Before it
+The helper starts lean: it imports neither the catalog nor Pydantic yet. Before it
 forks the child of a call, it prepares that operation: imports its domain module and the
 adapters it declares (`MathTool.adapters`), and so the backends behind them, and builds its
 validators (`MathTool.build_validators`); later children inherit all of it, so each backend is
@@ -18,7 +18,8 @@ the adapters of whole domains ahead of time (pre-warm). All of this happens in t
 outside the child's limits and before the parent starts the call's deadline clock; should an
 import fail, the child imports it again and reports the failure as its frame.
 
-The helper is started by `stdlib.math.isolation` as `python -P -c ...serve(fd)` rather than
+The helper is started by `stdlib.math.isolation` as `python -I -S -c ...serve(fd)` (no site
+step: the parent hands it its import path) rather than
 through `multiprocessing`, whose forkserver children re-run the parent's main script.
 
 Protocol on the control socket (one request in flight at a time, the parent holds a lock): the
@@ -28,8 +29,15 @@ parent sends a 4-byte length and a JSON header.
   the child's pid as 8 bytes. The child then reads the request JSON from its pipe until EOF and
   writes one tagged frame: K<result json>, M (memory limit), F<fault code> (a BackendFault),
   or X<exception class> (an unexpected exception).
+  With "plain": true the operation is one of stdlib.math.plain's: the child validates and runs
+  it with that module's table and the operation's kernel, and never imports Pydantic.
 - {"load": [domain, ...]} imports those domains' adapters; the helper answers with a 4-byte
   length and the JSON list of the backends (`BACKENDS`) it has loaded by then.
+- {"modules": true}: the same kind of answer, every module the helper has imported (tests
+  check that the plain path keeps Pydantic and the backends out of it).
+
+The helper imports neither the catalog nor Pydantic until an operation outside the plain path
+asks for them.
 """
 
 from __future__ import annotations
@@ -55,10 +63,8 @@ def serve(fd: int, expected: str = "") -> None:
     announce readiness, then answer requests until the parent closes the control socket."""
     control = socket.socket(fileno=fd)
     signal.signal(signal.SIGINT, signal.SIG_IGN)
-    from . import catalog
-    first = catalog.get(expected)
-    if first is not None:
-        _prepare(first)  # while the parent validates the request of that call
+    if expected:
+        _prepare(expected, expected in _plain().OPS)  # while the parent validates its request
     # Children are reaped by the kernel; the parent learns their fate through the pipes.
     signal.signal(signal.SIGCHLD, signal.SIG_IGN)
     control.sendall(b"R")
@@ -77,12 +83,17 @@ def serve(fd: int, expected: str = "") -> None:
                 return
             header += more
         request = json.loads(header)
-        if "load" in request:
-            _load(a for tool in catalog.in_domains(request["load"]) for a in tool.adapters)
-            loaded = json.dumps([name for name in BACKENDS if name in sys.modules]).encode()
+        if "load" in request or "modules" in request:
+            if "load" in request:
+                from . import catalog
+                _load(a for tool in catalog.in_domains(request["load"]) for a in tool.adapters)
+                reply = [name for name in BACKENDS if name in sys.modules]
+            else:
+                reply = sorted(sys.modules)
+            loaded = json.dumps(reply).encode()
             control.sendall(struct.pack("!I", len(loaded)) + loaded)
             continue
-        _prepare(catalog.get(request["run"]))
+        _prepare(request["run"], request.get("plain", False))
         pid = os.fork()
         if pid == 0:
             control.close()
@@ -93,12 +104,23 @@ def serve(fd: int, expected: str = "") -> None:
         control.sendall(struct.pack("!q", pid))
 
 
-def _prepare(tool) -> None:
-    """Import the operation's adapters and build its validators in the helper, so that every
-    later child inherits both. A failure is left to the child, which meets it again inside its
-    limits and reports it in its frame."""
-    _load(tool.adapters)
+def _plain():
+    from . import plain
+    return plain
+
+
+def _prepare(identifier: str, plain: bool) -> None:
+    """Import the operation's adapters and build its validators in the helper (on the plain
+    path: import its kernel and problem finders), so that every later child inherits them. A
+    failure is left to the child, which meets it again inside its limits and reports it in its
+    frame."""
     try:
+        if plain:
+            _plain().prepare(identifier)
+            return
+        from . import catalog
+        tool = catalog.get(identifier)
+        _load(tool.adapters)
         tool.build_validators()
     except Exception:
         pass
@@ -137,10 +159,12 @@ def _run(header: dict, request_fd: int) -> bytes:
     while chunk := os.read(request_fd, 1 << 16):
         chunks.append(chunk)
     os.close(request_fd)
-    from .catalog import get
     from .errors import BackendFault
-    tool = get(header["run"])
     try:
+        if header.get("plain"):
+            return b"K" + _plain().compute(header["run"], b"".join(chunks))
+        from .catalog import get
+        tool = get(header["run"])
         result = tool.function(tool.request.model_validate_json(b"".join(chunks)))
         return b"K" + tool.result_adapter.dump_json(result)
     except MemoryError:

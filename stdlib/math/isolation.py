@@ -22,10 +22,7 @@ import subprocess
 import sys
 import threading
 import time
-from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable
-
-import synsema
 
 from .errors import MathError
 
@@ -71,10 +68,17 @@ class _Helper:
 
     def load(self, domains: list[str]) -> list[str]:
         """Have the helper import the adapters of `domains`; the backends it has loaded."""
+        return self._ask({"load": domains})
+
+    def modules(self) -> list[str]:
+        """Every module the helper has imported (tests: the plain path keeps it lean)."""
+        return self._ask({"modules": True})
+
+    def _ask(self, header: dict) -> list[str]:
         def reply() -> bytes:
             (length,) = struct.unpack("!I", self._receive(4))
             return self._receive(length)
-        return json.loads(self._request(json.dumps({"load": domains}).encode(), [], reply))
+        return json.loads(self._request(json.dumps(header).encode(), [], reply))
 
     def _request(self, header: bytes, fds: list[int], reply: Callable[[], bytes]) -> bytes:
         with self._lock:
@@ -106,17 +110,20 @@ class _Helper:
         return data
 
     def _spawn(self, expected: str = "") -> None:
-        root = str(Path(synsema.__file__).resolve().parents[1])  # the folder `import synsema` finds
-        env = dict(os.environ)
-        env["PYTHONPATH"] = os.pathsep.join(p for p in (root, env.get("PYTHONPATH")) if p)
         ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_STREAM)
-        code = ("import sys; from synsema.stdlib.math.forkserver import serve; "
+        code = ("import sys, json; where = json.loads(sys.argv[3]); sys.path[:] = where['path']; "
+                "import synsema; synsema.__path__[:] = where['synsema']; "
+                "from synsema.stdlib.math.forkserver import serve; "
                 "serve(int(sys.argv[1]), sys.argv[2])")
         try:
+            # -I -S: no site step, no environment variables, no current folder (the site step
+            # alone cost more than the rest of a first plain call); this process's import path
+            # instead, so the helper finds what this process finds.
             process = subprocess.Popen(
-                [sys.executable, "-P", "-c", code, str(theirs.fileno()), expected],
+                [sys.executable, "-I", "-S", "-c", code, str(theirs.fileno()), expected,
+                 json.dumps(_import_path())],
                 pass_fds=[theirs.fileno()], stdin=subprocess.DEVNULL,
-                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=env,
+                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
                 start_new_session=True)
         except OSError:
             ours.close()
@@ -164,6 +171,21 @@ class _Helper:
                 self._stop()
             finally:
                 self._lock.release()
+
+
+def _import_path() -> dict[str, list[str]]:
+    """Where the helper imports from, without a site step: `path`, its sys.path (the folder
+    holding the `synsema` package this process imported, then this process's path without its
+    first entry when that is the script's folder or the current one), and `synsema`, the
+    package's own search path (its folder, and the one holding the `stdlib` folder this process
+    imports as synsema.stdlib, which an editable install maps there with a .pth hook)."""
+    import synsema.stdlib
+    package = os.path.dirname(os.path.abspath(synsema.__file__))
+    root = os.path.dirname(package)
+    own = sys.path if sys.flags.safe_path else sys.path[1:]
+    search = [package, os.path.dirname(os.path.abspath(synsema.stdlib.__path__[0]))]
+    return {"path": [root] + [entry for entry in own if entry and entry != root],
+            "synsema": list(dict.fromkeys(search))}
 
 
 _HELPER = _Helper()
@@ -235,8 +257,31 @@ def load(domains: list[str]) -> list[str]:
 
 def execute(tool: MathTool, request: BaseModel) -> Any:
     """Run `tool` on a validated request in a fresh child; return the re-validated result."""
-    header = b'{"run": "%s", "deadline": %r}' % (tool.identifier.encode(), tool.deadline)
-    payload = request.model_dump_json().encode()
+    frame, elapsed_ms = _call(tool.identifier, tool.deadline, request.model_dump_json().encode())
+    return _interpret(tool, request, frame, elapsed_ms)
+
+
+def execute_plain(identifier: str, payload: dict) -> dict:
+    """Run an operation of stdlib.math.plain on a payload its table validated, in a fresh child
+    exactly as `execute` runs one; the result re-checked by the table and dumped (plain.result).
+    Anything else -- a result the table cannot vouch for, a deadline, a fault -- goes to the
+    Pydantic path's `_interpret`, which decides and words it as for any operation."""
+    from . import plain
+    frame, elapsed_ms = _call(identifier, plain.OPS[identifier]["deadline"],
+                              json.dumps(payload).encode(), plain=True)
+    if frame is not None and frame[:1] == b"K":
+        value = plain.result(identifier, frame[1:])
+        if value is not None:
+            return value
+    from . import catalog
+    return _interpret(catalog.get(identifier), None, frame, elapsed_ms).model_dump()
+
+
+def _call(identifier: str, deadline: float, payload: bytes,
+          plain: bool = False) -> tuple[bytes | None, int]:
+    """Have a fresh child run one request; its frame (None when the deadline killed it) and
+    the milliseconds it took."""
+    header = json.dumps({"run": identifier, "deadline": deadline, "plain": plain}).encode()
     _after_prewarm()
     with _SLOTS:
         request_r, request_w = os.pipe()
@@ -247,20 +292,20 @@ def execute(tool: MathTool, request: BaseModel) -> Any:
             except OSError:
                 for fd in (request_w, result_r):
                     os.close(fd)
-                raise _fault(tool, "worker_unavailable",
+                raise _fault(identifier, "worker_unavailable",
                              "the math worker process could not be started") from None
         finally:
             os.close(request_r)
             os.close(result_w)
         started = time.monotonic()
-        frame = _exchange(request_w, payload, result_r, started + tool.deadline)
+        frame = _exchange(request_w, payload, result_r, started + deadline)
         elapsed_ms = int((time.monotonic() - started) * 1000)
         if frame is None:
             try:
                 os.kill(pid, 9)
             except ProcessLookupError:
                 pass
-    return _interpret(tool, request, frame, elapsed_ms)
+    return frame, elapsed_ms
 
 
 def _exchange(write_fd: int, data: bytes, read_fd: int, deadline_at: float) -> bytes | None:
@@ -312,7 +357,7 @@ def _interpret(tool: MathTool, request: BaseModel, frame: bytes | None, elapsed_
         try:
             return tool.result_adapter.validate_json(body)
         except ValidationError:
-            raise _fault(tool, "result_revalidation_failed",
+            raise _fault(tool.identifier, "result_revalidation_failed",
                          "the result did not re-validate against the result type") from None
     if tag == b"M":
         from .forkserver import MEMORY_LIMIT
@@ -322,14 +367,14 @@ def _interpret(tool: MathTool, request: BaseModel, frame: bytes | None, elapsed_
             detail={"limit": "memory", "limit_value": MEMORY_LIMIT, "elapsed_ms": elapsed_ms})
     if tag == b"F":
         code = body.decode(errors="replace")
-        raise _fault(tool, code, "the backend broke the operation's contract")
+        raise _fault(tool.identifier, code, "the backend broke the operation's contract")
     if tag == b"X":
-        raise _fault(tool, "unexpected_exception",
+        raise _fault(tool.identifier, "unexpected_exception",
                      f"unexpected {body.decode(errors='replace')} in the worker")
-    raise _fault(tool, "worker_died", "the worker ended without a result (a crash, or a "
+    raise _fault(tool.identifier, "worker_died", "the worker ended without a result (a crash, or a "
                  "memory or CPU limit inside native code)")
 
 
-def _fault(tool: MathTool, code: str, explanation: str) -> MathError:
-    return MathError.build("backend_fault", tool.identifier, [f"- {code}: {explanation}"],
+def _fault(identifier: str, code: str, explanation: str) -> MathError:
+    return MathError.build("backend_fault", identifier, [f"- {code}: {explanation}"],
                            detail={"code": code})

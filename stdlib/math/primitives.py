@@ -26,6 +26,8 @@ from pydantic import (BaseModel, ConfigDict, Field, PlainSerializer, PlainValida
                       ValidationError, WithJsonSchema, create_model, model_validator)
 from pydantic_core import InitErrorDetails, PydanticCustomError
 
+from .kernels import checks
+
 # Integers beyond this lose precision in float64-based JSON layers: results write them as text,
 # and a schema's integer bounds stay within it (a 300-digit "maximum" would overflow the float
 # a provider's JSON parser reads it into), the exact range being in the description and pattern.
@@ -51,6 +53,19 @@ def reject(code: str, message: str, loc: tuple = (), value: Any = None) -> NoRet
     """Raise a validation error with a stable `code` at `loc` (relative to the model)."""
     raise ValidationError.from_exception_data("request", [InitErrorDetails(
         type=PydanticCustomError(code, "{detail}", {"detail": message}), loc=loc, input=value)])
+
+
+def after(find: Any) -> Any:
+    """A model validator (mode "after") that rejects with the problem `find(model)` returns,
+    `(code, message, loc)` or None. `find` is a Pydantic-free function (stdlib/math/kernels),
+    named in the validator's `plain` attribute so that stdlib.math.plain runs the same rule."""
+    def check(self: Any) -> Any:
+        problem = find(self)
+        if problem is not None:
+            reject(*problem)
+        return self
+    check.plain = f"{find.__module__}:{find.__qualname__}"
+    return model_validator(mode="after")(check)
 
 
 def canonical_json(value: Any) -> str:
@@ -120,6 +135,9 @@ def BigInt(digits: int = OUTPUT_DIGITS, *, minimum: int | None = None, power: bo
             reject("integer_out_of_range", f"integer out of range: need {rng}", value=value)
         return n
 
+    validate.plain = {"kind": "bigint", "digits": digits, "minimum": minimum, "power": power,
+                      "pattern": text}
+
     def serialize(n: int, info: Any) -> int | str:
         return str(n) if info.mode_is_json() and abs(n) > MAX_SAFE else n
 
@@ -187,6 +205,7 @@ def Rat(num_digits: int, den_digits: int, description: str | None = None) -> Any
                    value=value)
         return Fraction(num, den)
 
+    validate.plain = {"kind": "rational", "num_digits": num_digits, "den_digits": den_digits}
     schema = {"anyOf": [_integer_branch(-(10**num_digits - 1), 10**num_digits - 1),
                         {"type": "string", "pattern": pattern}],
               "description": description + " " + doc if description else doc}
@@ -221,21 +240,11 @@ def matrix_model(name: str, entry: Any, max_size: int, entry_text: str, *,
                {"nrows": 2, "ncols": 3, "rows": [[1, 0, -2], [0, 1, 3]]})
     kind = "A square matrix" if square else "A matrix"
 
-    def shape(self: Any) -> Any:
-        if len(self.rows) != self.nrows:
-            reject("matrix_row_count", f"rows has {len(self.rows)} lists; this "
-                   f"{self.nrows}x{self.ncols} matrix needs {self.nrows}", ("rows",))
-        for i, row in enumerate(self.rows):
-            if len(row) != self.ncols:
-                reject(RULE_MATRIX_SHAPE.code, f"row {i} has {len(row)} entries; this "
-                       f"{self.nrows}x{self.ncols} matrix needs {self.ncols}", ("rows", i))
-        return self
-
     return create_model(
         name, __config__=CONFIG,
         __doc__=(f"{kind} of {entry_text}, at most {max_size}x{max_size}. "
                  f"{RULE_MATRIX_SHAPE.text} Example: {canonical_json(example)}"),
-        __validators__={"shape": model_validator(mode="after")(shape)},
+        __validators__={"shape": after(checks.matrix_shape)},
         nrows=(Count(0, max_size, "Number of rows."), ...),
         ncols=(Count(0, max_size, "Number of columns."), ...),
         rows=(Annotated[list[Annotated[list[entry], Field(max_length=max_size)]],
@@ -254,19 +263,13 @@ def poly_model(name: str, entry: Any, max_degree: int, entry_text: str, *,
     """A univariate polynomial `{variable, coefficients}`, coefficients highest degree first."""
     example = {"variable": "x", "coefficients": [1, 0, "-1/2"]}
 
-    def leading(self: Any) -> Any:
-        if self.coefficients and self.coefficients[0] == 0:
-            reject(RULE_LEADING.code, "the first (leading) coefficient is 0; drop leading zeros",
-                   ("coefficients", 0))
-        return self
-
     zero = " It must not be the zero polynomial." if nonzero else ""
     return create_model(
         name, __config__=CONFIG,
         __doc__=(f"A polynomial in one variable of degree at most {max_degree} with "
                  f"{entry_text}. {RULE_LEADING.text}{zero} "
                  f"Example (x^2 - 1/2): {canonical_json(example)}"),
-        __validators__={"leading": model_validator(mode="after")(leading)},
+        __validators__={"leading": after(checks.leading_coefficient)},
         variable=(Name, ...),
         coefficients=(Annotated[list[entry], Field(min_length=1 if nonzero else 0,
                                                    max_length=max_degree + 1)], ...))
@@ -281,13 +284,7 @@ class IntegerPolynomial(BaseModel):
     variable: Name
     coefficients: Annotated[list[OutInt], Field(min_length=1)]
 
-    @model_validator(mode="after")
-    def _canonical(self) -> "IntegerPolynomial":
-        cs = self.coefficients
-        if cs[0] <= 0 or math.gcd(*cs) != 1:
-            reject("zpoly_not_canonical", "an integer polynomial must be primitive with a "
-                   "positive leading coefficient", ("coefficients",))
-        return self
+    _canonical = after(checks.primitive_polynomial)
 
 
 # --- CNF formulas ---------------------------------------------------------------------------

@@ -53,12 +53,16 @@ class Bounds:
     output: str
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class MathTool:
     """One public operation.
 
     `function` takes the validated request model and returns a value of `result`. It runs only
-    inside the worker process, so it may import backends (lazily, inside its body).
+    inside the worker process, so it may import backends (lazily, inside its body). An
+    operation that needs no backend declares a `kernel` instead: a Pydantic-free function
+    (stdlib/math/kernels) from the request's fields, read as attributes, to the result as
+    plain data; its `function` validates that data against `result`, and stdlib.math.plain runs
+    the kernel without Pydantic (the first math call of a run, issue 31).
     `on_deadline`, present only when the result type has an `unknown` variant, builds that
     variant when the deadline kills the worker: `on_deadline(request, deadline_ms, elapsed_ms)`.
     `vocabulary` holds the words and phrases a mathematician would search for this operation
@@ -77,7 +81,8 @@ class MathTool:
     claim: str
     request: type[BaseModel]
     result: Any
-    function: Callable[[Any], Any]
+    function: Callable[[Any], Any] | None = None
+    kernel: Callable[[Any], Any] | None = None
     examples: tuple[Example, ...]
     bounds: Bounds
     rules: tuple[Rule, ...] = ()
@@ -88,12 +93,20 @@ class MathTool:
     adapters: tuple[str, ...] = ()
 
     def __post_init__(self) -> None:
+        if (self.function is None) == (self.kernel is None):
+            raise ValueError(f"{self.identifier}: declare exactly one of function and kernel")
+        if self.kernel is not None:
+            object.__setattr__(self, "function", self._kernel_result)
         if not IDENTIFIER.fullmatch(self.identifier):
             raise ValueError(f"bad operation identifier {self.identifier!r}")
         if not self.examples:
             raise ValueError(f"{self.identifier}: every operation publishes an example")
         if not 0 < self.deadline <= MAX_DEADLINE:
             raise ValueError(f"{self.identifier}: deadline must be in (0, {MAX_DEADLINE}] s")
+
+    def _kernel_result(self, request: Any) -> Any:
+        """The kernel's plain data validated as a value of `result` (the Pydantic path)."""
+        return self.result_adapter.validate_python(self.kernel(request))
 
     @cached_property
     def result_adapter(self) -> TypeAdapter:

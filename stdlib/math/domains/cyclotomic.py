@@ -15,8 +15,8 @@ from typing import Annotated
 
 from pydantic import BaseModel, Field
 
-from ..errors import BackendFault
 from ..primitives import CONFIG, Count, IntegerPolynomial, Name
+from ..kernels import cyclotomic
 from ..tool import Bounds, Example, MathTool
 
 MAX_N = 2000
@@ -46,66 +46,6 @@ class Cyclotomic(BaseModel):
         "multiplying back)."))
 
 
-def _mobius(n: int) -> int:
-    value, p = 1, 2
-    while p * p <= n:
-        if n % p == 0:
-            n //= p
-            if n % p == 0:
-                return 0
-            value = -value
-        p += 1
-    return -value if n > 1 else value
-
-
-def _times_binomial(f: list[int], k: int) -> list[int]:
-    """f * (x^k - 1), coefficients lowest degree first."""
-    out = [0] * (len(f) + k)
-    for i, c in enumerate(f):
-        out[i + k] += c
-        out[i] -= c
-    return out
-
-
-def _over_binomial(f: list[int], k: int) -> list[int]:
-    """f / (x^k - 1) for f divisible by it, lowest degree first: q_i = q_(i-k) - f_i."""
-    q = [0] * (len(f) - k)
-    for i in range(len(q)):
-        q[i] = (q[i - k] if i >= k else 0) - f[i]
-    return q
-
-
-def cyclotomic_low_first(n: int) -> list[int]:
-    """Phi_n, lowest degree first: the multiplications by x^d - 1 (mu(n/d) = 1) first, then
-    the exact divisions (mu(n/d) = -1), so every intermediate is a polynomial."""
-    divisors = [d for d in range(1, n + 1) if n % d == 0]
-    f = [1]
-    for d in divisors:
-        if _mobius(n // d) == 1:
-            f = _times_binomial(f, d)
-    for d in divisors:
-        if _mobius(n // d) == -1:
-            f = _over_binomial(f, d)
-    return f
-
-
-def cyclotomic(request: CyclotomicRequest) -> Cyclotomic:
-    n, v = request.n, request.variable
-    factors = [(d, cyclotomic_low_first(d)) for d in range(1, n + 1) if n % d == 0]
-    product = [1]
-    for _, f in factors:
-        product = [sum(product[j] * f[i - j] for j in range(max(0, i - len(f) + 1),
-                                                              min(i, len(product) - 1) + 1))
-                   for i in range(len(product) + len(f) - 1)]
-    if product != [-1] + [0] * (n - 1) + [1]:
-        raise BackendFault("cyclotomic_product_is_not_x^n-1")
-
-    def poly(low_first: list[int]) -> IntegerPolynomial:
-        return IntegerPolynomial(variable=v, coefficients=list(reversed(low_first)))
-    return Cyclotomic(n=n, cyclotomic=poly(factors[-1][1]),
-                      factors=[CyclotomicFactor(d=d, polynomial=poly(f)) for d, f in factors])
-
-
 CYCLOTOMIC = MathTool(
     identifier="poly.cyclotomic",
     vocabulary=(
@@ -117,7 +57,7 @@ CYCLOTOMIC = MathTool(
            "coefficients, degree phi(n), irreducible over Q: the minimal polynomial of "
            "exp(2 pi i/n)) and the factorisation x^n - 1 = prod over d | n of Phi_d into "
            "irreducibles over Q, each once; the product is checked exactly."),
-    request=CyclotomicRequest, result=Cyclotomic, function=cyclotomic,
+    request=CyclotomicRequest, result=Cyclotomic, kernel=cyclotomic.cyclotomic,
     examples=(Example.of(
         "Compute the cyclotomic polynomial Phi_12 and the factorisation of x^12 - 1 over the "
         "rationals; n must be an integer from 1 to 2000.", {"n": 12}),),

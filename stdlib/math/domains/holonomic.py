@@ -19,17 +19,14 @@ The pinning point is found modulo the prime, where it can only come later than o
 
 from __future__ import annotations
 
-import hashlib
-import math
-from fractions import Fraction
 from typing import Annotated, Literal
 
 from pydantic import BaseModel, Field
 
-from ..errors import BackendFault
+from ..kernels import holonomic
 from ..primitives import CONFIG, BigInt, Count, tagged
 from ..tool import Bounds, Example, MathTool
-from .poly import PolynomialValue, polynomial_from_low
+from .poly import PolynomialValue
 
 MAX_TERMS = 100
 MAX_ORDER = 4
@@ -79,145 +76,6 @@ class HolonomicNone(BaseModel):
 HolonomicResult = tagged(HolonomicFound, HolonomicNone)
 
 
-def _shapes(n_terms: int, max_order: int, max_degree: int) -> list[tuple[int, int]]:
-    shapes = [(r, d) for r in range(1, max_order + 1) for d in range(max_degree + 1)
-              if (r + 1) * (d + 1) - 1 <= n_terms - r]
-    return sorted(shapes, key=lambda s: ((s[0] + 1) * (s[1] + 1), s[0]))
-
-
-def _rows(terms: list[int], r: int, d: int) -> list[list[int]]:
-    return [[n ** j * terms[n + i] for i in range(r + 1) for j in range(d + 1)]
-            for n in range(len(terms) - r)]
-
-
-def _prime_for(terms: list[int]) -> int:
-    """A 62-bit prime drawn from a hash of the terms: deterministic for a request, but not
-    one a sequence can be built against (a fixed prime p is defeated by a(n) = 2^n + p b(n),
-    which makes every shape look rank-deficient modulo p)."""
-    digest = hashlib.sha256(",".join(map(str, terms)).encode()).digest()
-    candidate = (int.from_bytes(digest[:8], "big") >> 3) | (1 << 61) | 1
-    while not _is_prime(candidate):
-        candidate += 2
-    return candidate
-
-
-def _is_prime(n: int) -> bool:
-    """Miller-Rabin with the first 13 prime bases: deterministic below 3.3 * 10^24."""
-    d, s = n - 1, 0
-    while d % 2 == 0:
-        d, s = d // 2, s + 1
-    for a in (2, 3, 5, 7, 11, 13, 17, 19, 23, 29, 31, 37, 41):
-        x = pow(a, d, n)
-        if x in (1, n - 1):
-            continue
-        for _ in range(s - 1):
-            x = x * x % n
-            if x == n - 1:
-                break
-        else:
-            return False
-    return True
-
-
-def _screen(rows: list[list[int]], unknowns: int, prime: int) -> int | None:
-    """Modulo `prime`: the number of rows after which the rank first reaches unknowns - 1
-    (None if it never does), or -1 when the rank reaches unknowns (nothing fits)."""
-    pivots: dict[int, list[int]] = {}
-    pinned = None
-    for index, row in enumerate(rows):
-        v = [x % prime for x in row]
-        for column, pivot in pivots.items():
-            if v[column]:
-                factor = v[column]
-                v = [(a - factor * b) % prime for a, b in zip(v, pivot)]
-        lead = next((c for c, x in enumerate(v) if x), None)
-        if lead is not None:
-            inverse = pow(v[lead], -1, prime)
-            v = [x * inverse % prime for x in v]
-            for column, pivot in pivots.items():
-                if pivot[lead]:
-                    factor = pivot[lead]
-                    pivots[column] = [(a - factor * b) % prime for a, b in zip(pivot, v)]
-            pivots[lead] = v
-            if len(pivots) == unknowns - 1:
-                pinned = index + 1
-            if len(pivots) == unknowns:
-                return -1
-    return pinned
-
-
-def _nullspace(rows: list[list[int]], unknowns: int) -> list[list[Fraction]]:
-    """A basis of {x : rows x = 0} over Q: fraction-free (Bareiss) elimination in integers,
-    every division exact, then back substitution for each free column."""
-    a = [list(row) for row in rows]
-    pivot_columns, rank, previous = [], 0, 1
-    for column in range(unknowns):
-        pivot = next((i for i in range(rank, len(a)) if a[i][column]), None)
-        if pivot is None:
-            continue
-        a[rank], a[pivot] = a[pivot], a[rank]
-        lead = a[rank][column]
-        for i in range(rank + 1, len(a)):
-            factor = a[i][column]
-            a[i] = [(lead * x - factor * y) // previous for x, y in zip(a[i], a[rank])]
-        previous = lead
-        pivot_columns.append(column)
-        rank += 1
-    basis = []
-    for free in (c for c in range(unknowns) if c not in pivot_columns):
-        v = [Fraction(0)] * unknowns
-        v[free] = Fraction(1)
-        for i in reversed(range(rank)):
-            column = pivot_columns[i]
-            v[column] = -sum((a[i][j] * v[j] for j in range(column + 1, unknowns)),
-                             Fraction(0)) / a[i][column]
-        basis.append(v)
-    return basis
-
-
-def _primitive(v: list[Fraction]) -> list[int]:
-    den = math.lcm(*(x.denominator for x in v))
-    ints = [int(x * den) for x in v]
-    g = math.gcd(*ints)
-    ints = [x // g for x in ints]
-    last = next(x for x in reversed(ints) if x)
-    return [-x for x in ints] if last < 0 else ints
-
-
-def _fits(rows: list[list[int]], v: list[int]) -> bool:
-    return all(sum(a * b for a, b in zip(row, v)) == 0 for row in rows)
-
-
-def find_holonomic(request: HolonomicRequest):
-    terms = request.terms
-    prime = _prime_for(terms)
-    for r, d in _shapes(len(terms), request.max_order, request.max_degree):
-        unknowns = (r + 1) * (d + 1)
-        rows = _rows(terms, r, d)
-        pinned = _screen(rows, unknowns, prime)
-        if pinned == -1:
-            continue  # full rank modulo the prime, so over Q: nothing of this shape fits
-        basis = [_primitive(v) for v in _nullspace(rows, unknowns)]
-        if not basis:
-            continue  # rank-deficient only modulo the prime
-        for v in basis:
-            if not _fits(rows, v):
-                raise BackendFault("holonomic_recurrence_does_not_fit")
-        nullity = len(basis)
-        confirming = len(rows) - pinned if nullity == 1 and pinned is not None else 0
-        status = ("underdetermined" if nullity > 1 else
-                  "determined" if confirming >= 1 else "candidate")
-        v = basis[0]
-        return HolonomicFound(
-            status=status, order=r, degree=d, nullity=nullity, equations=len(rows),
-            confirming_terms=confirming,
-            coefficients=[polynomial_from_low("n", v[i * (d + 1):(i + 1) * (d + 1)])
-                          for i in range(r + 1)])
-    return HolonomicNone(status="none", searched=(
-        f"order 1..{request.max_order}, coefficient degree <= {request.max_degree}, "
-        f"{len(terms)} terms"))
-
-
 HOLONOMIC = MathTool(
     identifier="seq.holonomic.find",
     vocabulary=(
@@ -232,7 +90,7 @@ HOLONOMIC = MathTool(
            "it: determined (unique up to scale, and equations beyond those pinning it agree), "
            "candidate (unique but untested), underdetermined (several fit); or none: no shape "
            "in that range fits. Terms beyond the data are not claimed."),
-    request=HolonomicRequest, result=HolonomicResult, function=find_holonomic,
+    request=HolonomicRequest, result=HolonomicResult, kernel=holonomic.find_holonomic,
     examples=(Example.of(
         "Compute a recurrence with polynomial coefficients fitting the Catalan numbers 1, 1, 2, "
         "5, 14, 42, 132, 429, 1430, 4862 ((n + 2) a(n+1) = (4n + 2) a(n)); give 1 to 100 "

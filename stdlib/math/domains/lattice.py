@@ -25,11 +25,11 @@ from typing import Annotated, Literal
 from pydantic import BaseModel, Field, model_validator
 
 from ..errors import BackendFault
+from ..kernels.lll import integral_lll
 from ..primitives import (CONFIG, BigInt, Count, OutInt, OutRat, Rat, Rule, RULE_MATRIX_SHAPE,
                           matrix_model, reject)
 from ..tool import Bounds, Example, MathTool
 from .linalg import _kernel_basis
-from .lll import integral_lll
 
 MAX_SIZE = 8
 IntegerMatrix = matrix_model("IntegerMatrix9", BigInt(9), MAX_SIZE,

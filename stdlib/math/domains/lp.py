@@ -16,17 +16,16 @@ its final tableau:
 
 from __future__ import annotations
 
-from fractions import Fraction
 from typing import Annotated, Literal
 
-from pydantic import BaseModel, Field, model_validator
+from pydantic import BaseModel, Field
 
-from ..errors import BackendFault
+from ..kernels import lp
 from ..primitives import (CONFIG, OutRat, Rat, Rule, RULE_MATRIX_SHAPE, RULE_RATIONAL,
-                          matrix_model, reject, tagged)
+                          after, matrix_model, tagged)
 from ..tool import Bounds, Example, MathTool
 
-MAX_SIZE = 20
+MAX_SIZE = lp.MAX_SIZE
 MAX_PIVOTS = 200
 ConstraintMatrix = matrix_model("ConstraintMatrix", Rat(6, 3), MAX_SIZE, "rational entries "
                                 "(numerators below 10^6, denominators below 10^3)")
@@ -53,32 +52,7 @@ class LpRequest(BaseModel):
         "The most simplex pivots to spend (both phases together); when they run out the "
         "result is `incomplete`, never a wrong or missing answer."))] = MAX_PIVOTS
 
-    @model_validator(mode="after")
-    def _shape(self) -> "LpRequest":
-        for matrix, rhs, names in ((self.a, self.b, ("a", "b")), (self.e, self.f, ("e", "f"))):
-            if (matrix is None) != (rhs is None):
-                reject(RULE_LP_SHAPE.code, f"{names[0]} and {names[1]} must be given together",
-                       (names[1] if rhs is None else names[0],))
-            if matrix is None:
-                continue
-            if len(rhs) != matrix.nrows:
-                reject(RULE_LP_SHAPE.code, f"{names[1]} has {len(rhs)} entries; {names[0]} has "
-                       f"{matrix.nrows} rows", (names[1],))
-            if matrix.ncols != len(self.c):
-                reject(RULE_LP_SHAPE.code, f"c has {len(self.c)} entries; {names[0]} has "
-                       f"{matrix.ncols} columns", ("c",))
-        if len(self.inequalities[0]) + len(self.equalities[0]) > MAX_SIZE:
-            reject(RULE_LP_SHAPE.code, f"a and e have more than {MAX_SIZE} rows together",
-                   ("e",))
-        return self
-
-    @property
-    def inequalities(self) -> tuple[list, list]:
-        return ([], []) if self.a is None else (self.a.rows, list(self.b))
-
-    @property
-    def equalities(self) -> tuple[list, list]:
-        return ([], []) if self.e is None else (self.e.rows, list(self.f))
+    _shape = after(lp.shape_problem)
 
 
 class Optimal(BaseModel):
@@ -131,55 +105,6 @@ class Incomplete(BaseModel):
 LpResult = tagged(Optimal, Infeasible, Unbounded, Incomplete)
 
 
-def _dot(u, v) -> Fraction:
-    return sum((Fraction(p) * Fraction(q) for p, q in zip(u, v)), Fraction(0))
-
-
-def _times(rows, v) -> list[Fraction]:
-    return [_dot(row, v) for row in rows]
-
-
-def _feasible(request: LpRequest, x) -> bool:
-    (a, b), (e, f) = request.inequalities, request.equalities
-    return (len(x) == len(request.c) and all(v >= 0 for v in x)
-            and all(l <= r for l, r in zip(_times(a, x), b))
-            and all(l == r for l, r in zip(_times(e, x), f)))
-
-
-def solve_lp(request: LpRequest):
-    from .simplex import PivotBudgetExhausted, minimise
-    (a, b), (e, f) = request.inequalities, request.equalities
-    c, n, m = list(request.c), len(request.c), len(a)
-    columns = list(zip(*(a + e))) if a or e else [() for _ in c]
-    try:
-        outcome = minimise(c, a, b, e, f, request.pivot_budget)
-    except PivotBudgetExhausted as stop:
-        if stop.x is not None and not _feasible(request, stop.x):
-            raise BackendFault("incomplete_point_infeasible") from None
-        return Incomplete(status="incomplete", pivots=stop.pivots, phase=stop.phase, x=stop.x,
-                          value=stop.value)
-    if outcome.status == "unbounded":
-        d = outcome.ray
-        if (not _feasible(request, outcome.x) or any(v < 0 for v in d)
-                or any(v > 0 for v in _times(a, d)) or any(_times(e, d)) or _dot(c, d) >= 0):
-            raise BackendFault("unbounded_certificate_failed")
-        return Unbounded(status="unbounded", x=outcome.x, ray=d, pivots=outcome.pivots)
-    # The simplex's row multipliers lambda become y = -lambda (inequalities), w = -lambda.
-    y = [-v for v in outcome.multipliers[:m]]
-    w = [-v for v in outcome.multipliers[m:]]
-    combined = [_dot(col, y + w) for col in columns]
-    if outcome.status == "infeasible":
-        if any(v < 0 for v in y) or any(v < 0 for v in combined) or _dot(b + f, y + w) >= 0:
-            raise BackendFault("farkas_certificate_failed")
-        return Infeasible(status="infeasible", farkas=y, farkas_eq=w, pivots=outcome.pivots)
-    value = _dot(c, outcome.x)
-    if (not _feasible(request, outcome.x) or any(v < 0 for v in y)
-            or any(ci + v < 0 for ci, v in zip(c, combined)) or -_dot(b + f, y + w) != value):
-        raise BackendFault("duality_certificate_failed")
-    return Optimal(status="optimal", value=value, x=outcome.x, dual=y, dual_eq=w,
-                   pivots=outcome.pivots)
-
-
 LP = MathTool(
     identifier="opt.lp.solve",
     synonyms=("linear program with equalities", "optimize a linear objective", "maximize subject to inequalities", "minimize subject to constraints"),
@@ -195,7 +120,7 @@ LP = MathTool(
            "budget runs out first, `incomplete` with the pivots spent and any feasible point "
            "found (an upper bound, no claim of optimality). Every certificate is checked in "
            "exact arithmetic before it is returned. To maximise c.x, minimise -c.x."),
-    request=LpRequest, result=LpResult, function=solve_lp,
+    request=LpRequest, result=LpResult, kernel=lp.solve_lp,
     rules=(RULE_MATRIX_SHAPE, RULE_RATIONAL, RULE_LP_SHAPE),
     deadline=30.0,
     examples=(

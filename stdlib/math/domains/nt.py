@@ -16,7 +16,9 @@ from typing import Annotated, Literal
 from pydantic import BaseModel, Field, model_validator
 
 from ..errors import BackendFault
-from ..primitives import CONFIG, BigInt, Count, OutInt, Rule, reject, tagged
+from ..kernels import integers
+from ..kernels.integers import BINOMIAL_DIGITS
+from ..primitives import CONFIG, BigInt, Count, OutInt, Rule, after, reject, tagged
 from ..tool import Bounds, Example, MathTool
 
 
@@ -266,31 +268,6 @@ class GcdResult(BaseModel):
                                              "per value.")
 
 
-def _extended_gcd(a: int, b: int) -> tuple[int, int, int]:
-    """(s, t, g) with s*a + t*b == g == gcd(a, b) >= 0: Euclid's algorithm carrying the
-    coefficients (pure Python, so gcd needs no backend; the caller checks the identity)."""
-    old_r, r, old_s, s, old_t, t = a, b, 1, 0, 0, 1
-    while r:
-        quotient = old_r // r
-        old_r, r = r, old_r - quotient * r
-        old_s, s = s, old_s - quotient * s
-        old_t, t = t, old_t - quotient * t
-    if old_r < 0:
-        return -old_s, -old_t, -old_r
-    return old_s, old_t, old_r
-
-
-def integer_gcd(request: IntegerListRequest) -> GcdResult:
-    first = request.values[0]
-    g, coefficients = abs(first), [(first > 0) - (first < 0)]
-    for a in request.values[1:]:
-        s, t, g = _extended_gcd(g, a)
-        coefficients = [c * s for c in coefficients] + [t]
-    if g < 0 or sum(c * a for c, a in zip(coefficients, request.values)) != g:
-        raise BackendFault("bezout_identity_failed")
-    return GcdResult(gcd=g, bezout=coefficients)
-
-
 GCD = MathTool(
     identifier="nt.integer.gcd",
     vocabulary=(
@@ -299,7 +276,7 @@ GCD = MathTool(
         "extended Euclidean algorithm", "Euclid's algorithm", "coprime", "relatively prime"),
     claim=("g = gcd(a1, ..., ak) >= 0 and Bezout coefficients ci with sum ci*ai = g; the gcd "
            "of zeros is 0."),
-    request=IntegerListRequest, result=GcdResult, function=integer_gcd,
+    request=IntegerListRequest, result=GcdResult, kernel=integers.gcd,
     examples=(Example.of(
         "Compute gcd(12, 18, 27) with Bezout coefficients; give 1 to 8 integers, each below "
         "10^300 in absolute value.", {"values": [12, 18, 27]}),),
@@ -315,10 +292,6 @@ class LcmResult(BaseModel):
     lcm: OutInt = Field(description="lcm of the values, >= 0 (0 when any value is 0).")
 
 
-def integer_lcm(request: IntegerListRequest) -> LcmResult:
-    return LcmResult(lcm=math.lcm(*request.values))
-
-
 LCM = MathTool(
     identifier="nt.integer.lcm",
     vocabulary=(
@@ -326,7 +299,7 @@ LCM = MathTool(
         "common multiple", "least common denominator"),
     claim="L = lcm(a1, ..., ak) >= 0, the least non-negative common multiple; L = 0 if any "
           "ai = 0.",
-    request=IntegerListRequest, result=LcmResult, function=integer_lcm,
+    request=IntegerListRequest, result=LcmResult, kernel=integers.lcm,
     examples=(Example.of(
         "Compute lcm(4, 6); give 1 to 8 integers, each below 10^300 in absolute value.",
         {"values": [4, 6]}),),
@@ -482,24 +455,9 @@ CRT = MathTool(
 
 # --- comb.binomial --------------------------------------------------------------------------
 
-# The cost and the output of C(n, k) are both driven by its size, so the request bounds that:
-# log10 C(n, k) is summed term by term before anything is multiplied.
-BINOMIAL_DIGITS = 3900
 RULE_BINOMIAL_SIZE = Rule("binomial_too_large", f"C(n, k) must be below 10^{BINOMIAL_DIGITS} "
                                                 "(e.g. C(12900, 6450) fits, C(13000, 6500) "
                                                 "does not; C(10^200, 19) fits).")
-
-
-def _binomial_digits(n: int, k: int) -> float:
-    """log10 C(n, k) for 0 <= k <= n, summed from the small side; it stops as soon as the sum
-    passes the bound (C(n, j) >= 2^j for j <= n/2, so at most 3.4 * BINOMIAL_DIGITS terms)."""
-    k = min(k, n - k)
-    total = 0.0
-    for i in range(k):
-        total += math.log10(n - i) - math.log10(i + 1)
-        if total > BINOMIAL_DIGITS:
-            break
-    return total
 
 
 class BinomialRequest(BaseModel):
@@ -509,22 +467,12 @@ class BinomialRequest(BaseModel):
         "offered)."))
     k: BigInt(300, description="k; any k outside 0..n gives 0. " + RULE_BINOMIAL_SIZE.text)
 
-    @model_validator(mode="after")
-    def _size(self) -> "BinomialRequest":
-        if 0 <= self.k <= self.n and _binomial_digits(self.n, self.k) >= BINOMIAL_DIGITS - 1e-6:
-            reject(RULE_BINOMIAL_SIZE.code, f"C(n, k) has more than {BINOMIAL_DIGITS} digits",
-                   ("k",))
-        return self
+    _size = after(integers.binomial_too_large)
 
 
 class IntegerValue(BaseModel):
     model_config = CONFIG
     value: OutInt
-
-
-def binomial(request: BinomialRequest) -> IntegerValue:
-    n, k = request.n, request.k
-    return IntegerValue(value=math.comb(n, k) if 0 <= k <= n else 0)
 
 
 BINOMIAL = MathTool(
@@ -535,7 +483,7 @@ BINOMIAL = MathTool(
         "number of combinations", "Pascal's triangle", "subsets of size k", "combinatorics"),
     claim=("C(n, k) = n!/(k!(n-k)!) for 0 <= k <= n and 0 for k < 0 or k > n, for n >= 0 "
            f"and C(n, k) < 10^{BINOMIAL_DIGITS}."),
-    request=BinomialRequest, result=IntegerValue, function=binomial,
+    request=BinomialRequest, result=IntegerValue, kernel=integers.binomial,
     examples=(Example.of(
         "Compute the binomial coefficient C(5, 2); n must be a non-negative integer, C(n, k) "
         "must stay below 10^3900, and k outside 0..n gives 0.", {"n": 5, "k": 2}),),
