@@ -138,6 +138,8 @@ def scan(source: str, file: str, line: int = 1, col: int = 1, expression: bool =
 
 def number_value(text: str):
     """The value of a NUMBER token: int, float, or Decimal for the `d` suffix."""
+    if text.isdigit() and text.isascii():  # the commonest: plain digits
+        return int(text)
     digits = text.replace("_", "")
     if digits[:2].lower() in ("0x", "0o", "0b"):
         return int(digits, 0)
@@ -339,11 +341,12 @@ class _Scanner:
             end = _INDENTATION.match(src, pos).end()
             if end >= len(src):
                 return end
-            if src[end] == "\n":
+            first = src[end]
+            if first == "\n":
                 self.line += 1
                 pos = self.line_start = end + 1
                 continue
-            if src.startswith("--", end):
+            if first == "-" and src.startswith("--", end):
                 nl = src.find("\n", end)
                 if nl < 0:
                     return len(src)
@@ -351,9 +354,12 @@ class _Scanner:
                 pos = self.line_start = nl + 1
                 continue
             break
-        width = 0
-        for ch in src[pos:end]:
-            width += 4 if ch == "\t" else 1 if ch == " " else 0
+        blanks = src[pos:end]
+        width = len(blanks)
+        if blanks.count(" ") != width:  # a tab is four columns, a form feed none
+            width = 0
+            for ch in blanks:
+                width += 4 if ch == "\t" else 1 if ch == " " else 0
         indents = self.indents
         if width > indents[-1]:
             indents.append(width)
@@ -365,7 +371,7 @@ class _Scanner:
             if width != indents[-1]:
                 raise lex_error(f"Inconsistent indentation: expected {indents[-1]} spaces but got "
                                 f"{width}", self.span(end))
-        if src.startswith("//", end):
+        if first == "/" and src.startswith("//", end):
             error = lex_error("Unexpected '//' at the start of a statement: `//` is floor division; "
                               "comments start with `--`", self.span(end))
             error.fixes = [replace(error.span, "//", "--", "Write the comment with '--'")]

@@ -180,7 +180,10 @@ def _reducer(rule: list, builder: Builder):
     if size == 1 and build is not None and not (holes or label):
         # The commonest reduces (`name`, `number`, a statement into its list): the new value
         # takes the old one's place on the stack.
-        if build is _SPLICED:
+        if build is _SPLICED and whole:
+            def reduce_one(values: list, heights: list):
+                values[-1] = [values[-1]]
+        elif build is _SPLICED:
             def reduce_one(values: list, heights: list):
                 values[-1] = shape([values[-1]])
         elif whole:
@@ -214,6 +217,9 @@ def _reducer(rule: list, builder: Builder):
                 values[-1] = build([values[-1], second] if whole else shape([values[-1], second]))
             return reduce_two
 
+    if size >= 2 and not (holes or label):
+        return _generated_reduce(name, size, plan, trailing, build, weight, chain)
+
     def reduce(values: list, heights: list):
         if size:
             v = values[-size:]
@@ -244,6 +250,53 @@ def _reducer(rule: list, builder: Builder):
         values.append(value)
         heights.append(height)
 
+    return reduce
+
+
+def _generated_reduce(name: str, size: int, plan: list, trailing: int, build, weight: int, chain: bool):
+    """`_reducer`'s reduce for a rule of `size` >= 2 symbols, as straight-line code written for
+    the rule: the values unpacked into locals, the children list written out (`shape`'s
+    result, a leading `_rule` list grown in place), the heights' maximum without max()."""
+    values = [f"v{i}" for i in range(size)]
+    heights = [f"h{i}" for i in range(size)]
+    lines = ["def reduce(values, heights):",
+             f"    {', '.join(values)} = values[-{size}:]",
+             f"    del values[-{size - 1}:]",
+             f"    {', '.join(heights)} = heights[-{size}:]",
+             f"    del heights[-{size - 1}:]"]
+    rest = heights[1:] if chain else heights
+    lines.append(f"    top = {rest[0]}")
+    for h in rest[1:]:
+        lines.append(f"    if {h} > top: top = {h}")
+    if chain:
+        lines.append("    top += 1")
+        lines.append("    if h0 > top: top = h0")
+    elif weight:
+        lines.append(f"    top += {weight}")
+    lines.append("    heights[-1] = top")
+    if build is None:
+        lines.append(f"    values[-1] = v{plan[0][0]}")
+    else:
+        items: list[str] = []
+        grown = None
+        for k, (i, splice, before) in enumerate(plan):
+            items += ["None"] * before
+            if splice and k == 0 and not before:
+                grown = f"v{i}"  # reuse the left-recursive list: LALR values are never shared
+            else:
+                items.append(f"*v{i}" if splice else f"v{i}")
+        items += ["None"] * trailing
+        if grown is None:
+            lines.append(f"    c = [{', '.join(items)}]")
+        else:
+            lines.append(f"    c = {grown}")
+            if items:
+                lines.append(f"    c += [{', '.join(items)}]")
+        lines.append("    values[-1] = c" if build is _SPLICED else "    values[-1] = build(c)")
+    namespace = {"build": build}
+    exec("\n".join(lines) + "\n", namespace)  # made from the grammar's own rule records
+    reduce = namespace["reduce"]
+    reduce.__qualname__ = f"reduce {name}"
     return reduce
 
 

@@ -26,6 +26,7 @@ from synsema.lang.lexer import HARD_KEYWORDS, PUNCTUATION, scan
 from synsema.lang.lexer import Token as SynToken
 from synsema.lang.parser import parse, parse_expression
 from synsema.lang.transform import Builder
+from tests.test_parser_golden import EDGES
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -185,6 +186,11 @@ def test_real_lines_with_one_word_changed(line, at, word, insert):
     same(" ".join(words[:k] + [word] + words[k + (0 if insert else 1):]))
 
 
+@pytest.mark.parametrize("source", EDGES, ids=range(len(EDGES)))
+def test_edge_cases(source):
+    same(source)
+
+
 DEEP = [  # each makes a tree about n levels deep, one of them in its own way
     lambda n: "let x be " + "- " * n + "1",
     lambda n: "let x be " + "not " * n + "x",
@@ -210,6 +216,13 @@ DEEP = [  # each makes a tree about n levels deep, one of them in its own way
 def test_nesting_at_the_limit(n):
     for make in DEEP:
         same(make(n))
+
+
+@pytest.mark.parametrize("n", (99, 100, 101))
+def test_brackets_at_the_limit(n):
+    for source in ["let x be " + "(" * n + "1" + ")" * n, "let x be " + "[" * n + "]" * n,
+                   "let x be " + "{a: " * n + "1" + "}" * n, "let x be " + "(" * n]:
+        same(source)
 
 
 def test_flat_chains_of_any_length():

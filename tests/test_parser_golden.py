@@ -63,6 +63,25 @@ _LINES = [
 ]
 
 
+EDGES = [  # layout, literals and the lexer's fast paths at their borders
+    "", "\n", "\n\n  \n", "   ", "-- only a comment", "-- c\n-- d\n", "\ufefflet x be 1\n", "\ufeff",
+    "let x be 1", "let x be 1\r\nlet y be 2\r\n", "let x be 1\rlet y be 2\r", "when x\r\n    give 1\r\n",
+    "when x\n\tgive 1\n", "when x\n\tgive 1\n    give 2\n", "when x\n \t give 1\n", "when x\n\f    give 1\n",
+    "when x\n    give 1\n  give 2\n", "when x\n    when y\n        give 1\n\n    -- c\n    give 2\ngive 3",
+    "when x\n    give 1\n    // not a comment\n", "when x\n    -x\n", "when x\n    - x\n", "let a be b--1",
+    "let a be b --1", "let a be b -- c\n", "let x be " + "9" * 4000, "let x be " + "9" * 4001, "let x be 1.5 + 1.e",
+    "let x be [1...]", "let x be 1..2", "let x be 007 + 0x1F + 0o7 + 0b1 + 1_000 + 2.5e3 + 3d + 1e999",
+    "let x be 12abc", "let x be 1_", "let t be ask \"q\" within 90s", "let t be ask \"q\" within 1.5h",
+    'let s be "plain" + \'single\' + "" + \'\'', 'let s be "tab\\there \\u00e9 \\u{1F600} \\q"',
+    'let s be "\\uD83D\\uDE00"', 'let s be "\\u{110000}"', 'let s be "open', 'let s be "a\\', "let s be 'a\nb'",
+    "let s be `a{x}b{`n{y}`}c \\{ \\` \\u{41}`", "let s be `{`", "let s be `{}`", "let s be `a\nb{x}\nc`",
+    "let é be \"日本\"", "let 日本 be 1", "let x be ١", "let x be #", "let x be \x00", "let x be $",
+    "let f be (x) => x", "let f be (x)\n=> x", "let f be ((x) => x)", "g((x) => x, (y) => (z) => y)",
+    "let f be (x) (y) => 1", "let v be f(x)(y)", "let p be (a, b)", "f(\n    1,\n    2\n)\n", "[(]", "(", ")",
+    "x not in y", "x not  in y", "not in", "let m be {type: 1, when: 2}", "let x be a.when.type",
+]
+
+
 def _layout(rng: random.Random, lines: list[str]) -> str:
     newline = rng.choice(["\n", "\n", "\r\n", "\r"])
     out = []
@@ -76,7 +95,7 @@ def _layout(rng: random.Random, lines: list[str]) -> str:
 def corpus() -> list[str]:
     """The generated inputs (the same list on every run: a fixed seed and vocabulary)."""
     rng = random.Random(SEED)
-    inputs = ["", "\n", "   ", "\ufeff", "\ufefflet x be 1\n", "-- only a comment", "x", "\t\n\t\n"]
+    inputs = [*EDGES, "x", "\t\n\t\n"]
     for _ in range(700):  # whole programs of real lines, re-indented
         inputs.append(_layout(rng, [rng.choice(_LINES) for _ in range(rng.randint(1, 14))]))
     for _ in range(700):  # a real line with one word changed, inserted or dropped
