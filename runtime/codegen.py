@@ -134,6 +134,60 @@ def _inline_pattern(pattern) -> bool:
     return True
 
 
+# What a loop body may hold for the in-place `append`/`slice` statements in it to test once, before
+# the loop, that those globals are still the builtins (Generator.hoist_builtins): nodes that run
+# no code of the program's but their own. A call of any kind, a `try`, a lambda or a task is not
+# among them.
+_CALL_FREE = frozenset({
+    ast.Num, ast.Str, ast.Template, ast.Bool, ast.Nothing, ast.Name, ast.ListLit, ast.MapLit, ast.Unary,
+    ast.Binary, ast.Compare, ast.And, ast.Or, ast.Attr, ast.Index, ast.InlineWhen, ast.ExprStmt, ast.Let,
+    ast.Set, ast.Give, ast.When, ast.Each, ast.While, ast.Stop, ast.Match, ast.MatchArm, ast.PWildcard,
+    ast.PValue, ast.PBind, ast.PList, ast.PMap})
+_IN_PLACE = ("append", "slice")
+
+
+def _in_place_call(node) -> str | None:
+    """The builtin's name when `node` is `set xs to append(xs, item)` or `set xs to slice(xs, i[, j])`
+    with integer literals, `i` >= 0 (the statements compiler._append_pattern / _shrink_pattern run
+    in place), else None."""
+    from synsema.runtime.compiler import _int_literal
+    call = node.value
+    if not (type(node.target) is ast.Name and type(call) is ast.Call and type(call.func) is ast.Name
+            and not call.named and call.args and type(call.args[0]) is ast.Name
+            and call.args[0].name == node.target.name):
+        return None
+    name = call.func.name
+    if name == "append" and len(call.args) == 2:
+        return name
+    if name == "slice" and len(call.args) in (2, 3):
+        start = _int_literal(call.args[1])
+        if start is not None and start >= 0 and (len(call.args) == 2 or _int_literal(call.args[2]) is not None):
+            return name
+    return None
+
+
+def _in_place_only(body) -> set | None:
+    """The builtins (`append`, `slice`) that in-place statements of `body` call, when `body` runs
+    no code of the program's but its own otherwise (_CALL_FREE) and binds neither name; else None."""
+    used = set()
+    todo = list(body)
+    while todo:
+        node = todo.pop()
+        t = type(node)
+        if t is ast.Set and type(node.value) is ast.Call:
+            name = _in_place_call(node)
+            if name is None:
+                return None
+            used.add(name)
+            todo.extend(node.value.args[1:])
+            continue
+        if t not in _CALL_FREE or ((t is ast.Let and node.name in _IN_PLACE)
+                                   or (t is ast.Set and type(node.target) is ast.Name and node.target.name in _IN_PLACE)):
+            return None
+        todo.extend(ast.children(node))
+    return used
+
+
 def _frame_owner(scope, depth: int):
     """The scope whose frame is `depth` frames out from code in `scope` (as Scope.resolve counts)."""
     s = scope
@@ -173,6 +227,7 @@ class Generator:
         self.frame_count = 0
         self.bound: set[str] = set()    # slots a `let` earlier in an enclosing block has bound
         self.sites: list[str] = []      # call sites' caches of the direct callee last called there
+        self.hoisted: dict[str, str] = {}   # builtin name -> a local: "the global is still it" (hoist_builtins)
 
     # ------------------------------------------------------------------ plumbing
     def emit(self, text: str) -> None:
@@ -399,8 +454,7 @@ class Generator:
         end = _int_literal(call.args[2]) if len(call.args) == 3 else None
         xs, v = self.temp(), self.temp()
         self.emit(f"{xs} = {where}")
-        self.emit(f"if {xs}.__class__ is list and g.get({self.value('slice')}) is {self.value(c.globals.get('slice'))} "
-                  f"and getrefcount({xs}) <= 3:")
+        self.emit(f"if {xs}.__class__ is list and {self.is_builtin('slice')} and getrefcount({xs}) <= 3:")
         if end is not None:
             self.emit(f"    del {xs}[{self.value(end)}:]")
         if start:
@@ -411,6 +465,7 @@ class Generator:
         self.emit(f"{xs} = None")
         general = self.expr(call)
         self.emit(f"{v} = {general}")
+        self.refresh_hoisted()
         if where in self.bound:
             self.emit(f"{where} = {v}")
         else:
@@ -467,8 +522,8 @@ class Generator:
         if len(candidates) == 1 and candidates[0][0] == 0:
             where = self.location(0, candidates[0][1])
             self.emit(f"{xs} = {where}")
-            self.emit(f"if {xs}.__class__ is list and "
-                      f"{'g.get(' + self.value(callee) + ')' if callee else self.expr(call.func)} is {builtin_append}:")
+            test = self.is_builtin(callee) if callee else f"{self.expr(call.func)} is {builtin_append}"
+            self.emit(f"if {xs}.__class__ is list and {test}:")
             self.indent += 1
             item = self.expr(call.args[1])
             self.emit(f"{v} = {item}")
@@ -481,12 +536,14 @@ class Generator:
             self.emit(f"{xs} = None")
             general = self.e_Call(call) or self.fallback_expr(call)
             self.emit(f"{v} = {general}")
+            self.refresh_hoisted()
             self.emit(f"{where} = {v}")
             self.indent -= 1
             return v
         done = self.temp()
         self.emit(f"{done} = False")
-        self.emit(f"if {self.expr(call.func)} is {builtin_append}:")
+        self.emit(f"if {self.hoisted[callee]}:" if callee in self.hoisted
+                  else f"if {self.expr(call.func)} is {builtin_append}:")
         self.indent += 1
 
         def in_place(where):
@@ -508,9 +565,40 @@ class Generator:
         self.indent += 1
         general = self.e_Call(call) or self.fallback_expr(call)
         self.emit(f"{v} = {general}")
+        self.refresh_hoisted()
         self.located(name, candidates, node.span, lambda where: self.emit(f"{where} = {v}"))
         self.indent -= 1
         return v
+
+    def hoist_builtins(self, body) -> list[str]:
+        """Before a loop whose body runs no code of the program's but its in-place `append`/`slice`
+        statements (_in_place_only): whether those globals still hold the builtins, tested once
+        into locals the statements read instead of the globals (a dictionary read and a method
+        call per statement). Nothing in such a body can rebind a global but the general path of
+        those statements (the variable not a list, or the name rebound), which calls the global and
+        tests again after it (refresh_hoisted). The names hoisted here, for the loop to drop."""
+        used = _in_place_only(body)
+        new = []
+        for name in sorted(used or ()):
+            builtin = self.c.globals.get(name)
+            if (name in self.hoisted or type(builtin) is not Builtin or builtin.spec.name != name
+                    or self.scope.resolve(name)):
+                continue
+            self.hoisted[name] = f"h{len(self.lines)}_{name}"
+            new.append(name)
+        self.refresh_hoisted(new)
+        return new
+
+    def refresh_hoisted(self, names=None) -> None:
+        for name in self.hoisted if names is None else names:
+            self.emit(f"{self.hoisted[name]} = g.get({self.value(name)}) is {self.value(self.c.globals.get(name))}")
+
+    def is_builtin(self, name: str) -> str:
+        """A test that the global `name` still holds the builtin it held when the body was written."""
+        flag = self.hoisted.get(name)
+        if flag is not None:
+            return flag
+        return f"g.get({self.value(name)}) is {self.value(self.c.globals.get(name))}"
 
     def set_key(self, node, tail) -> bool:
         """`set m[k] to v` as compiler.s_Set's `set_key` runs it: in place on an unshared map
@@ -797,6 +885,7 @@ class Generator:
     def s_While(self, node, tail):
         c = self.c
         forever = type(node.cond) is ast.Bool and node.cond.value is True
+        hoisted = self.hoist_builtins([node.cond, *node.body])   # the test runs every time round
         self.emit("while True:")
         self.indent += 1
         if not forever:
@@ -815,6 +904,8 @@ class Generator:
         self.emit("except StopLoop:")
         self.emit("    break")
         self.indent -= 1
+        for name in hoisted:
+            del self.hoisted[name]
         if tail:
             self.emit("return None")
         return True
@@ -834,6 +925,7 @@ class Generator:
         else:
             fname = f"f{self.frame_count}"
             target = f"i{self.frame_count}"
+        hoisted = self.hoist_builtins(node.body)
         self.emit(f"for {target} in {coll}:")
         self.indent += 1
         self.statement_temps.remove(coll)
@@ -864,6 +956,8 @@ class Generator:
             self.lines[marker] = pad + f"{fname} = [{outer}, {target}{slots}]"
         self.indent -= 1
         c.loops -= 1
+        for name in hoisted:
+            del self.hoisted[name]
         self.statement_temps = saved_temps + [coll]
         if tail:
             self.emit("return None")
@@ -1137,29 +1231,36 @@ class Generator:
         return t
 
     def e_Index(self, node):
+        """`obj[index]`: a list at an int position, or a map at a text key, read by Python itself
+        (a position out of range or a missing key raises, and only then is the slow path run, which
+        makes the language's error), any other case the general operator."""
         from synsema.runtime.compiler import _int_literal
         a = self.atom(node.obj, [node.index])
         position = _int_literal(node.index)
+        t = self.temp()
+        slow = self.value(self.index_slow(node.span))
         if position is not None:
             self.c.expr(node.index, self.scope)
             b = self.value(position)
-            t = self.temp()
-            slow = self.value(self.index_slow(node.span))
-            self.emit(f"if {a}.__class__ is list and -len({a}) <= {b} < len({a}):")
-            self.emit(f"    {t} = {a}[{b}]")
-            self.emit("else:")
-            self.emit(f"    {t} = {slow}({a}, {b})")
-            return t
-        b = self.expr(node.index)
-        t = self.temp()
-        slow = self.value(self.index_slow(node.span))
-        self.emit(f"if {a}.__class__ is list and {b}.__class__ is int and -len({a}) <= {b} < len({a}):")
-        self.emit(f"    {t} = {a}[{b}]")
-        self.emit(f"elif {a}.__class__ is dict and {b}.__class__ is str and {b} in {a}:")
-        self.emit(f"    {t} = {a}[{b}]")
+            self.emit(f"if {a}.__class__ is list:")
+            self.read_item(t, a, b, "IndexError", slow)
+        else:
+            b = self.expr(node.index)
+            self.emit(f"if {a}.__class__ is list and {b}.__class__ is int:")
+            self.read_item(t, a, b, "IndexError", slow)
+            self.emit(f"elif {a}.__class__ is dict and {b}.__class__ is str:")
+            self.read_item(t, a, b, "KeyError", slow)
         self.emit("else:")
         self.emit(f"    {t} = {slow}({a}, {b})")
         return t
+
+    def read_item(self, t, a, b, missing, slow) -> None:
+        """`t = a[b]` in the branch being written; `missing` (Python's IndexError or KeyError:
+        out of range, no such key) sends it to the slow path, which raises the language's error."""
+        self.emit("    try:")
+        self.emit(f"        {t} = {a}[{b}]")
+        self.emit(f"    except {missing}:")
+        self.emit(f"        {t} = {slow}({a}, {b})")
 
     @staticmethod
     def index_slow(span):
