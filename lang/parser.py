@@ -217,9 +217,6 @@ def _reducer(rule: list, builder: Builder):
                 values[-1] = build([values[-1], second] if whole else shape([values[-1], second]))
             return reduce_two
 
-    if size >= 2 and not (holes or label):
-        return _generated_reduce(name, size, plan, trailing, build, weight, chain)
-
     def reduce(values: list, heights: list):
         if size:
             v = values[-size:]
@@ -250,13 +247,19 @@ def _reducer(rule: list, builder: Builder):
         values.append(value)
         heights.append(height)
 
+    if size >= 2 and not (holes or label):
+        def generate():
+            return _generated_reduce(name, size, plan, trailing, build, weight, chain)
+        reduce.generate = generate
     return reduce
 
 
 def _generated_reduce(name: str, size: int, plan: list, trailing: int, build, weight: int, chain: bool):
     """`_reducer`'s reduce for a rule of `size` >= 2 symbols, as straight-line code written for
     the rule: the values unpacked into locals, the children list written out (`shape`'s
-    result, a leading `_rule` list grown in place), the heights' maximum without max()."""
+    result, a leading `_rule` list grown in place), the heights' maximum without max(). It does
+    what the general `reduce` does, faster, but compiling it costs about as much as a hundred
+    reduces: `_Tables` makes it for a rule only once the rule has been used that often."""
     values = [f"v{i}" for i in range(size)]
     heights = [f"h{i}" for i in range(size)]
     lines = ["def reduce(values, heights):",
@@ -330,7 +333,9 @@ class _Tables:
                 else:
                     reduce = _reducer(rule, builder)
                     inline = getattr(reduce, "inline", None)
-                    if inline is None:
+                    if hasattr(reduce, "generate"):
+                        entries.append(self._promoting(reduce, len(expansion), origin))
+                    elif inline is None:
                         entries.append((False, len(expansion), reduce, origin))
                     else:
                         entries.append((1, 1, inline[0], origin, inline[1]))
@@ -351,6 +356,34 @@ class _Tables:
             raise ValueError(f"malformed parse tables: {err}") from None
         self.chains: dict[tuple[int, int, str], int] = {}
         self.after: dict[tuple[int, str, str], int] = {}
+        self.users: dict[int, list[tuple[dict, str]]] | None = None
+
+    promote_after = 100  # uses of a rule before its reduce is generated (`_generated_reduce`)
+
+    def _promoting(self, reduce, size: int, rule: str) -> tuple:
+        """The entry for a reduce by `rule` that counts its uses and, at `promote_after`, puts
+        the rule's generated reduce in its place in every row."""
+        uses = 0
+
+        def first_uses(values: list, heights: list):
+            nonlocal uses
+            uses += 1
+            if uses == self.promote_after:
+                self._replace(entry, (False, size, reduce.generate(), rule))
+            reduce(values, heights)
+
+        entry = (False, size, first_uses, rule)
+        return entry
+
+    def _replace(self, old: tuple, new: tuple) -> None:
+        if self.users is None:  # where each entry is used, found at the first replacement
+            self.users = {}
+            for row in self.actions:
+                for symbol, entry in row.items():
+                    if entry[0] is False:
+                        self.users.setdefault(id(entry), []).append((row, symbol))
+        for row, symbol in self.users.pop(id(old), ()):
+            row[symbol] = new
 
     def _state(self, state) -> int:
         if type(state) is not int or not 0 <= state < len(self.actions):

@@ -21,6 +21,8 @@ from lark.exceptions import UnexpectedInput
 from lark.lexer import Lexer
 
 from synsema.lang import ast, checks, parse_errors
+from synsema.lang import parser as parser_module
+from synsema.lang import tables as grammar_tables
 from synsema.lang.errors import Span, SynError, parse_error
 from synsema.lang.lexer import HARD_KEYWORDS, PUNCTUATION, scan
 from synsema.lang.lexer import Token as SynToken
@@ -157,6 +159,23 @@ def test_the_parse_benchmark_input():
     sys.path.insert(0, str(ROOT / "bench"))
     from gen_parse import generate
     same(generate(230)[0])
+
+
+@pytest.mark.parametrize("promote_after", (1, 10**9), ids=("generated reduces", "general reduces"))
+def test_generated_and_general_reduces(monkeypatch, promote_after):
+    """lang.parser generates a rule's reduce once the rule is used often; both kinds agree with
+    the reference, errors and template holes included."""
+    import sys
+    sys.path.insert(0, str(ROOT / "bench"))
+    from gen_parse import generate
+    tables = parser_module.tables_from(grammar_tables.tables_path())
+    tables.promote_after = promote_after
+    monkeypatch.setattr(parser_module, "_TABLES", tables)
+    for source in [generate(60)[0], *EDGES, *LINES[::7]]:
+        same(source)
+    generated = {e[2].__qualname__.startswith("reduce ") for row in tables.actions for e in row.values()
+                 if e[0] is False}
+    assert generated == ({True, False} if promote_after == 1 else {False})
 
 
 WORDS = (list(HARD_KEYWORDS) + list(PUNCTUATION) + [
