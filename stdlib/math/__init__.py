@@ -11,7 +11,9 @@ it (or ahead, with `prewarm`).
 
 from __future__ import annotations
 
-from typing import Any
+TYPE_CHECKING = False  # typing is not imported: the first math call pays for every import
+if TYPE_CHECKING:
+    from typing import Any
 
 
 def find(query: str = "", domain: str | None = None, detail: str = "summary",

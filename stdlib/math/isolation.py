@@ -18,15 +18,18 @@ import os
 import selectors
 import socket
 import struct
-import subprocess
 import sys
 import threading
 import time
-from typing import TYPE_CHECKING, Any, Callable
 
 from .errors import MathError
 
-if TYPE_CHECKING:  # importing this module stays cheap: `start_soon` runs before pydantic loads
+# Importing this module stays cheap (`start_soon` runs before anything else loads): not even
+# typing, whose import costs a first plain call more than its exchange with the worker.
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any, Callable
+
     from pydantic import BaseModel
 
     from .tool import MathTool
@@ -43,7 +46,7 @@ class _Helper:
     def __init__(self) -> None:
         self._lock = threading.Lock()
         self._socket: socket.socket | None = None
-        self._process: subprocess.Popen | None = None
+        self._pid = 0                   # the helper's process id, 0 when there is none
         self._owner = 0
         self._ready = False
 
@@ -118,19 +121,26 @@ class _Helper:
         try:
             # -I -S: no site step, no environment variables, no current folder (the site step
             # alone cost more than the rest of a first plain call); this process's import path
-            # instead, so the helper finds what this process finds.
-            process = subprocess.Popen(
-                [sys.executable, "-I", "-S", "-c", code, str(theirs.fileno()), expected,
-                 json.dumps(_import_path())],
-                pass_fds=[theirs.fileno()], stdin=subprocess.DEVNULL,
-                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-                start_new_session=True)
+            # instead, so the helper finds what this process finds. posix_spawn rather than
+            # subprocess, whose import costs a first plain call more than the spawn itself:
+            # the helper gets /dev/null as stdin, stdout and stderr, its end of the socket as
+            # descriptor 3 (dup2 clears close-on-exec), and a session of its own.
+            target = 3 if theirs.fileno() != 3 else 4
+            null = [(os.POSIX_SPAWN_OPEN, fd, os.devnull, os.O_RDWR, 0) for fd in (0, 1, 2)]
+            # -I drops PYTHONDONTWRITEBYTECODE and PYTHONPYCACHEPREFIX: their flags carry them.
+            flags = (["-B"] if sys.flags.dont_write_bytecode else []) + (
+                ["-X", f"pycache_prefix={sys.pycache_prefix}"] if sys.pycache_prefix else [])
+            pid = os.posix_spawn(
+                sys.executable, [sys.executable, "-I", "-S", *flags, "-c", code, str(target),
+                                 expected, json.dumps(_import_path())], os.environ,
+                file_actions=null + [(os.POSIX_SPAWN_DUP2, theirs.fileno(), target)],
+                setsid=True)
         except OSError:
             ours.close()
             raise
         finally:
             theirs.close()
-        self._socket, self._process, self._owner, self._ready = ours, process, os.getpid(), False
+        self._socket, self._pid, self._owner, self._ready = ours, pid, os.getpid(), False
 
     def _await_ready(self) -> None:
         self._socket.settimeout(STARTUP_TIMEOUT)
@@ -140,9 +150,8 @@ class _Helper:
             ready = b""
         if ready != b"R":
             self._socket.close()
-            self._process.kill()
-            self._process.wait()
-            self._socket = self._process = None
+            _reap(self._pid, 0)
+            self._socket, self._pid = None, 0
             raise ConnectionError("the math worker did not start")
         self._socket.settimeout(None)
         self._ready = True
@@ -153,13 +162,9 @@ class _Helper:
         invalid) is killed rather than waited for while it prepares an operation."""
         if self._socket is not None:
             self._socket.close()
-        if self._process is not None and self._owner == os.getpid():
-            try:
-                self._process.wait(timeout=2 if self._ready else 0)
-            except subprocess.TimeoutExpired:
-                self._process.kill()
-                self._process.wait()
-        self._socket = self._process = None
+        if self._pid and self._owner == os.getpid():
+            _reap(self._pid, 2 if self._ready else 0)
+        self._socket, self._pid = None, 0
         self._ready = False
 
     def close(self) -> None:
@@ -171,6 +176,20 @@ class _Helper:
                 self._stop()
             finally:
                 self._lock.release()
+
+
+def _reap(pid: int, timeout: float) -> None:
+    """Wait up to `timeout` seconds for the helper to end, then kill it; either way reap it."""
+    ends = time.monotonic() + timeout
+    try:
+        while os.waitpid(pid, os.WNOHANG)[0] == 0:
+            if time.monotonic() >= ends:
+                os.kill(pid, 9)
+                os.waitpid(pid, 0)
+                return
+            time.sleep(0.005)
+    except (ChildProcessError, ProcessLookupError):
+        pass  # reaped already
 
 
 def _import_path() -> dict[str, list[str]]:

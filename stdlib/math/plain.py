@@ -23,7 +23,6 @@ import json
 import math
 import os
 import re
-from fractions import Fraction
 
 TABLE_PATH = os.path.join(os.path.dirname(__file__), "plain_ops.json")
 MAX_SAFE = 2**53 - 1     # as primitives.MAX_SAFE: larger result integers travel as text
@@ -70,7 +69,8 @@ def compute(identifier: str, payload_json: bytes) -> bytes:
     record = request(identifier, json.loads(payload_json))
     if record is None:
         raise Unsure(identifier)
-    return json.dumps(_plain(kernel(identifier)(record)), separators=(",", ":")).encode()
+    return json.dumps(_plain(kernel(identifier)(record)), separators=(",", ":"),
+                      default=_fraction_text).encode()
 
 
 def kernel(identifier: str):
@@ -143,6 +143,7 @@ def _validate(kind: dict, value):
             raise Unsure
         return value
     if k == "rat":
+        from fractions import Fraction  # not at import: a first call without rationals skips it
         if type(value) is int:
             q = Fraction(value)
         elif type(value) is str:
@@ -234,16 +235,23 @@ def _dump(kind: dict, value):
 
 
 def _plain(data):
-    """A kernel's data as JSON values: Fractions and integers beyond 2^53-1 as text."""
+    """A kernel's data as JSON values, integers beyond 2^53-1 as text (and Fractions as text,
+    by `_fraction_text`)."""
     if type(data) is dict:
         return {key: _plain(item) for key, item in data.items()}
     if type(data) is list:
         return [_plain(item) for item in data]
-    if type(data) is Fraction:
-        return str(data)
     if type(data) is int and abs(data) > MAX_SAFE:
         return str(data)
     return data
+
+
+def _fraction_text(value) -> str:
+    """json's fallback for values it cannot write: a Fraction as canonical text ("3/4"), told
+    apart by its type's name so that a kernel without rationals never imports fractions."""
+    if type(value).__module__ == "fractions" and type(value).__name__ == "Fraction":
+        return str(value)
+    raise TypeError(f"a kernel returned {type(value).__name__}, which is not plain data")
 
 
 _RATIONAL = re.compile(r"^(0|-?[1-9][0-9]*)(?:/([1-9][0-9]*))?$")

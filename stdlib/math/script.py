@@ -11,7 +11,9 @@ Importing this module is cheap; the catalog loads on the first call.
 
 from __future__ import annotations
 
-from typing import Any
+TYPE_CHECKING = False  # typing is not imported: the first math call pays for every import
+if TYPE_CHECKING:
+    from typing import Any
 
 from .errors import MathError
 

@@ -22,7 +22,6 @@ basis and their columns hold B^-1 of the scaled rows throughout.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
 from fractions import Fraction
 
 ZERO = Fraction(0)
@@ -38,18 +37,18 @@ class PivotBudgetExhausted(Exception):
         self.phase, self.pivots, self.x, self.value = phase, pivots, x, value
 
 
-@dataclass
 class Outcome:
     """What the simplex found. `multipliers` are the row multipliers lambda of the original
     rows (inequalities first, then equalities) with c - A_full^T lambda >= 0 (optimal) or, for
     `infeasible`, A_full^T lambda <= 0 on the structural columns, lambda_i <= 0 on inequality
-    rows and lambda.b_full > 0. `ray` is an improving direction for `unbounded`."""
+    rows and lambda.b_full > 0. `ray` is an improving direction for `unbounded`. (A plain
+    class: importing dataclasses would cost opt.lp.solve's first call more than its pivots.)"""
 
-    status: str
-    pivots: int
-    x: list[Fraction] | None = None
-    multipliers: list[Fraction] | None = None
-    ray: list[Fraction] | None = None
+    def __init__(self, status: str, pivots: int, x: list[Fraction] | None = None,
+                 multipliers: list[Fraction] | None = None,
+                 ray: list[Fraction] | None = None) -> None:
+        self.status, self.pivots, self.x = status, pivots, x
+        self.multipliers, self.ray = multipliers, ray
 
 
 def _integers(values) -> tuple[int, list[int]]:

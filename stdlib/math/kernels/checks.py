@@ -7,7 +7,6 @@ runs the same function on its own records, so the two paths accept exactly the s
 from __future__ import annotations
 
 import math
-from fractions import Fraction
 
 
 def matrix_shape(self):
@@ -42,6 +41,7 @@ def primitive_polynomial(self):
 def polynomial_from_low(variable: str, low_first: list) -> dict:
     """The polynomial value with these coefficients listed lowest degree first (ints or
     Fractions), leading zeros dropped once reversed: `{variable, coefficients}`."""
+    from fractions import Fraction  # in the worker's child only: the interpreter checks shapes
     coefficients = [Fraction(c) for c in reversed(low_first)]
     while coefficients and coefficients[0] == 0:
         coefficients.pop(0)

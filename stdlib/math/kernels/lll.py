@@ -4,8 +4,6 @@ same lattice (an integer transform of determinant +-1), size reduction and Lovas
 
 from __future__ import annotations
 
-from fractions import Fraction
-
 from ..errors import BackendFault
 
 
@@ -115,6 +113,7 @@ def _determinant(rows: list[list[int]]) -> int:
 
 def _is_lll_reduced(rows: list[list[int]]) -> bool:
     """Size reduction and Lovasz's condition (delta = 3/4), with exact Gram-Schmidt."""
+    from fractions import Fraction  # here: the interpreter imports this module for its finder
     ortho: list[list[Fraction]] = []
     norms: list[Fraction] = []
     for i, row in enumerate(rows):

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from ..domains.simplex import PivotBudgetExhausted, minimise
 from ..errors import BackendFault
 
 MAX_SIZE = 20
@@ -57,6 +56,8 @@ def _feasible(request, x) -> bool:
 
 
 def solve_lp(request) -> dict:
+    # imported here: the interpreter imports this module for shape_problem alone
+    from ..domains.simplex import PivotBudgetExhausted, minimise
     (a, b), (e, f) = inequalities(request), equalities(request)
     c, n, m = list(request.c), len(request.c), len(a)
     columns = list(zip(*(a + e))) if a or e else [() for _ in c]
