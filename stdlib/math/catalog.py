@@ -121,9 +121,9 @@ def result_schema(tool: MathTool) -> dict:
 def shared_result_schema(tool: MathTool) -> dict:
     """The result's JSON Schema in its compact form, for MCP's `outputSchema`: Pydantic's
     `$defs` kept rather than inlined, titles and OpenAPI `discriminator`s dropped (a tagged union
-    becomes `anyOf`, as in `result_schema`), and every subschema of at least _SHARED_MIN
-    characters that occurs more than once stored once in `$defs` (as `RepeatedN`) and referred
-    to. Nothing a validator or a reader uses is lost; clients validate it as JSON Schema 2020-12,
+    becomes `anyOf`, as in `result_schema`), keywords that decide nothing dropped
+    (`_without_redundant_keywords`), and every subschema of at least _SHARED_MIN characters that
+    occurs more than once stored once in `$defs` (as `RepeatedN`) and referred to. Nothing a validator or a reader uses is lost; clients validate it as JSON Schema 2020-12,
     the dialect MCP names, where `$ref` is a core keyword. (Request schemas stay inlined: they
     are shown to models, and several providers do not resolve `$ref`.)"""
     return json.loads(_shared_result_schema_text(tool.identifier))
@@ -139,7 +139,7 @@ def _shared_result_schema_text(identifier: str) -> str:
 
 def shared_schema(raw: dict) -> dict:
     """`raw` (a Pydantic JSON Schema) in the compact form `shared_result_schema` describes."""
-    schema = _without_annotations(raw)
+    schema = _without_redundant_keywords(_without_annotations(raw))
     defs = schema.pop("$defs", {})
     while True:
         counts: dict[str, int] = {}
@@ -206,6 +206,81 @@ def _without_annotations(schema: Any) -> Any:
     if "oneOf" in out and "anyOf" not in out:
         out["anyOf"] = out.pop("oneOf")
     return _with_subschemas(out, _without_annotations)
+
+
+# The kind of instance each JSON Schema type names ("integer" and "number" are one kind), and the
+# keywords that constrain instances of one kind only (an instance of another kind passes them).
+_KIND = {"integer": "number", "number": "number", "string": "string", "array": "array",
+         "object": "object", "boolean": "boolean", "null": "null"}
+_ONLY_FOR = {"number": {"minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "multipleOf"},
+             "string": {"minLength", "maxLength", "pattern", "format"},
+             "array": {"items", "prefixItems", "minItems", "maxItems", "uniqueItems", "contains",
+                       "minContains", "maxContains"},
+             "object": {"properties", "required", "additionalProperties", "patternProperties",
+                        "minProperties", "maxProperties", "propertyNames", "dependentRequired",
+                        "dependentSchemas"},
+             "boolean": set(), "null": set()}
+
+
+def _without_redundant_keywords(schema: Any) -> Any:
+    """`schema` with the same verdict on every instance and fewer keywords (JSON Schema 2020-12):
+    * an `anyOf` whose branches each allow one type, of kinds that differ, and constrain only
+      instances of that kind (an exact integer: integer, or text matching a pattern) becomes one
+      schema with the list of types and every branch's keywords — an instance is of one kind, so
+      exactly its branch's keywords apply to it, as before;
+    * a `type` beside a `const` or `enum` whose values all have that type goes (the value decides);
+    * a branch of `anyOf`/`allOf`/`oneOf` stating the very type its parent states drops it."""
+    if not isinstance(schema, dict):
+        return schema
+    out = _with_subschemas(schema, _without_redundant_keywords)
+    branches = out.get("anyOf")
+    if "type" not in out and isinstance(branches, list) and _one_type_each(branches, set(out)):
+        merged = {"type": [branch["type"] for branch in branches]}
+        for branch in branches:
+            merged.update((key, value) for key, value in branch.items() if key != "type")
+        out = {**merged, **{key: value for key, value in out.items() if key != "anyOf"}}
+    parent = out.get("type")
+    if isinstance(parent, str):
+        for key in ("anyOf", "allOf", "oneOf"):
+            if isinstance(out.get(key), list):
+                out[key] = [{k: v for k, v in branch.items() if k != "type"}
+                            if isinstance(branch, dict) and branch.get("type") == parent else branch
+                            for branch in out[key]]
+    if "type" in out and ("const" in out or "enum" in out):
+        allowed = out["type"] if isinstance(out["type"], list) else [out["type"]]
+        values = [out["const"]] if "const" in out else out["enum"]
+        if isinstance(values, list) and all(_has_a_type(value, allowed) for value in values):
+            del out["type"]
+    return out
+
+
+def _one_type_each(branches: list, beside: set) -> bool:
+    """Whether `branches` each allow one type, their kinds all differ, and each constrains only
+    its own kind with keywords none of the others nor the parent (`beside`) uses."""
+    kinds = []
+    for branch in branches:
+        if not (isinstance(branch, dict) and isinstance(branch.get("type"), str)
+                and branch["type"] in _KIND):
+            return False
+        kind = _KIND[branch["type"]]
+        if not set(branch) - {"type"} <= _ONLY_FOR[kind] or (set(branch) - {"type"}) & beside:
+            return False
+        kinds.append(kind)
+    return len(kinds) > 1 and len(set(kinds)) == len(kinds)
+
+
+def _has_a_type(value: Any, types: list) -> bool:
+    """Whether the JSON `value` is an instance of one of `types` (1.0 is an integer, as in
+    JSON Schema; a boolean is no number)."""
+    if value is None:
+        return "null" in types
+    if isinstance(value, bool):
+        return "boolean" in types
+    if isinstance(value, (int, float)):
+        return "number" in types or ("integer" in types and float(value).is_integer())
+    if isinstance(value, str):
+        return "string" in types
+    return ("array" if isinstance(value, list) else "object") in types
 
 
 # Where JSON Schema keywords hold subschemas; every other keyword's value (const, default, enum,
