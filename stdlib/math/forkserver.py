@@ -48,7 +48,7 @@ import math
 import os
 import resource
 import signal
-import socket
+import _socket
 import struct
 import sys
 
@@ -61,7 +61,7 @@ _ADAPTERS = "synsema.stdlib.math.adapters."
 def serve(fd: int, expected: str = "") -> None:
     """Prepare the operation the parent expects to run first (`expected`, "" for none),
     announce readiness, then answer requests until the parent closes the control socket."""
-    control = socket.socket(fileno=fd)
+    control = _socket.socket(fileno=fd)  # the C socket: socket's import is not needed
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     if expected:
         _prepare(expected, expected in _plain().OPS)  # while the parent validates its request
@@ -70,7 +70,7 @@ def serve(fd: int, expected: str = "") -> None:
     control.sendall(b"R")
     while True:
         try:
-            data, fds, _, _ = socket.recv_fds(control, 4096, 2)
+            data, fds = _receive_with_fds(control)
         except OSError:
             return
         if not data:
@@ -102,6 +102,16 @@ def serve(fd: int, expected: str = "") -> None:
         for descriptor in fds:
             os.close(descriptor)
         control.sendall(struct.pack("!q", pid))
+
+
+def _receive_with_fds(control) -> tuple[bytes, list[int]]:
+    """One message and the (at most two) descriptors that came with it."""
+    data, ancillary, _, _ = control.recvmsg(4096, _socket.CMSG_LEN(2 * 4))
+    fds = []
+    for level, kind, body in ancillary:
+        if level == _socket.SOL_SOCKET and kind == _socket.SCM_RIGHTS:
+            fds.extend(struct.unpack(f"{len(body) // 4}i", body[:len(body) - len(body) % 4]))
+    return data, fds
 
 
 def _plain():

@@ -14,9 +14,10 @@ from __future__ import annotations
 
 import atexit
 import json
+import math
 import os
-import selectors
-import socket
+import _socket
+import select
 import struct
 import sys
 import threading
@@ -45,7 +46,7 @@ class _Helper:
 
     def __init__(self) -> None:
         self._lock = threading.Lock()
-        self._socket: socket.socket | None = None
+        self._socket: _socket.socket | None = None
         self._pid = 0                   # the helper's process id, 0 when there is none
         self._owner = 0
         self._ready = False
@@ -93,7 +94,9 @@ class _Helper:
                 try:
                     message = struct.pack("!I", len(header)) + header
                     if fds:
-                        socket.send_fds(self._socket, [message], fds)
+                        rights = struct.pack(f"{len(fds)}i", *fds)
+                        self._socket.sendmsg([message], [(_socket.SOL_SOCKET,
+                                                          _socket.SCM_RIGHTS, rights)])
                     else:
                         self._socket.sendall(message)
                     return reply()
@@ -113,7 +116,9 @@ class _Helper:
         return data
 
     def _spawn(self, expected: str = "") -> None:
-        ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_STREAM)
+        # _socket, the C module under socket: socket's own import (enum conversions of every
+        # constant) would cost a first plain call more than this whole exchange.
+        ours, theirs = _socket.socketpair(_socket.AF_UNIX, _socket.SOCK_STREAM)
         code = ("import sys, json; where = json.loads(sys.argv[3]); sys.path[:] = where['path']; "
                 "import synsema; synsema.__path__[:] = where['synsema']; "
                 "from synsema.stdlib.math.forkserver import serve; "
@@ -329,10 +334,10 @@ def _call(identifier: str, deadline: float, payload: bytes,
 
 def _exchange(write_fd: int, data: bytes, read_fd: int, deadline_at: float) -> bytes | None:
     """Feed the request to the child and collect its frame; None when the deadline passed."""
-    selector = selectors.DefaultSelector()
+    poller = select.poll()  # select's poll, not selectors: one import less for a first call
     os.set_blocking(write_fd, False)
-    selector.register(write_fd, selectors.EVENT_WRITE)
-    selector.register(read_fd, selectors.EVENT_READ)
+    poller.register(write_fd, select.POLLOUT)
+    poller.register(read_fd, select.POLLIN)
     pending, chunks = memoryview(data), []
     open_fds = {write_fd, read_fd}
     try:
@@ -340,14 +345,14 @@ def _exchange(write_fd: int, data: bytes, read_fd: int, deadline_at: float) -> b
             remaining = deadline_at - time.monotonic()
             if remaining <= 0:
                 return None
-            for key, _ in selector.select(remaining):
-                if key.fd == write_fd:
+            for fd, _ in poller.poll(math.ceil(remaining * 1000)):
+                if fd == write_fd:  # writable, or the child closed its end (the write says)
                     try:
                         pending = pending[os.write(write_fd, pending[:_CHUNK]):]
                     except BrokenPipeError:
                         pending = pending[:0]
                     if not pending:
-                        selector.unregister(write_fd)
+                        poller.unregister(write_fd)
                         os.close(write_fd)
                         open_fds.discard(write_fd)
                 else:
@@ -356,7 +361,6 @@ def _exchange(write_fd: int, data: bytes, read_fd: int, deadline_at: float) -> b
                         return b"".join(chunks)
                     chunks.append(chunk)
     finally:
-        selector.close()
         for fd in open_fds:
             os.close(fd)
 

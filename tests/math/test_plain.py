@@ -208,3 +208,23 @@ def test_a_request_the_plain_path_refuses_gets_the_pydantic_message(tmp_path):
     assert ("math.run comb.binomial: invalid_request\n"
             "- k [binomial_too_large]: C(n, k) has more than 3900 digits\n"
             'example: {"n": 5, "k": 2}') in done.stderr
+
+
+def test_the_plain_path_keeps_the_deadline_kill(monkeypatch):
+    from synsema.stdlib.math import isolation
+    from synsema.stdlib.math.errors import MathError
+    monkeypatch.setitem(plain.OPS, "poly.cyclotomic",
+                        {**plain.OPS["poly.cyclotomic"], "deadline": 0.001})
+    with pytest.raises(MathError) as raised:
+        isolation.execute_plain("poly.cyclotomic", {"n": 1680})
+    assert raised.value.kind == "execution_limit"
+    assert raised.value.detail["limit"] == "deadline"
+
+
+def test_a_result_the_table_cannot_vouch_for_goes_to_the_pydantic_recheck(monkeypatch):
+    from synsema.stdlib.math import isolation
+    monkeypatch.setattr(plain, "result", lambda identifier, body: None)
+    tool = catalog.get("seq.recurrence.find")
+    payload = tool.examples[0].payload
+    expected = tool.function(tool.request.model_validate(payload)).model_dump()
+    assert isolation.execute_plain("seq.recurrence.find", payload) == expected
