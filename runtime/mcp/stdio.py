@@ -3,7 +3,7 @@ stdout it reads and writes, so that a `tools/list` costs the server almost nothi
 
 A server's tool list never changes while it runs, yet the SDK builds every reply to `tools/list`
 anew: its handler's `Tool` models become dicts, the dicts a `JSONRPCResponse`, that JSON text.
-With `--math` the list is 49 tools and 223 kB, and that rebuilding was most of the server's
+With `--math` the list is 49 tools and about 220 kB, and that rebuilding was most of the server's
 part of a `tools/list` (issue 31). Here the reply's `result` is rendered once, when the server
 starts, by the same SDK models and the same dump options the SDK uses (`Listing`), and a
 `tools/list` request is answered with it, its `id` set in front, as soon as its line is read.
@@ -14,15 +14,16 @@ initialization), or one that is not a valid request (the SDK answers those with 
 So a client sees the same bytes it would see from the SDK (tests/mcp/test_mcp_listing.py compares
 them), sooner.
 
-Writing: each reply is written and flushed in one worker-thread hop, under a lock shared by the
-SDK's writer and the listing's replies (the SDK awaits `write` and `flush` as two hops).
+A `tools/list` is answered in the worker thread that read its line, without waking the event
+loop; the SDK's own replies are written and flushed in one worker-thread hop (the SDK awaits
+`write` and `flush` as two); a lock keeps lines whole.
 """
 
 from __future__ import annotations
 
 import sys
+import threading
 from io import TextIOBase, TextIOWrapper
-
 
 import anyio
 import mcp.types as types
@@ -54,19 +55,20 @@ class Listing:
 
 class Stdout:
     """A text file as the SDK's writer uses it (`write`, then `flush`): a write is written and
-    flushed at once in a worker thread, one at a time; `flush` has nothing left to do."""
+    flushed at once in a worker thread; `flush` has nothing left to do. `write_now` is the same
+    for a thread: one line at a time, whoever writes it."""
 
     def __init__(self, file: TextIOBase):
         self._file = file
-        self._lock = anyio.Lock()
+        self._lock = threading.Lock()
 
     async def write(self, text: str) -> None:
-        async with self._lock:
-            await anyio.to_thread.run_sync(self._write_now, text)
+        await anyio.to_thread.run_sync(self.write_now, text)
 
-    def _write_now(self, text: str) -> None:
-        self._file.write(text)
-        self._file.flush()
+    def write_now(self, text: str) -> None:
+        with self._lock:
+            self._file.write(text)
+            self._file.flush()
 
     async def flush(self) -> None:
         return None
@@ -74,27 +76,38 @@ class Stdout:
 
 class Stdin:
     """The lines of `file` for the SDK's reader, less the `tools/list` requests that `listing`
-    answers on `stdout` (once the client has sent `notifications/initialized`)."""
+    answers on `stdout` (once the client has sent `notifications/initialized`). Lines are read
+    in a worker thread, as the SDK reads them, and a `tools/list` is answered there on the spot:
+    the event loop never wakes for it."""
 
     def __init__(self, file: TextIOBase, listing: Listing, stdout: Stdout):
-        self._file = anyio.wrap_file(file)
+        self._file = file
         self._listing = listing
         self._stdout = stdout
         self._initialized = False
 
     def __aiter__(self):
-        return self._lines()
+        return self
 
-    async def _lines(self):
-        async for line in self._file:
+    async def __anext__(self) -> str:
+        line = await anyio.to_thread.run_sync(self._next_line)
+        if not line:
+            raise StopAsyncIteration
+        return line
+
+    def _next_line(self) -> str:
+        while True:
+            line = self._file.readline()
+            if not line:
+                return line
             if not self._initialized:
                 self._initialized = _is_initialized_notification(line)
             elif '"tools/list"' in line:
                 reply = self._listing.reply(line)
                 if reply is not None:
-                    await self._stdout.write(reply)
+                    self._stdout.write_now(reply)
                     continue
-            yield line
+            return line
 
 
 def _is_initialized_notification(line: str) -> bool:
