@@ -123,8 +123,9 @@ def shared_result_schema(tool: MathTool) -> dict:
     `$defs` kept rather than inlined, titles and OpenAPI `discriminator`s dropped (a tagged union
     becomes `anyOf`, as in `result_schema`), keywords that decide nothing dropped
     (`_without_redundant_keywords`), and every subschema of at least _SHARED_MIN characters that
-    occurs more than once stored once in `$defs` (as `RepeatedN`) and referred to. Nothing a validator or a reader uses is lost; clients validate it as JSON Schema 2020-12,
-    the dialect MCP names, where `$ref` is a core keyword. (Request schemas stay inlined: they
+    occurs more than once stored once in `$defs` (as `RepeatedN`) and referred to. Nothing a
+    validator or a reader uses is lost; clients validate it as JSON Schema 2020-12, the dialect
+    MCP names, where `$ref` is a core keyword. (Request schemas stay inlined: they
     are shown to models, and several providers do not resolve `$ref`.)"""
     return json.loads(_shared_result_schema_text(tool.identifier))
 
@@ -276,8 +277,10 @@ def _has_a_type(value: Any, types: list) -> bool:
         return "null" in types
     if isinstance(value, bool):
         return "boolean" in types
-    if isinstance(value, (int, float)):
-        return "number" in types or ("integer" in types and float(value).is_integer())
+    if isinstance(value, int):
+        return "number" in types or "integer" in types
+    if isinstance(value, float):
+        return "number" in types or ("integer" in types and value.is_integer())
     if isinstance(value, str):
         return "string" in types
     return ("array" if isinstance(value, list) else "object") in types

@@ -238,6 +238,7 @@ _REWRITES = [
     ({"type": "integer", "const": True}, {"type", "const"}),                # true is no integer
     ({"type": "integer", "const": 1.0}, {"const"}),
     ({"type": "integer", "enum": [1, 2.5]}, {"type", "enum"}),
+    ({"type": "integer", "enum": [10**400, -1]}, {"enum"}),
     ({"type": ["integer", "string"], "enum": [1, "a"]}, {"enum"}),
     ({"type": "object", "anyOf": [{"type": "object", "required": ["a"]},
                                   {"type": "array"}, {"required": ["b"]}]}, {"type", "anyOf"}),
