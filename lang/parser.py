@@ -102,9 +102,11 @@ _TEMPLATE_HOLDERS = frozenset({"template", "entry"})
 _SPLICED = object()
 
 
-def _reducer(rule: list, builder: Builder):
-    """The function that reduces by `rule` (a lang.tables rule record): it replaces the rule's
-    values and their heights at the top of the two stacks with the new value and its height.
+def _reducer(rule: list, builder: Builder, promoting) -> tuple:
+    """The action entry (see `_Tables`) of a reduce by `rule` (a lang.tables rule record), whose
+    function replaces the rule's values and their heights at the top of the two stacks with the
+    new value and its height. A rule of two or more symbols gets its entry from `promoting`
+    (`_Tables._promoting`), with what `_generated_reduce` needs to write its own function.
 
     The children handed to the builder are shaped as Lark's parse-tree builder shapes them
     (`maybe_placeholders=True`, LALR): kept symbols in order, a `_rule` child spliced in, and
@@ -186,16 +188,13 @@ def _reducer(rule: list, builder: Builder):
         elif build is _SPLICED:
             def reduce_one(values: list, heights: list):
                 values[-1] = shape([values[-1]])
-        elif whole:
-            def reduce_one(values: list, heights: list):
-                heights[-1] += weight
-                values[-1] = build([values[-1]])
-            reduce_one.inline = (build, weight)  # what `_feed` does itself, without this call
+        elif whole:  # `_feed` itself does `heights[-1] += weight; values[-1] = build([values[-1]])`
+            return (1, 1, build, origin, weight)
         else:
             def reduce_one(values: list, heights: list):
                 heights[-1] += weight
                 values[-1] = build(shape([values[-1]]))
-        return reduce_one
+        return (False, 1, reduce_one, origin)
 
     if size == 2 and not (chain or holes or label):
         # The next commonest (a statement into a left-recursive list, `give x`, a comparison):
@@ -207,7 +206,7 @@ def _reducer(rule: list, builder: Builder):
                 low = heights[-1]
                 heights[-1] = weight + (low if low > high else high)
                 values[-1].append(item)   # the list on the stack grows in place, as `shape` does
-            return reduce_two
+            return (False, 2, reduce_two, origin)
         if build is not None and build is not _SPLICED:
             def reduce_two(values: list, heights: list):
                 second = values.pop()
@@ -215,7 +214,7 @@ def _reducer(rule: list, builder: Builder):
                 low = heights[-1]
                 heights[-1] = weight + (low if low > high else high)
                 values[-1] = build([values[-1], second] if whole else shape([values[-1], second]))
-            return reduce_two
+            return (False, 2, reduce_two, origin)
 
     def reduce(values: list, heights: list):
         if size:
@@ -248,10 +247,8 @@ def _reducer(rule: list, builder: Builder):
         heights.append(height)
 
     if size >= 2 and not (holes or label):
-        def generate():
-            return _generated_reduce(name, size, plan, trailing, build, weight, chain)
-        reduce.generate = generate
-    return reduce
+        return promoting(reduce, size, origin, (name, size, plan, trailing, build, weight, chain))
+    return (False, size, reduce, origin)
 
 
 def _generated_reduce(name: str, size: int, plan: list, trailing: int, build, weight: int, chain: bool):
@@ -331,27 +328,23 @@ class _Tables:
                 if len(expansion) == 1 and expand1 and not alias:
                     entries.append((None, origin))
                 else:
-                    reduce = _reducer(rule, builder)
-                    inline = getattr(reduce, "inline", None)
-                    if hasattr(reduce, "generate"):
-                        entries.append(self._promoting(reduce, len(expansion), origin))
-                    elif inline is None:
-                        entries.append((False, len(expansion), reduce, origin))
-                    else:
-                        entries.append((1, 1, inline[0], origin, inline[1]))
+                    entries.append(_reducer(rule, builder, self._promoting))
+            used: set[int] = set()
             for row, flat in zip(self.actions, states, strict=True):
                 if flat and min(flat) < 0:
                     raise ValueError("a negative index")
-                row.update(zip(map(symbols.__getitem__, flat[::2]), map(entries.__getitem__, flat[1::2]),
+                actions = flat[1::2]
+                row.update(zip(map(symbols.__getitem__, flat[::2]), map(entries.__getitem__, actions),
                                strict=True))
+                used.update(actions)
             self.start = {name: self._state(data["start"][name]) for name in grammar_tables.START}
             self.end = {name: self._state(data["end"][name]) for name in grammar_tables.START}
             names = set(symbols)
-            for row in self.actions:
-                for entry in row.values():
-                    rule = entry[1] if entry[0] is None else entry[3] if entry[0] is not True else None
-                    if rule is not None and rule not in names:
-                        raise ValueError(f"rule {rule!r} is never a goto")
+            for action in used:
+                entry = entries[action]
+                rule = entry[1] if entry[0] is None else entry[3] if entry[0] is not True else None
+                if rule is not None and rule not in names:
+                    raise ValueError(f"rule {rule!r} is never a goto")
         except (KeyError, IndexError, TypeError, ValueError, AttributeError, RuntimeError) as err:
             raise ValueError(f"malformed parse tables: {err}") from None
         self.chains: dict[tuple[int, int, str], int] = {}
@@ -360,16 +353,16 @@ class _Tables:
 
     promote_after = 100  # uses of a rule before its reduce is generated (`_generated_reduce`)
 
-    def _promoting(self, reduce, size: int, rule: str) -> tuple:
+    def _promoting(self, reduce, size: int, rule: str, recipe: tuple) -> tuple:
         """The entry for a reduce by `rule` that counts its uses and, at `promote_after`, puts
-        the rule's generated reduce in its place in every row."""
+        the rule's generated reduce (`_generated_reduce(*recipe)`) in its place in every row."""
         uses = 0
 
         def first_uses(values: list, heights: list):
             nonlocal uses
             uses += 1
             if uses == self.promote_after:
-                self._replace(entry, (False, size, reduce.generate(), rule))
+                self._replace(entry, (False, size, _generated_reduce(*recipe), rule))
             reduce(values, heights)
 
         entry = (False, size, first_uses, rule)
