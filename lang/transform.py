@@ -365,27 +365,18 @@ class Builder:
     # ------------------------------------------------------------ atoms
     # The commonest nodes of all, made without a call of __init__ (a third of all reduces).
     def name(self, c):
-        tok = c[0]
-        span = _new(Span)
-        span.file, span.line, span.col = self.file, self.lines[tok], self.cols[tok]
         node = _new(ast.Name)
-        node.name, node.span = self.values[tok], span
+        node.name, node.span = self.values[c[0]], self._span(c[0])
         return node
 
     def number(self, c):
-        tok = c[0]
-        span = _new(Span)
-        span.file, span.line, span.col = self.file, self.lines[tok], self.cols[tok]
         node = _new(ast.Num)
-        node.value, node.span = number_value(self.values[tok]), span
+        node.value, node.span = number_value(self.values[c[0]]), self._span(c[0])
         return node
 
     def string(self, c):
-        tok = c[0]
-        span = _new(Span)
-        span.file, span.line, span.col = self.file, self.lines[tok], self.cols[tok]
         node = _new(ast.Str)
-        node.value, node.span = self.values[tok], span
+        node.value, node.span = self.values[c[0]], self._span(c[0])
         return node
 
     def template(self, c):

@@ -28,7 +28,7 @@ from synsema.lang.lexer import HARD_KEYWORDS, PUNCTUATION, scan
 from synsema.lang.lexer import Token as SynToken
 from synsema.lang.parser import parse, parse_expression
 from synsema.lang.transform import Builder
-from tests.test_parser_golden import EDGES
+from tests.test_parser_golden import EDGES, tree_dump
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -113,26 +113,9 @@ class StockLark:
 STOCK = StockLark()
 
 
-def shape(value):
-    """A comparable form of a tree, spans included (Node.__eq__ ignores spans)."""
-    out, todo = [], [value]
-    while todo:  # iterative: the trees can be hundreds of levels deep
-        item = todo.pop()
-        if isinstance(item, ast.Node):
-            span = item.span
-            out.append((type(item).__name__, None if span is None else (span.file, span.line, span.col)))
-            todo.extend(reversed([getattr(item, f) for f in item._fields]))
-        elif isinstance(item, (list, tuple)):
-            out.append((type(item).__name__, len(item)))
-            todo.extend(reversed(item))
-        else:
-            out.append((type(item).__name__, item))
-    return out
-
-
 def outcome(fn, source):
     try:
-        return ("tree", shape(fn(source, "d.syn")))
+        return ("tree", tree_dump(fn(source, "d.syn")))
     except SynError as err:
         span = err.span
         return ("error", err.phase, err.message, span.file, span.line, span.col)

@@ -126,7 +126,7 @@ def corpus() -> list[str]:
     return inputs
 
 
-def _node_dump(value):
+def tree_dump(value):
     """Every node's class, fields and span, in order (iterative: trees can be deep)."""
     out, todo = [], [value]
     while todo:
@@ -145,7 +145,7 @@ def _node_dump(value):
 
 def _answer(fn, source: str):
     try:
-        return ("tree", _node_dump(fn(source, "g.syn")))
+        return ("tree", tree_dump(fn(source, "g.syn")))
     except SynError as err:
         span = err.span
         fixes = [(fix.title, [(e.line, e.col, e.end_line, e.end_col, e.text, e.expects) for e in fix.edits])
