@@ -79,7 +79,15 @@ def kernel(identifier: str):
 
 
 def prepare(identifier: str) -> None:
-    """Import what running `identifier` needs (the worker does this before it forks)."""
+    """Import what running `identifier` needs -- its adapters and so its backend, its kernel,
+    its problem finders -- in the worker's helper before it forks, so every child inherits
+    them. An adapter that fails to import is left to the child, which meets the failure again
+    inside its limits and reports it."""
+    for adapter in OPS[identifier]["adapters"]:
+        try:
+            importlib.import_module(f"{__package__}.adapters.{adapter}")
+        except Exception:
+            pass
     kernel(identifier)
     for check in _checks(OPS[identifier]["request"], set()):
         _function(check)

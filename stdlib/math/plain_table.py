@@ -3,7 +3,7 @@
     python -m synsema.stdlib.math.plain_table
 
 Every operation declared with a `kernel` and without an `on_deadline` gets a row: its kernel,
-its deadline, and its request and result types read from the models' Pydantic core schemas
+its deadline, the adapters (backends) the kernel imports, and its request and result types read from the models' Pydantic core schemas
 (the schemas Pydantic itself validates with), in a small vocabulary plain.py knows. A schema
 part outside that vocabulary -- a validator that is not a `primitives.after` rule, a before
 validator, an alias, a default factory -- stops the build with its place named, so an operation
@@ -41,6 +41,7 @@ def build() -> dict:
         operations[identifier] = {
             "kernel": f"{tool.kernel.__module__}:{tool.kernel.__qualname__}",
             "deadline": tool.deadline,
+            "adapters": list(tool.adapters),
             "request": walker.kind(tool.request.__pydantic_core_schema__, "request"),
             "result": walker.kind(tool.result_adapter.core_schema, "result")}
     return {"operations": operations, "models": dict(sorted(models.items()))}
@@ -128,7 +129,7 @@ class _Walker:
         inner = schema["schema"]
         if inner["type"] != "model-fields" or inner.get("computed_fields"):
             raise self.fail(where, f"{cls.__name__}: {inner['type']} with computed fields")
-        name = cls.__qualname__
+        name = f"{cls.__module__.rsplit('.', 1)[-1]}.{cls.__qualname__}"  # lp.Incomplete
         fields = []
         for field_name, field in inner["fields"].items():
             if set(field) - {"type", "schema", "metadata", "frozen"}:
@@ -151,8 +152,9 @@ class _Walker:
 
 
 def main() -> int:
+    table = text()  # all of it before the file is opened: a build that fails leaves it as it was
     with open(TABLE_PATH, "w", encoding="utf-8") as handle:
-        handle.write(text())
+        handle.write(table)
     print(f"wrote {TABLE_PATH}")
     return 0
 

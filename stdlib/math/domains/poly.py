@@ -8,14 +8,14 @@ expression; exact isolating regions are available on request for small inputs.
 
 from __future__ import annotations
 
-import math
 from fractions import Fraction
 from typing import Annotated
 
 from pydantic import BaseModel, Field, model_validator
 
+from ..kernels import polyfactor
 from ..primitives import (CONFIG, AlgebraicNumber, Count, IntegerPolynomial, OutRat, Rat, Rule,
-                          RULE_LEADING, RULE_RATIONAL, poly_model, reject)
+                          RULE_LEADING, RULE_RATIONAL, after, poly_model, reject)
 from ..tool import Bounds, Example, MathTool
 
 Polynomial32 = poly_model(
@@ -53,10 +53,6 @@ def value_at(coefficients: list[Fraction], x: Fraction) -> Fraction:
     return value
 
 
-def _factor_key(pair: tuple[list[int], int]) -> tuple:
-    return (len(pair[0]), pair[0], pair[1])
-
-
 # --- poly.factor ----------------------------------------------------------------------------
 
 # poly.factor's cost and output are set by the cleared integer polynomial F (f = c F, F
@@ -65,37 +61,18 @@ def _factor_key(pair: tuple[list[int], int]) -> tuple:
 # high degree (x^105 - 1, the Swinnerton-Dyer polynomial of degree 128 with 87-digit
 # coefficients).
 FACTOR_DEGREE = 128
-FACTOR_SIZE = 20_000
+FACTOR_SIZE = polyfactor.FACTOR_SIZE
 FactorPolynomial = poly_model(
     "FactorPolynomial", Rat(600, 6), FACTOR_DEGREE, "rational coefficients (numerators below "
     "10^600, denominators below 10^6; see the size rule)", nonzero=True)
-RULE_FACTOR_SIZE = Rule(
-    "polynomial_too_large",
-    f"Size rule: clear denominators (multiply by their lcm, divide by the gcd) to get the "
-    f"integer polynomial F; (degree + 1) times the number of decimal digits of F's largest "
-    f"coefficient is at most {FACTOR_SIZE}: degree 128 with 155-digit coefficients fits, so "
-    f"does degree 32 with 600-digit ones.")
-
-
-def cleared_digits(coefficients: list[Fraction]) -> int:
-    """Decimal digits of the largest coefficient of the primitive integer multiple."""
-    den = math.lcm(*(c.denominator for c in coefficients))
-    ints = [abs(int(c * den)) for c in coefficients]
-    return len(str(max(ints) // math.gcd(*ints)))
+RULE_FACTOR_SIZE = Rule("polynomial_too_large", polyfactor.SIZE_RULE)
 
 
 class FactorRequest(BaseModel):
     model_config = CONFIG
     polynomial: Annotated[FactorPolynomial, Field(description=RULE_FACTOR_SIZE.text)]
 
-    @model_validator(mode="after")
-    def _size(self) -> "FactorRequest":
-        cs = self.polynomial.coefficients
-        size = len(cs) * cleared_digits(cs)
-        if size > FACTOR_SIZE:
-            reject(RULE_FACTOR_SIZE.code, f"(degree + 1) x digits is {size}, above "
-                   f"{FACTOR_SIZE}: {RULE_FACTOR_SIZE.text}", ("polynomial", "coefficients"))
-        return self
+    _size = after(polyfactor.size_problem)
 
 
 class PolynomialFactor(BaseModel):
@@ -112,15 +89,6 @@ class PolynomialFactorization(BaseModel):
         "coefficient, sorted by degree then coefficients; empty for a constant."))
 
 
-def factor_polynomial(request: FactorRequest) -> PolynomialFactorization:
-    from ..adapters import flint_poly as backend
-    p = request.polynomial
-    content, factors = backend.factor_over_q(p.coefficients)
-    return PolynomialFactorization(content=content, factors=[
-        PolynomialFactor(factor=integer_polynomial(p.variable, g), multiplicity=e)
-        for g, e in sorted(factors, key=_factor_key)])
-
-
 FACTOR = MathTool(
     identifier="poly.factor",
     vocabulary=(
@@ -131,7 +99,7 @@ FACTOR = MathTool(
     claim=("For nonzero f in Q[x]: c in Q and pairs (gi, ei) with f = c * prod gi^ei, each gi "
            "in Z[x] primitive with positive leading coefficient, irreducible over Q, and "
            "pairwise distinct."),
-    request=FactorRequest, result=PolynomialFactorization, function=factor_polynomial,
+    request=FactorRequest, result=PolynomialFactorization, kernel=polyfactor.factor_polynomial,
     adapters=("flint_poly",),
     rules=(RULE_LEADING, RULE_RATIONAL, RULE_FACTOR_SIZE),
     examples=(Example.of(
@@ -213,7 +181,7 @@ def polynomial_roots(request: RootsRequest) -> Roots:
     p = request.polynomial
     _, factors = backend.factor_over_q(p.coefficients)
     rational, algebraic = [], []
-    for g, e in sorted(factors, key=_factor_key):
+    for g, e in sorted(factors, key=polyfactor.factor_key):
         if len(g) == 2:
             rational.append(RationalRoot(value=Fraction(-g[1], g[0]), multiplicity=e))
             continue

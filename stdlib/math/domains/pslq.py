@@ -18,15 +18,16 @@ from __future__ import annotations
 
 from typing import Annotated, Literal
 
-from pydantic import BaseModel, Field, model_validator
+from pydantic import BaseModel, Field
 
-from ..primitives import CONFIG, BigInt, Count, OutInt, Rule, reject, tagged
+from ..kernels import pslq
+from ..primitives import CONFIG, BigInt, Count, OutInt, Rule, after, tagged
 from ..tool import Bounds, Example, MathTool
 from . import expression
 
 MAX_VALUES = 8
 MAX_DIGITS = 300
-STEPS = 3000
+STEPS = pslq.STEPS
 RULE_CONSTANT = Rule("constant_grammar", "Each value is a constant expression (no variable): "
                      + expression.GRAMMAR)
 
@@ -42,14 +43,7 @@ class RealRelationRequest(BaseModel):
         "B: relations are sought with max |m_i| <= B; the negative claim excludes every "
         "relation of Euclidean norm <= B at precision P."))
 
-    @model_validator(mode="after")
-    def _constants(self) -> "RealRelationRequest":
-        for i, text in enumerate(self.values):
-            try:
-                expression.parse(text)
-            except expression.ExpressionError as error:
-                reject(RULE_CONSTANT.code, str(error), ("values", i))
-        return self
+    _constants = after(pslq.constants_problem)
 
 
 class Candidate(BaseModel):
@@ -87,35 +81,6 @@ class Undefined(BaseModel):
     message: str
 
 
-def find_relation(request: RealRelationRequest):
-    from ..adapters import mpmath_pslq as backend
-    p, bound = request.digits, request.norm_bound
-    trees = [expression.parse(text) for text in request.values]
-    values = []
-    for i, tree in enumerate(trees):
-        try:
-            values.append(backend.evaluate(tree, p))
-        except backend.Undefined as error:
-            return Undefined(status="undefined", index=i, message=str(error))
-    small = next((i for i, v in enumerate(values) if abs(v) < 10.0 ** -(p * 9 // 10)), None)
-    if small is not None:
-        return Incomplete(status="incomplete", reason="value_too_small", norm_bound=None,
-                          relation=[int(i == small) for i in range(len(values))])
-    relation, norm = backend.pslq(values, p, bound, STEPS)
-    if relation is None:
-        if norm is not None and norm > bound:
-            return NoneBelow(status="none_below", norm_bound=norm)
-        return Incomplete(status="incomplete", reason="step_budget", norm_bound=norm,
-                          relation=None)
-    precise = [backend.evaluate(tree, 2 * p) for tree in trees]
-    text, zeros = backend.residual(relation, precise, 2 * p)
-    if zeros < 3 * p // 2:
-        return Incomplete(status="incomplete", reason="failed_at_double_precision",
-                          norm_bound=None, relation=relation)
-    return Candidate(status="candidate", relation=relation, residual=text,
-                     vanishing_digits=zeros)
-
-
 REAL_RELATIONS = MathTool(
     identifier="nt.real.relations",
     vocabulary=(
@@ -130,7 +95,7 @@ REAL_RELATIONS = MathTool(
            "not a proof), or `none_below`: no integer relation of Euclidean norm <= B at "
            "precision P (PSLQ's norm bound), or an honest `incomplete` / `undefined`."),
     request=RealRelationRequest, result=tagged(Candidate, NoneBelow, Incomplete, Undefined),
-    function=find_relation, adapters=("mpmath_pslq",),
+    kernel=pslq.find_relation, adapters=("mpmath_pslq",),
     rules=(RULE_CONSTANT,),
     examples=(Example.of(
         "Compute an integer relation among atan(1/5), atan(1/239) and pi (Machin's formula) "
