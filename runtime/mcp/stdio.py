@@ -137,11 +137,24 @@ def _hold_a_reply(stream, size: int) -> None:
 
 
 async def serve_stdio(server, tools: list[types.Tool]) -> None:
-    """Run `server` (the SDK's low-level Server) over stdin/stdout until the client goes away."""
+    """Run `server` (the SDK's low-level Server) over stdin/stdout until the client goes away
+    (closes stdin, or stdout: a reply that meets a closed pipe ends the server quietly)."""
     from mcp.server.stdio import stdio_server
     listing = Listing(tools)
     _hold_a_reply(sys.stdout, len(listing.result.encode()) + 100)   # + the envelope and the id
     stdout = Stdout(TextIOWrapper(sys.stdout.buffer, encoding="utf-8"))
     stdin = Stdin(TextIOWrapper(sys.stdin.buffer, encoding="utf-8", errors="replace"), listing, stdout)
-    async with stdio_server(stdin, stdout) as (read, write):
-        await server.run(read, write, server.create_initialization_options())
+    try:
+        async with stdio_server(stdin, stdout) as (read, write):
+            await server.run(read, write, server.create_initialization_options())
+    except* BrokenPipeError:
+        _client_gone()
+
+
+def _client_gone() -> None:
+    """The client closed its end of stdout: it went away, as when it closes stdin, so the server
+    ends quietly; what is left to flush at exit goes to /dev/null instead of failing again."""
+    import os
+    quiet = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(quiet, sys.stdout.fileno())
+    os.close(quiet)

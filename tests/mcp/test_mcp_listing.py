@@ -10,12 +10,15 @@ once it has answered `initialize`), after it the listing answers.
 
 from __future__ import annotations
 
+import contextlib
 import fcntl
 import json
 import select
 import subprocess
 import sys
 import time
+
+import pytest
 
 from conftest import ROOT, synsema_env
 
@@ -40,10 +43,10 @@ INITIALIZED = {"jsonrpc": "2.0", "method": "notifications/initialized"}
 class Pipe:
     """`synsema mcp serve ARGS…` read and written as JSON-RPC lines."""
 
-    def __init__(self, *args: str):
+    def __init__(self, *args: str, stderr=subprocess.DEVNULL):
         self.process = subprocess.Popen([sys.executable, "-m", "synsema", "mcp", "serve", *args],
                                         cwd=str(ROOT), env=synsema_env(), stdin=subprocess.PIPE,
-                                        stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
+                                        stdout=subprocess.PIPE, stderr=stderr)
 
     def send(self, message: dict | str) -> None:
         line = message if isinstance(message, str) else json.dumps(message)
@@ -126,6 +129,26 @@ def test_lines_the_sdk_answers_otherwise_still_go_to_it(tmp_path):
         assert not any("tools" in r.get("result", {}) for r in replies)
     finally:
         pipe.close()
+
+
+@pytest.mark.parametrize("replier", ["listing", "sdk"])
+def test_a_client_that_closes_stdout_ends_the_server_quietly(tmp_path, replier):
+    """A reply meeting a closed pipe — the listing's or one the SDK writes — is the client gone:
+    the server ends with status 0 and no traceback, as when the client closes stdin."""
+    script = tmp_path / "tools.syn"
+    script.write_text(TOOLS)
+    pipe = Pipe(str(script), stderr=subprocess.PIPE)
+    if replier == "listing":
+        assert b'"result"' in pipe.ask("initialize", INITIALIZE, id=0)
+        pipe.send(INITIALIZED)
+    pipe.process.stdout.close()
+    with contextlib.suppress(BrokenPipeError):
+        pipe.send({"jsonrpc": "2.0", "id": 1, "method": "tools/list" if replier == "listing"
+                   else "initialize", **({} if replier == "listing" else {"params": INITIALIZE})})
+        pipe.process.stdin.close()
+    assert pipe.process.wait(timeout=60) == 0
+    errors = pipe.process.stderr.read().decode()
+    assert "Traceback" not in errors and "Error" not in errors, errors
 
 
 def test_math_listing_is_the_sdks_rendering_and_the_client_reads_it():
