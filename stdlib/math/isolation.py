@@ -298,7 +298,11 @@ def execute_plain(identifier: str, payload: dict) -> dict:
         if value is not None:
             return value
     from . import catalog
-    return _interpret(catalog.get(identifier), None, frame, elapsed_ms).model_dump()
+    tool = catalog.get(identifier)
+    # a deadline an operation answers itself (on_deadline) needs its request, as a model
+    request = (tool.request.model_validate(payload)
+               if frame is None and tool.on_deadline is not None else None)
+    return _interpret(tool, request, frame, elapsed_ms).model_dump()
 
 
 def _call(identifier: str, deadline: float, payload: bytes,

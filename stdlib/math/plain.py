@@ -101,7 +101,8 @@ def _checks(kind: dict, seen: set) -> list[str]:
             return []
         seen.add(kind["name"])
         model = MODELS[kind["name"]]
-        return model["checks"] + [c for field in model["fields"] for c in _checks(field[1], seen)]
+        return model["before"] + model["checks"] + [
+            c for field in model["fields"] for c in _checks(field[1], seen)]
     if k in ("list", "null"):
         return _checks(kind["of"], seen)
     if k == "union":
@@ -207,13 +208,16 @@ def _sized(kind: dict, value) -> bool:
 def _model(model: dict, value) -> Record:
     if type(value) is not dict or not all(type(key) is str for key in value):
         raise Unsure
+    for check in model["before"]:
+        if _function(check)(value) is not None:
+            raise Unsure
     fields = {}
     for field in model["fields"]:
         name = field[0]
         if name in value:
             fields[name] = _validate(field[1], value[name])
         elif len(field) == 3:
-            fields[name] = field[2]
+            fields[name] = [] if field[2] == [] else field[2]  # a fresh list, as Pydantic copies
         else:
             raise Unsure
     if any(key not in fields for key in value):

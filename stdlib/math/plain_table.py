@@ -2,11 +2,11 @@
 
     python -m synsema.stdlib.math.plain_table
 
-Every operation declared with a `kernel` and without an `on_deadline` gets a row: its kernel,
+Every operation declared with a `kernel` gets a row: its kernel,
 its deadline, the adapters (backends) the kernel imports, and its request and result types read from the models' Pydantic core schemas
 (the schemas Pydantic itself validates with), in a small vocabulary plain.py knows. A schema
-part outside that vocabulary -- a validator that is not a `primitives.after` rule, a before
-validator, an alias, a default factory -- stops the build with its place named, so an operation
+part outside that vocabulary -- a validator that is not a `primitives.after` or `before` rule,
+an alias, a default factory -- stops the build with its place named, so an operation
 is either described exactly or not on the plain path at all. tests/math/test_plain.py checks
 that the file is what this writes, and that both paths agree on examples and generated inputs.
 """
@@ -34,7 +34,7 @@ def build() -> dict:
     models: dict[str, dict] = {}
     operations = {}
     for identifier, tool in catalog.TOOLS.items():
-        if tool.kernel is None or tool.on_deadline is not None:
+        if tool.kernel is None:
             continue
         tool.build_validators()
         walker = _Walker(models, identifier)
@@ -109,17 +109,17 @@ class _Walker:
                 return {"k": "bigint", "digits": marker["digits"], "min": marker["minimum"],
                         "power": marker["power"], "pattern": marker["pattern"]}
             return {"k": "rat", "num": marker["num_digits"], "den": marker["den_digits"]}
-        if t in ("model", "function-after"):
+        if t in ("model", "function-after", "function-before"):
             return self.model(schema, where)
         raise self.fail(where, f"schema type {t!r}")
 
     def model(self, schema: dict, where: str) -> dict:
-        checks = []
-        while schema["type"] == "function-after":
+        checks, before = [], []
+        while schema["type"] in ("function-after", "function-before"):
             check = getattr(schema["function"]["function"], "plain", None)
             if check is None:
-                raise self.fail(where, "an after validator that is not a primitives.after rule")
-            checks.insert(0, check)
+                raise self.fail(where, "a validator that is not a primitives.after/before rule")
+            (checks if schema["type"] == "function-after" else before).insert(0, check)
             schema = schema["schema"]
         if schema["type"] != "model":
             raise self.fail(where, f"a validator around {schema['type']!r}")
@@ -127,6 +127,12 @@ class _Walker:
         if not config.get("strict") or config.get("extra_fields_behavior") != "forbid":
             raise self.fail(where, f"{cls.__name__} is not strict with extra fields forbidden")
         inner = schema["schema"]
+        while inner["type"] == "function-before":  # a model's before validators wrap its fields
+            check = getattr(inner["function"]["function"], "plain", None)
+            if check is None:
+                raise self.fail(where, "a before validator that is not a primitives.before rule")
+            before.insert(0, check)
+            inner = inner["schema"]
         if inner["type"] != "model-fields" or inner.get("computed_fields"):
             raise self.fail(where, f"{cls.__name__}: {inner['type']} with computed fields")
         name = f"{cls.__module__.rsplit('.', 1)[-1]}.{cls.__qualname__}"  # lp.Incomplete
@@ -135,7 +141,7 @@ class _Walker:
             if set(field) - {"type", "schema", "metadata", "frozen"}:
                 raise self.fail(where, f"{name}.{field_name}: {sorted(set(field))}")
             fields.append(self.field(field_name, field["schema"], f"{where}.{field_name}"))
-        entry = {"fields": fields, "checks": checks}
+        entry = {"fields": fields, "before": before, "checks": checks}
         if self.models.setdefault(name, entry) != entry:
             raise self.fail(where, f"two different models are named {name}")
         return {"k": "model", "name": name}
@@ -146,7 +152,7 @@ class _Walker:
         if "default_factory" in schema or set(schema) - {"type", "schema", "default", "metadata"}:
             raise self.fail(where, "a default other than a constant")
         default = schema["default"]
-        if default is not None and type(default) not in (str, int, bool):
+        if default is not None and type(default) not in (str, int, bool) and default != []:
             raise self.fail(where, f"default {default!r}")
         return [name, self.kind(schema["schema"], where), default]
 

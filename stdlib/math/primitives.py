@@ -26,7 +26,9 @@ from pydantic import (BaseModel, ConfigDict, Field, PlainSerializer, PlainValida
                       ValidationError, WithJsonSchema, create_model, model_validator)
 from pydantic_core import InitErrorDetails, PydanticCustomError
 
-from .kernels import checks
+from .kernels import checks, cnf
+from .kernels.cnf import (MAX_CLAUSE_LENGTH, MAX_CLAUSES, MAX_OCCURRENCES, MAX_VARS,  # noqa: F401
+                          canonical_violation, clause_key, literal_code)
 
 # Integers beyond this lose precision in float64-based JSON layers: results write them as text,
 # and a schema's integer bounds stay within it (a 300-digit "maximum" would overflow the float
@@ -66,6 +68,18 @@ def after(find: Any) -> Any:
         return self
     check.plain = f"{find.__module__}:{find.__qualname__}"
     return model_validator(mode="after")(check)
+
+
+def before(find: Any) -> Any:
+    """A model validator (mode "before") that rejects with the problem `find(data)` returns
+    for the raw input; `find` is Pydantic-free and named in `plain`, as for `after`."""
+    def check(data: Any) -> Any:
+        problem = find(data)
+        if problem is not None:
+            reject(*problem)
+        return data
+    check.plain = f"{find.__module__}:{find.__qualname__}"
+    return model_validator(mode="before")(check)
 
 
 def canonical_json(value: Any) -> str:
@@ -289,12 +303,7 @@ class IntegerPolynomial(BaseModel):
 
 # --- CNF formulas ---------------------------------------------------------------------------
 
-# Sized so that moving and checking a formula at the bound stays under 20% of a deadline:
-# 400000 occurrences took 5.4-5.9 s through sat.cnf.canonicalize (2 shared cores, load 6-8).
-MAX_VARS = 20000
-MAX_CLAUSES = 25000
-MAX_CLAUSE_LENGTH = 1000
-MAX_OCCURRENCES = 100000
+# The bounds, the canonical order and the rules of CNF formulas: kernels/cnf.py (Pydantic-free).
 
 RULE_LITERAL = Rule("literal_out_of_range",
                     "Every literal is a nonzero integer whose absolute value is at most num_vars "
@@ -312,65 +321,6 @@ CnfLiteral = Annotated[int, Field(strict=True, ge=-MAX_VARS, le=MAX_VARS), WithJ
     "description": "A literal: v or -v for a variable 1 <= v <= num_vars."})]
 
 
-def literal_code(lit: int) -> int:
-    """An integer with the order of literals inside a canonical clause: by variable, negative
-    first (-3 -> 6, 3 -> 7, -4 -> 8)."""
-    return 2 * abs(lit) + (lit > 0)
-
-
-def clause_key(clause: list[int]) -> tuple:
-    """The order of clauses in a canonical CNF: by length, then by literal codes."""
-    return (len(clause), [2 * abs(lit) + (lit > 0) for lit in clause])
-
-
-def _count_occurrences(data: Any) -> Any:
-    """Refuse oversized formulas before every literal is validated one by one."""
-    clauses = data.get("clauses") if isinstance(data, dict) else None
-    if isinstance(clauses, list):
-        total = sum(len(c) for c in clauses if isinstance(c, list))
-        if total > MAX_OCCURRENCES:
-            reject("cnf_too_large", f"{total} literal occurrences; at most {MAX_OCCURRENCES}",
-                   ("clauses",))
-    return data
-
-
-def _literals_in_range(self: Any) -> Any:
-    n, clauses = self.num_vars, self.clauses
-    nonempty = [c for c in clauses if c]
-    if nonempty and (min(min(c) for c in nonempty) < -n or max(max(c) for c in nonempty) > n
-                     or any(0 in c for c in nonempty)):
-        for i, clause in enumerate(clauses):  # locate the first offending literal
-            for j, lit in enumerate(clause):
-                if lit == 0 or abs(lit) > n:
-                    reject(RULE_LITERAL.code, f"literal {lit} is not v or -v for 1 <= v <= "
-                           f"num_vars = {n}", ("clauses", i, j))
-    return self
-
-
-def canonical_violation(clauses: list[list[int]]) -> tuple[tuple, str] | None:
-    """Where and why `clauses` is not canonical, or None when it is."""
-    previous = None
-    for i, clause in enumerate(clauses):
-        variables = list(map(abs, clause))
-        if any(a >= b for a, b in zip(variables, variables[1:])):
-            j = next(j for j in range(1, len(clause)) if variables[j - 1] >= variables[j])
-            return (("clauses", i, j), f"clause {i}: literal {clause[j]} does not follow "
-                    f"{clause[j - 1]} in strictly increasing variable order")
-        key = clause_key(clause)
-        if previous is not None and previous >= key:
-            return (("clauses", i), f"clause {i} is not after clause {i - 1} in canonical "
-                    "order (by length, then literals) or repeats it")
-        previous = key
-    return None
-
-
-def _canonical(self: Any) -> Any:
-    problem = canonical_violation(self.clauses)
-    if problem is not None:
-        reject(RULE_CANONICAL.code, problem[1] + "; run sat.cnf.canonicalize first", problem[0])
-    return self
-
-
 _CNF_FIELDS = dict(
     num_vars=(Count(0, MAX_VARS, "Number of variables; they are 1..num_vars."), ...),
     clauses=(Annotated[list[Annotated[list[CnfLiteral], Field(max_length=MAX_CLAUSE_LENGTH)]],
@@ -383,17 +333,17 @@ CNF = create_model(
     __doc__=(f"A formula in conjunctive normal form over variables 1..num_vars. "
              f"{RULE_LITERAL.text} Example: "
              f"{canonical_json({'num_vars': 3, 'clauses': [[3, -1, 3], [2, -2], [-1, 3]]})}"),
-    __validators__={"size": model_validator(mode="before")(_count_occurrences),
-                    "range": model_validator(mode="after")(_literals_in_range)},
+    __validators__={"size": before(cnf.too_many_occurrences),
+                    "range": after(cnf.literal_out_of_range)},
     **_CNF_FIELDS)
 
 CanonicalCNF = create_model(
     "CanonicalCNF", __config__=CONFIG,
     __doc__=(f"A CNF formula in canonical form. {RULE_LITERAL.text} {RULE_CANONICAL.text} "
              f"Example: {canonical_json({'num_vars': 3, 'clauses': [[-1, 3], [1, 2, -3]]})}"),
-    __validators__={"size": model_validator(mode="before")(_count_occurrences),
-                    "range": model_validator(mode="after")(_literals_in_range),
-                    "canonical": model_validator(mode="after")(_canonical)},
+    __validators__={"size": before(cnf.too_many_occurrences),
+                    "range": after(cnf.literal_out_of_range),
+                    "canonical": after(cnf.not_canonical)},
     **_CNF_FIELDS)
 
 

@@ -176,7 +176,7 @@ print(json.dumps({"code": code, "interpreter": sorted(sys.modules),
                   "worker": isolation._HELPER.modules()}))
 """
 # The backend behind each adapter a plain operation declares: it loads in the worker only.
-BACKEND_OF = {"flint_poly": "flint", "mpmath_pslq": "mpmath"}
+BACKEND_OF = {"flint_poly": "flint", "mpmath_pslq": "mpmath", "pysat_solver": "pysat"}
 HEAVY = ("pydantic", "pydantic_core", "sympy", "z3", "pysat", "mpmath", "flint", "cypari2",
          "synsema.stdlib.math.catalog", "synsema.stdlib.math.tool", "synsema.stdlib.math.api",
          "synsema.stdlib.math.primitives")
@@ -234,3 +234,13 @@ def test_a_result_the_table_cannot_vouch_for_goes_to_the_pydantic_recheck(monkey
     payload = tool.examples[0].payload
     expected = tool.function(tool.request.model_validate(payload)).model_dump()
     assert isolation.execute_plain("seq.recurrence.find", payload) == expected
+
+
+def test_a_deadline_the_operation_answers_itself_is_its_unknown_on_the_plain_path_too(
+        monkeypatch):
+    from synsema.stdlib.math import isolation
+    monkeypatch.setitem(plain.OPS, "sat.solve", {**plain.OPS["sat.solve"], "deadline": 0.001})
+    payload = catalog.get("sat.solve").examples[0].payload
+    result = isolation.execute_plain("sat.solve", payload)
+    assert result["status"] == "unknown" and result["reason"] == "deadline"
+    assert result["deadline_ms"] == catalog.get("sat.solve").deadline_ms  # as declared

@@ -13,10 +13,11 @@ from typing import Annotated, Literal
 from pydantic import BaseModel, Field, model_validator
 
 from ..errors import BackendFault
+from ..kernels import sat
 from ..primitives import (CNF, CONFIG, MAX_CLAUSE_LENGTH, MAX_CLAUSES, MAX_OCCURRENCES,
                           MAX_VARS, CanonicalCNF, CnfLiteral,
                           Count, Rule, RULE_CANONICAL, RULE_LITERAL, literal_code,
-                          reject, tagged)
+                          after, reject, tagged)
 from ..tool import Bounds, Example, MathTool
 
 EXAMPLE_CNF = {"num_vars": 2, "clauses": [[-1, 2], [1, 2]]}
@@ -86,30 +87,13 @@ RULE_ASSIGNMENT = Rule("assignment_not_sorted",
                        "|literal| at most num_vars; variables left out are unassigned.")
 
 
-def _check_literals(literals: list[int], num_vars: int, field: str, *, sorted_: bool) -> None:
-    seen = set()
-    for i, lit in enumerate(literals):
-        if abs(lit) > num_vars:
-            reject(f"{field}_out_of_range", f"literal {lit} names a variable above num_vars = "
-                   f"{num_vars}", (field, i))
-        if sorted_ and i and abs(literals[i - 1]) >= abs(lit):
-            reject(RULE_ASSIGNMENT.code, f"literal {lit} does not follow {literals[i - 1]} in "
-                   "strictly increasing variable order", (field, i))
-        if lit in seen:
-            reject(f"{field}_repeated", f"literal {lit} appears twice", (field, i))
-        seen.add(lit)
-
-
 class AssignmentRequest(BaseModel):
     model_config = CONFIG
     cnf: CanonicalCNF
     assignment: Annotated[list[CnfLiteral], Field(max_length=MAX_VARS, description=(
         RULE_ASSIGNMENT.text))]
 
-    @model_validator(mode="after")
-    def _assignment(self) -> "AssignmentRequest":
-        _check_literals(self.assignment, self.cnf.num_vars, "assignment", sorted_=True)
-        return self
+    _assignment = after(sat.assignment_problem)
 
 
 class Satisfied(BaseModel):
@@ -180,24 +164,10 @@ ASSIGNMENT_CHECK = MathTool(
 
 RULE_ASSUMPTIONS = Rule("assumptions_repeated",
                         "Assumptions are distinct literals, each |literal| at most num_vars.")
-# A conflict costs the solver about one pass over the clause literals plus a fixed part
-# (measured 1.5-2 ns per literal occurrence and 25 us at 300 variables, all three solvers), so
-# the work rule bounds conflicts x (occurrences + WORK_BASE), the quantity the time follows.
-MAX_CONFLICTS = 50_000
-WORK_BASE = 10_000
-MAX_WORK = 500_000_000
-RULE_WORK = Rule(
-    "conflict_budget_too_large",
-    f"Work rule: conflict_budget x (the number of literal occurrences in the clauses + "
-    f"{WORK_BASE}) is at most {MAX_WORK}: about 45000 conflicts for 1000 occurrences, 4500 "
-    f"at the bound of {MAX_OCCURRENCES} occurrences. When conflict_budget "
-    f"is omitted it is the largest the rule allows (at most {MAX_CONFLICTS}).")
-
-
-def work_limit(cnf) -> int:
-    """The largest conflict budget the work rule allows for this CNF."""
-    occurrences = sum(len(clause) for clause in cnf.clauses)
-    return min(MAX_CONFLICTS, MAX_WORK // (occurrences + WORK_BASE))
+MAX_CONFLICTS = sat.MAX_CONFLICTS  # the work rule's reasons: kernels/sat.py
+WORK_BASE = sat.WORK_BASE
+MAX_WORK = sat.MAX_WORK
+RULE_WORK = Rule("conflict_budget_too_large", sat.WORK_RULE)
 
 
 class SolveRequest(BaseModel):
@@ -210,14 +180,7 @@ class SolveRequest(BaseModel):
     solver: Literal["cadical195", "glucose4", "minisat22"] = Field(
         "cadical195", description="The backend solver; all three honour the budget.")
 
-    @model_validator(mode="after")
-    def _assumptions(self) -> "SolveRequest":
-        _check_literals(self.assumptions, self.cnf.num_vars, "assumptions", sorted_=False)
-        limit = work_limit(self.cnf)
-        if self.conflict_budget is not None and self.conflict_budget > limit:
-            reject(RULE_WORK.code, f"conflict_budget {self.conflict_budget} is above {limit}, "
-                   f"the most this CNF allows: {RULE_WORK.text}", ("conflict_budget",))
-        return self
+    _assumptions = after(sat.assumptions_problem)
 
 
 class Sat(BaseModel):
@@ -251,33 +214,9 @@ class Unknown(BaseModel):
 SatResult = tagged(Sat, Unsat, Unknown)
 
 
-def solve(request: SolveRequest):
-    from ..adapters import pysat_solver as backend
-    cnf = request.cnf
-    budget = request.conflict_budget or work_limit(cnf)
-    verdict, model, core, conflicts = backend.solve(request.solver, cnf.clauses,
-                                                    request.assumptions, budget)
-    if verdict is None:
-        return Unknown(status="unknown", reason="conflict_budget",
-                       conflict_budget=budget, conflicts_used=conflicts,
-                       deadline_ms=None, elapsed_ms=None)
-    if verdict is False:
-        if not set(core) <= set(request.assumptions):
-            raise BackendFault("core_not_within_assumptions")
-        return Unsat(status="unsat", core=sorted(set(core), key=literal_code))
-    occurring = {abs(lit) for clause in cnf.clauses for lit in clause}
-    occurring.update(abs(lit) for lit in request.assumptions)
-    value = {abs(lit): lit > 0 for lit in model}
-    total = [v if v in occurring and value.get(v, False) else -v
-             for v in range(1, cnf.num_vars + 1)]
-    if any(v not in value for v in occurring):
-        raise BackendFault("model_misses_a_variable")
-    return Sat(status="sat", model=total)
-
-
 def solve_deadline(request: SolveRequest, deadline_ms: int, elapsed_ms: int) -> Unknown:
     return Unknown(status="unknown", reason="deadline",
-                   conflict_budget=request.conflict_budget or work_limit(request.cnf),
+                   conflict_budget=request.conflict_budget or sat.work_limit(request.cnf),
                    conflicts_used=None, deadline_ms=deadline_ms, elapsed_ms=elapsed_ms)
 
 
@@ -294,7 +233,7 @@ SOLVE = MathTool(
            "false); unsat with a core of assumptions such that the CNF plus the core is "
            "unsatisfiable ([] = the CNF alone; not necessarily minimal); unknown when the "
            "budget or the deadline runs out -- never unsat."),
-    request=SolveRequest, result=SatResult, function=solve, on_deadline=solve_deadline,
+    request=SolveRequest, result=SatResult, kernel=sat.solve, on_deadline=solve_deadline,
     adapters=("pysat_solver",),
     rules=(RULE_LITERAL, RULE_CANONICAL, RULE_ASSUMPTIONS, RULE_WORK),
     examples=(
