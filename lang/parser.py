@@ -106,7 +106,7 @@ def _reducer(rule: list, builder: Builder, promoting) -> tuple:
     """The action entry (see `_Tables`) of a reduce by `rule` (a lang.tables rule record), whose
     function replaces the rule's values and their heights at the top of the two stacks with the
     new value and its height. A rule of two or more symbols gets its entry from `promoting`
-    (`_Tables._promoting`), with what `_generated_reduce` needs to write its own function.
+    (`_Tables._promoting`), with what lang.reduce_code needs to write its own function.
 
     The children handed to the builder are shaped as Lark's parse-tree builder shapes them
     (`maybe_placeholders=True`, LALR): kept symbols in order, a `_rule` child spliced in, and
@@ -196,26 +196,6 @@ def _reducer(rule: list, builder: Builder, promoting) -> tuple:
                 values[-1] = build(shape([values[-1]]))
         return (False, 1, reduce_one, origin)
 
-    if size == 2 and not (chain or holes or label):
-        # The next commonest (a statement into a left-recursive list, `give x`, a comparison):
-        # the two values are popped, not sliced, and their heights compared without max().
-        if build is _SPLICED and plan == [(0, True, 0), (1, False, 0)] and not trailing:
-            def reduce_two(values: list, heights: list):
-                item = values.pop()
-                high = heights.pop()
-                low = heights[-1]
-                heights[-1] = weight + (low if low > high else high)
-                values[-1].append(item)   # the list on the stack grows in place, as `shape` does
-            return (False, 2, reduce_two, origin)
-        if build is not None and build is not _SPLICED:
-            def reduce_two(values: list, heights: list):
-                second = values.pop()
-                high = heights.pop()
-                low = heights[-1]
-                heights[-1] = weight + (low if low > high else high)
-                values[-1] = build([values[-1], second] if whole else shape([values[-1], second]))
-            return (False, 2, reduce_two, origin)
-
     def reduce(values: list, heights: list):
         if size:
             v = values[-size:]
@@ -249,55 +229,6 @@ def _reducer(rule: list, builder: Builder, promoting) -> tuple:
     if size >= 2 and not (holes or label):
         return promoting(reduce, size, origin, (name, size, plan, trailing, build, weight, chain))
     return (False, size, reduce, origin)
-
-
-def _generated_reduce(name: str, size: int, plan: list, trailing: int, build, weight: int, chain: bool):
-    """`_reducer`'s reduce for a rule of `size` >= 2 symbols, as straight-line code written for
-    the rule: the values unpacked into locals, the children list written out (`shape`'s
-    result, a leading `_rule` list grown in place), the heights' maximum without max(). It does
-    what the general `reduce` does, faster, but compiling it costs about as much as a hundred
-    reduces: `_Tables` makes it for a rule only once the rule has been used that often."""
-    values = [f"v{i}" for i in range(size)]
-    heights = [f"h{i}" for i in range(size)]
-    lines = ["def reduce(values, heights):",
-             f"    {', '.join(values)} = values[-{size}:]",
-             f"    del values[-{size - 1}:]",
-             f"    {', '.join(heights)} = heights[-{size}:]",
-             f"    del heights[-{size - 1}:]"]
-    rest = heights[1:] if chain else heights
-    lines.append(f"    top = {rest[0]}")
-    for h in rest[1:]:
-        lines.append(f"    if {h} > top: top = {h}")
-    if chain:
-        lines.append("    top += 1")
-        lines.append("    if h0 > top: top = h0")
-    elif weight:
-        lines.append(f"    top += {weight}")
-    lines.append("    heights[-1] = top")
-    if build is None:
-        lines.append(f"    values[-1] = v{plan[0][0]}")
-    else:
-        items: list[str] = []
-        grown = None
-        for k, (i, splice, before) in enumerate(plan):
-            items += ["None"] * before
-            if splice and k == 0 and not before:
-                grown = f"v{i}"  # reuse the left-recursive list: LALR values are never shared
-            else:
-                items.append(f"*v{i}" if splice else f"v{i}")
-        items += ["None"] * trailing
-        if grown is None:
-            lines.append(f"    c = [{', '.join(items)}]")
-        else:
-            lines.append(f"    c = {grown}")
-            if items:
-                lines.append(f"    c += [{', '.join(items)}]")
-        lines.append("    values[-1] = c" if build is _SPLICED else "    values[-1] = build(c)")
-    namespace = {"build": build}
-    exec("\n".join(lines) + "\n", namespace)  # made from the grammar's own rule records
-    reduce = namespace["reduce"]
-    reduce.__qualname__ = f"reduce {name}"
-    return reduce
 
 
 class _Tables:
@@ -351,32 +282,24 @@ class _Tables:
         self.after: dict[tuple[int, str, str], int] = {}
         self.users: dict[int, list[tuple[dict, str]]] | None = None
 
-    promote_after = 100  # uses of a rule before its reduce is generated (`_generated_reduce`)
+    promote_after = 100  # uses of a rule before its reduce is generated (lang.reduce_code)
 
     def _promoting(self, reduce, size: int, rule: str, recipe: tuple) -> tuple:
         """The entry for a reduce by `rule` that counts its uses and, at `promote_after`, puts
-        the rule's generated reduce (`_generated_reduce(*recipe)`) in its place in every row."""
+        the rule's generated reduce (lang.reduce_code, `generated_reduce(*recipe)`) in its place
+        in every row."""
         uses = 0
 
         def first_uses(values: list, heights: list):
             nonlocal uses
             uses += 1
             if uses == self.promote_after:
-                self._replace(entry, (False, size, _generated_reduce(*recipe), rule))
+                from synsema.lang.reduce_code import generated_reduce, replace_entry
+                replace_entry(self, entry, (False, size, generated_reduce(*recipe), rule))
             reduce(values, heights)
 
         entry = (False, size, first_uses, rule)
         return entry
-
-    def _replace(self, old: tuple, new: tuple) -> None:
-        if self.users is None:  # where each entry is used, found at the first replacement
-            self.users = {}
-            for row in self.actions:
-                for symbol, entry in row.items():
-                    if entry[0] is False:
-                        self.users.setdefault(id(entry), []).append((row, symbol))
-        for row, symbol in self.users.pop(id(old), ()):
-            row[symbol] = new
 
     def _state(self, state) -> int:
         if type(state) is not int or not 0 <= state < len(self.actions):

@@ -39,7 +39,9 @@ ON_FIRST_USE = ("synsema.runtime.label_compiler", "synsema.runtime.diffs", "diff
                 "synsema.lang.diagnostics", "synsema.lang.parse_errors", "synsema.runtime.patterns",
                 "synsema.runtime.concurrency",
                 # the project file's settings and reader: there is no synsema.toml above the program
-                "synsema.runtime.project")
+                "synsema.runtime.project",
+                # reduce functions written for the grammar rules a long parse uses most
+                "synsema.lang.reduce_code")
 
 
 def hello_world_modules(tmp_path) -> list[str]:
