@@ -118,6 +118,10 @@ def _inline_operator(node) -> bool:
     return len(node.ops) == 1 and fastpaths.has_fast_path(node.ops[0])
 
 
+# A jump on a `match` subject's first item writes the tests of the arms that do not name one into
+# every group: at most this many copies of them (Generator.head_keys).
+_OPEN_ARM_COPIES = 24
+
 # Nodes written inline as parts of another (a `match`'s arms and patterns: Generator.s_Match).
 _WRITTEN_PARTS = frozenset({"Module", "MatchArm", "PWildcard", "PBind", "PValue", "PList", "PMap"})
 
@@ -198,6 +202,15 @@ def _frame_owner(scope, depth: int):
         while not s.opens_frame:
             s = s.parent
     return s
+
+
+def _text_or_int_literal(node) -> str | None:
+    """'str' or 'int' when `node` is a text literal or an integer literal (bools are not ints here)."""
+    if type(node) is ast.Str:
+        return "str"
+    if type(node) is ast.Num and type(node.value) is int:
+        return "int"
+    return None
 
 
 def _bool_node(node) -> bool:
@@ -644,9 +657,11 @@ class Generator:
         function as patterns.Dispatcher writes them into its own: the subject read once, each arm
         tried in source order (its pattern binding into the enclosing frame as the test goes, then
         its guard, whose "no" resets the arm's names), the body of the first arm that fits run
-        here, its names reset to unbound however it ends. Kept as the Dispatcher when an arm or
-        `otherwise` cannot be folded (it makes a task or lambda, or this is the top level) or a
-        pattern names an enum variant."""
+        here, its names reset to unbound however it ends. When list arms start with texts (an
+        instruction set), a jump on the subject's first item tries only the arms that can fit it
+        (head_keys), and the body of an arm naming a text is written in its group. Kept as the
+        Dispatcher when an arm or `otherwise` cannot be folded (it makes a task or lambda, or this
+        is the top level) or a pattern names an enum variant."""
         from synsema.lang.resolve import arm_scope, block_scope
         from synsema.runtime.compiler import _foldable
         scope = self.scope
@@ -666,16 +681,21 @@ class Generator:
         self.emit(f"{chosen} = 0")
         shape = self.subject_shape(node, subject)
         name = self.frames[-1][0]
-        arms = []
-        for number, arm in enumerate(node.arms, 1):
-            inner = arm_scope(scope, arm, shared=True)
+        arms = [(inner, arm.body) for arm, inner in zip(node.arms, [arm_scope(scope, a, shared=True) for a in node.arms])]
+        if node.otherwise is not None:
+            arms.append((block_scope(scope, node.otherwise, shared=True), node.otherwise))
+        binders = {}
+
+        def test(number, head_known=False):
+            """The test of arm `number`, ending with `chosen = number` when the arm fits."""
+            arm, inner = node.arms[number - 1], arms[number - 1][0]
             self.frames[-1] = (name, inner)
             self.emit(f"while {chosen} == 0:")   # left with `break` when the arm does not fit
             self.indent += 1
-            binders = self.pattern(arm.pattern, subject, shape)
+            bound = binders[number] = self.pattern(arm.pattern, subject, shape, head_known)
             if arm.guard is not None:
                 saved = set(self.bound)
-                self.bound.update(binders)
+                self.bound.update(bound)
                 guard = self.expr(arm.guard)
                 self.bound = saved
                 self.emit(f"if not {guard}:")
@@ -684,21 +704,20 @@ class Generator:
                 self.emit("    break")
             self.emit(f"{chosen} = {number}")
             self.indent -= 1
-            arms.append((inner, binders, arm.body))
-        if node.otherwise is not None:
-            arms.append((block_scope(scope, node.otherwise, shared=True), (), node.otherwise))
-        tested = [t for t in self.statement_temps if t != chosen]   # the tests' values: not read again
-        self.emit(" = ".join(tested) + " = None")
-        self.statement_temps = [chosen]
-        for number, (inner, binders, body) in enumerate(arms, 1):
-            if number > len(node.arms):
-                self.emit("else:")
-            else:
-                self.emit(f"{'if' if number == 1 else 'elif'} {chosen} == {number}:")
+
+        def run(number, branch):
+            """The body of arm `number` (or `otherwise`) under `branch`, the tests' values dropped
+            first, its names reset however it ends."""
+            inner, body = arms[number - 1]
+            self.emit(branch)
             self.indent += 1
+            tested = [t for t in self.statement_temps if t != chosen]   # not read again
+            if tested:
+                self.emit(" = ".join(tested) + " = None")
+            held, self.statement_temps = self.statement_temps, [chosen]
             self.frames[-1] = (name, inner)
             saved = set(self.bound)
-            self.bound.update(binders)
+            self.bound.update(binders.get(number, ()))
             slots = [self.location(0, slot) for slot in inner.slots.values()]
             if slots:
                 self.emit("try:")
@@ -709,11 +728,54 @@ class Generator:
                 self.emit("finally:")
                 self.emit(f"    {' = '.join(slots)} = U")
             self.bound = saved
+            self.statement_temps = held
             self.indent -= 1
-        self.frames[-1] = (name, scope)
-        if node.otherwise is None and tail:
-            self.emit("else:")
+
+        heads = self.head_keys(node) if shape is not None and shape[1] is not None else None
+        later = list(range(1, len(node.arms) + 1))   # arms whose bodies follow the tests
+        if heads is None:
+            for number in later:
+                test(number)
+        else:   # a jump on the first item: only the arms that can fit a list starting with it
+            table = {}
+            for key in heads:
+                if key is not None:
+                    table.setdefault(key, len(table) + 1)
+            group = self.temp()
+            self.emit(f"{group} = {self.value(table)}.get({shape[1]}, 0) if {shape[1]}.__class__ is str else 0")
+            shared = len(self.statement_temps)
+            for key, number in table.items():
+                self.emit(f"{'if' if number == 1 else 'elif'} {group} == {number}:")
+                self.indent += 1
+                for arm, head in enumerate(heads, 1):
+                    if head is None or head == key:
+                        test(arm, head_known=head is not None)
+                self.drop_group_temps(shared)
+                keyed = [arm for arm, head in enumerate(heads, 1) if head == key]
+                for i, arm in enumerate(keyed):
+                    run(arm, f"{'if' if i == 0 else 'elif'} {chosen} == {arm}:")
+                self.indent -= 1
+            if None in heads:
+                self.emit("else:")
+                self.indent += 1
+                for arm, head in enumerate(heads, 1):
+                    if head is None:
+                        test(arm)
+                self.drop_group_temps(shared)
+                self.indent -= 1
+            later = [arm for arm, head in enumerate(heads, 1) if head is None]
+        if heads is None:   # every body follows the tests: drop their values once, here
+            self.emit(" = ".join(t for t in self.statement_temps if t != chosen) + " = None")
+            self.statement_temps = [chosen]
+        branches = [f"{chosen} == {number}" for number in later]
+        for i, number in enumerate(later):
+            run(number, f"{'if' if i == 0 else 'elif'} {chosen} == {number}:")
+        if node.otherwise is not None:   # `chosen` is 0 only while no arm has run
+            run(len(arms), f"elif {chosen} == 0:" if branches else f"if {chosen} == 0:")
+        elif tail:
+            self.emit("else:" if branches else f"if {chosen} == 0:")
             self.emit("    return None")
+        self.frames[-1] = (name, scope)
         return True
 
     def subject_shape(self, node, subject):
@@ -733,10 +795,36 @@ class Generator:
         self.emit(f"{head} = {subject}[0] if {length} > 0 else None")
         return length, head
 
-    def pattern(self, pattern, x: str, shape=None) -> list[str]:
+    def drop_group_temps(self, shared: int) -> None:
+        """End a group of head_keys' jump: drop the temporaries its tests made (those after the
+        first `shared`), there, so the line after the jump drops only the ones every group has."""
+        made = self.statement_temps[shared:]
+        if made:
+            self.emit(" = ".join(made) + " = None")
+            del self.statement_temps[shared:]
+
+    def head_keys(self, node):
+        """For a jump on the subject's first item: per arm, the text its list pattern's first item
+        must be, or None for an arm that may fit whatever the first item is; None when fewer than
+        two arms have such a text, or when writing the other arms' tests into every group would
+        cost more than it saves. Skipping an arm whose text differs is exact because its test
+        reads the length and then that first item before anything else (no binding, no computed
+        pattern, no guard has run when it says no)."""
+        heads = []
+        for arm in node.arms:
+            p = arm.pattern
+            first = literal_value(p.before[0]) if type(p) is ast.PList and p.before else NOT_LITERAL
+            heads.append(first if type(first) is str else None)
+        keyed = len(heads) - heads.count(None)
+        if keyed < 2 or len(set(heads) - {None}) * heads.count(None) > _OPEN_ARM_COPIES:
+            return None
+        return heads
+
+    def pattern(self, pattern, x: str, shape=None, head_known=False) -> list[str]:
         """Statements testing the value `x` against `pattern` (patterns._emit's tests; `break`
         on a mismatch) and binding its names; the locations it binds. `shape`: the subject's
-        length and first item when read once (subject_shape)."""
+        length and first item when read once (subject_shape); `head_known`: the first item is
+        known to be the text the pattern's first item is (head_keys' jump)."""
         t = type(pattern)
         if t is ast.PWildcard:
             return []
@@ -775,6 +863,8 @@ class Generator:
             items = [(sub, f"{x}[{self.value(i)}]") for i, sub in enumerate(before)]
             items += [(sub, f"{x}[{self.value(i - len(after))}]") for i, sub in enumerate(after)]
             for i, (sub, item) in enumerate(items):
+                if i == 0 and head_known:
+                    continue
                 if i == 0 and before and shape is not None and shape[1] is not None:
                     bound += self.pattern(sub, shape[1]) if literal_value(sub) is not NOT_LITERAL \
                         else self.pattern_item(sub, shape[1])
@@ -1180,7 +1270,13 @@ class Generator:
                       f"else {slow}({a}, {b})")
             return t
         if op == "==" or op == "!=":
-            test = (f"{a}.__class__ is {b}.__class__ and ({a}.__class__ is int or {a}.__class__ is str)")
+            right_kind, left_kind = _text_or_int_literal(right_node), _text_or_int_literal(left_node)
+            if right_kind is not None:   # a literal side: the other must be of its class
+                test = f"{a}.__class__ is {right_kind}"
+            elif left_kind is not None:
+                test = f"{b}.__class__ is {left_kind}"
+            else:
+                test = (f"{a}.__class__ is {b}.__class__ and ({a}.__class__ is int or {a}.__class__ is str)")
             fast = f"{a} {op} {b}"
         else:
             test = f"{a}.__class__ is int" if right_const else f"{a}.__class__ is {b}.__class__ is int"
@@ -1206,8 +1302,11 @@ class Generator:
 
     def logic(self, node, word):
         left = self.expr(node.left)
-        t = self.temp()
-        self.emit(f"{t} = {left}" if _bool_node(node.left) else f"{t} = bool({left})")
+        if left[0] == "t" and _bool_node(node.left):   # a temporary of its own, holding a bool
+            t = left
+        else:
+            t = self.temp()
+            self.emit(f"{t} = {left}" if _bool_node(node.left) else f"{t} = bool({left})")
         self.emit(f"if {t}:" if word == "and" else f"if not {t}:")
         self.indent += 1
         right = self.expr(node.right)

@@ -11,6 +11,8 @@ from __future__ import annotations
 import io
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from synsema.runtime.interp import Runtime
 from tests.test_codegen_differential import assert_same
@@ -104,6 +106,36 @@ PROGRAMS = {
         "    let u be [1, 2, 3]\n    let keep be u\n    set u to slice(u, 1, 2)\n    give [xs, s, t, u, keep]\n"
         "print(f([1, 2, 3]))\n"
         "task g(n)\n    let s be n\n    set s to slice(s, 0, 1)\n    give s\nprint(g(\"abc\"))\nprint(g(5))\n"),
+    "a jump on the first item": (
+        "task f(v)\n    match v\n        is [\"push\", x]\n            give `push {x}`\n"
+        "        is [op] when op == \"add\" or op == \"mul\"\n            give `op {op}`\n"
+        "        is [\"push\", x, y]\n            give `push2 {x} {y}`\n"
+        "        is [first, second] when first == \"pop\"\n            give `open pop {second}`\n"
+        "        is [\"pop\", n]\n            give `pop {n}`\n        is [\"pop\"]\n            give \"pop\"\n"
+        "        is [\"add\"]\n            give \"never\"\n        is [\"cmd\", ...rest]\n            give `cmd {rest}`\n"
+        "        is [\"lit\", 0]\n            give \"lit zero\"\n        is [\"lit\", n]\n            give `lit {n}`\n"
+        "        is _\n            give `other {v}`\n"
+        "each v in [[\"push\", 1], [\"push\", 1, 2], [\"push\"], [\"add\"], [\"mul\"], [\"sub\"], [\"pop\", 3], [\"pop\"],\n"
+        "           [\"cmd\"], [\"cmd\", 1, 2], [\"lit\", 0], [\"lit\", 0.0], [\"lit\", false], [\"lit\", 5], [], \"push\",\n"
+        "           nothing, [1, 2], [[1], 2], [{}, 1], [nothing], [\"PUSH\", 1], [1], {a: 1}, [\"pop\", 1, 2], [true, 1]]\n"
+        "    print(f(v))\n"),
+    "loop control and give in jumped arms": (
+        "task run(code)\n    let out be []\n    each ins in code\n        match ins\n"
+        "            is [\"emit\", x]\n                set out to append(out, x)\n            is [\"stop\"]\n                stop\n"
+        "            is [\"give\", x]\n                give [x, out]\n            is [other]\n"
+        "                set out to append(out, `? {other}`)\n    give out\n"
+        "print(run([[\"emit\", 1], [\"noop\"], [\"emit\", 2], [\"stop\"], [\"emit\", 3]]))\n"
+        "print(run([[\"emit\", 1], [\"give\", 9], [\"emit\", 3]]))\n"
+        "task tail(v)\n    match v\n        is [\"a\", x]\n            x + 1\n        is [\"b\", x]\n            x * 2\n"
+        "        otherwise\n            0\nprint(tail([\"a\", 1]), tail([\"b\", 5]), tail([\"c\", 1]), tail(7))\n"
+        "task tail2(v)\n    match v\n        is [\"a\", x]\n            x + 1\n        is [\"b\", x]\n            x * 2\n"
+        "print(tail2([\"a\", 1]), tail2([\"c\", 1]))\n"),
+    "guards of a jump's arms run in source order": (
+        "task noisy(tag, v)\n    print(`{tag} {v}`)\n    give false\n"
+        "task f(v)\n    match v\n        is [\"x\", a] when noisy(\"x-guard\", a)\n            give \"x\"\n"
+        "        is [a, b] when noisy(\"open-guard\", a)\n            give \"open\"\n        is [\"x\", a]\n            give \"x2\"\n"
+        "        is [\"y\", a] when noisy(\"y-guard\", a)\n            give \"y\"\n"
+        "print(f([\"x\", 1]), f([\"y\", 2]), f([\"z\", 3]))\n"),
 }
 
 EXPECTED = {
@@ -122,6 +154,14 @@ EXPECTED = {
     "match in a lambda": "[[2, 3], []]\n",
     "a recursive match": "6\n",
     "a rebound slice is called, not cut in place": "[1, 2]\n[\"mine\", 0, -1]\n",
+    "a jump on the first item": (
+        "push 1\npush2 1 2\nother [\"push\"]\nop add\nop mul\nother [\"sub\"]\nopen pop 3\npop\ncmd []\ncmd [1, 2]\n"
+        "lit zero\nlit zero\nlit zero\nlit 5\nother []\nother push\nother nothing\nother [1, 2]\n"
+        "other [[1], 2]\nother [{}, 1]\nother [nothing]\nother [\"PUSH\", 1]\nother [1]\nother {a: 1}\n"
+        "other [\"pop\", 1, 2]\nother [true, 1]\n"),
+    "loop control and give in jumped arms": "[1, \"? noop\", 2]\n[9, [1]]\n2 10 0 0\n2 nothing\n",
+    "guards of a jump's arms run in source order": (
+        "x-guard 1\nopen-guard x\nopen-guard y\ny-guard 2\nopen-guard z\nx2 nothing nothing\n"),
 }
 
 
@@ -150,3 +190,38 @@ def test_match_bodies_are_direct():
     rt.run_main(CLASSIFY + "task pop(xs)\n    let s be xs\n    set s to slice(s, 0, -1)\n    give s\n", "m.syn")
     for name in ("classify", "pop"):
         assert rt.globals[name].code.direct is not None, name
+
+
+# Arms for generated `match` statements: list patterns starting with a text (what a jump on the
+# first item groups), patterns that fit any first item, guards, rests, scalars; and subjects
+# that reach each (a first item of every kind, lists of every length, non-lists).
+ARMS = ['["a", x]', '["a"]', '["b", _, y]', '[x]', '[x, ...r]', '"a"', '_', '["a", 1]', '[1, x]',
+        '["b", x] when x == 2', '[x, y] when x == "b"', '["a", ...r]', '{k: x}', 'nothing', '[]',
+        '["c", ["a", x]]', '[x, "a"]', '["b", x]']
+SUBJECTS = ('[["a", 1], ["a"], ["b", 1, 2], ["b", 2], ["b", 5], [1, 2], ["c"], "a", [], nothing, [["a"], 1],\n'
+            '           ["a", 1, 2], {k: 3}, 1, ["c", ["a", 4]], ["a", "a"], [true], [1.0, 2], ["b"]]')
+
+
+@settings(max_examples=40, deadline=None, derandomize=True, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(arms=st.lists(st.sampled_from(ARMS), min_size=1, max_size=8), otherwise=st.booleans(), labels=st.booleans())
+def test_generated_matches_decide_as_the_closures(tmp_path, arms, otherwise, labels):
+    lines = ["task f(v)", "    match v"]
+    for i, arm in enumerate(arms):
+        lines += [f"        is {arm}", f"            give {i}"]
+    if otherwise:
+        lines += ["        otherwise", "            give \"none\""]
+    source = "\n".join(lines) + f"\neach v in {SUBJECTS}\n    print(f(v))\n"
+    code, out, err, _ = assert_same(tmp_path, source, labels)
+    assert code == 0 and len(out.splitlines()) == 19, err
+
+
+def test_equality_with_a_literal_keeps_the_labels(tmp_path):
+    """`x == "a"` and `1 == x` (a guard's usual test) compare in Python only when the other side
+    is a text / an int; a labelled value goes to the labelled operator, so its answer is private."""
+    source = ("task same(x)\n    give x == \"a\"\ntask num(x)\n    give 1 == x\n"
+              "print(label_of(same(private(\"a\", \"app\"))), label_of(same(\"a\")), label_of(num(private(1, \"bank\"))))\n"
+              "print(same(\"b\"), num(1), num(1.0), num(true), same(private(\"a\", \"app\")) == true)\n")
+    code, out, err, _ = assert_same(tmp_path, source, True)
+    first, second = out.splitlines()
+    assert code == 0 and first.startswith("private(app") and first.endswith("bank)") and " [] " in first, err
+    assert second.startswith("false true true true private("), err
