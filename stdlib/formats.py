@@ -15,6 +15,7 @@ import json
 import math
 import re
 from decimal import Decimal
+from itertools import accumulate
 
 from synsema.lang.errors import SynError
 from synsema.runtime.limits import MAX_INT_DIGITS, joined
@@ -96,6 +97,8 @@ def json_too_deep(text: str, limit: int = MAX_DEPTH) -> bool:
     pass before any recursive parser sees it (brackets inside strings do not count)."""
     if text.count("[") + text.count("{") <= limit:
         return False
+    if "\\" not in text:
+        return _too_deep_unescaped(text, limit)
     depth = 0
     for token in _NESTING.finditer(text):
         bracket = token.group(0)
@@ -106,6 +109,25 @@ def json_too_deep(text: str, limit: int = MAX_DEPTH) -> bool:
         elif bracket == "]" or bracket == "}":
             depth -= 1
     return False
+
+
+# Every byte but a quote and the four brackets (deleted by bytes.translate), and each bracket's
+# step of the nesting depth, by byte.
+_NOT_MARKS = bytes(b for b in range(256) if b not in b'"[]{}')
+_DEPTH_STEP = [0] * 256
+for _mark, _step in ((b"[", 1), (b"{", 1), (b"]", -1), (b"}", -1)):
+    _DEPTH_STEP[_mark[0]] = _step
+
+
+def _too_deep_unescaped(text: str, limit: int) -> bool:
+    """json_too_deep of a text without a backslash: then every string runs from a quote to the
+    next one (or to the end, unterminated), as _NESTING reads it, so what is outside strings is
+    every other piece between quotes. The quotes and brackets are picked out in C (the UTF-8 of
+    any other character is bytes >= 0x80 or another ASCII byte, deleted), and the deepest point is
+    the largest running sum of the brackets' steps: no Python step per string or bracket."""
+    marks = text.encode("utf-8", "surrogatepass").translate(None, _NOT_MARKS)
+    outside = b"".join(marks.split(b'"')[::2])
+    return max(accumulate(map(_DEPTH_STEP.__getitem__, outside)), default=0) > limit
 
 
 def _check_depth(text: str) -> None:
