@@ -23,7 +23,9 @@ compile (too deeply nested) stays on the closures.
 
 from __future__ import annotations
 
+import builtins
 import os
+import re
 import sys
 import warnings
 
@@ -66,6 +68,15 @@ REFUSED: list[str] = []
 
 # What an empty call-site cache holds: no program value is this object.
 _NO_TASK = object()
+
+_TEMPORARY = re.compile(r"\bt[0-9]+\b")
+
+# The names of a generated function's own globals besides _NAMESPACE's (values k0, call-site
+# caches site0_fn, the run's g, rt, reg, …, `make`): a program's global of such a name, or of a
+# Python builtin's, is read from the dictionary (`Generator.global_read`), never by its name.
+_OWN_GLOBAL = re.compile(r"k[0-9]+|site[0-9]+(?:_fn|_env)?|g|rt|reg|store|st|make")
+# How generated text names the n-th global read by name (`_named`): no program name starts with `_`.
+_PLACEHOLDER = "_G{}"
 
 
 class _GiveUp(Exception):
@@ -241,6 +252,7 @@ class Generator:
         self.bound: set[str] = set()    # slots a `let` earlier in an enclosing block has bound
         self.sites: list[str] = []      # call sites' caches of the direct callee last called there
         self.hoisted: dict[str, str] = {}   # builtin name -> a local: "the global is still it" (hoist_builtins)
+        self.name_reads: dict[str, str] = {}   # a global read by name -> its placeholder (`global_read`)
 
     # ------------------------------------------------------------------ plumbing
     def emit(self, text: str) -> None:
@@ -307,25 +319,49 @@ class Generator:
             source = (f"def make():\n    def body(f0):\n{declared}" + "\n".join(self.lines)
                       + "\n    return body\n")
         from synsema.runtime.compiler import _store
-        namespace = dict(_NAMESPACE, g=self.c.globals, rt=self.c.rt, reg=REG, store=_store,
-                         st=getattr(self.c.rt, "labels", None), **self.names)
-        namespace.update((f"k{i}", v) for i, v in enumerate(self.values))
-        namespace.update((site, _NO_TASK) for site in sites)
         try:
-            code = _COMPILED.get(source)
-            if code is None:
+            compiled = _COMPILED.get(source)
+            if compiled is None:
                 with warnings.catch_warnings():   # `None[0]` and the like: the program's own error, at run time
                     warnings.simplefilter("ignore")
                     code = compile(source, "<synsema generated>", "exec")
                 if len(_COMPILED) >= 4096:
                     _COMPILED.clear()
-                _COMPILED[source] = code
+                compiled = _COMPILED[source] = code, _python_builtins(code)
+            code, python = compiled
+            # The program's globals are the generated code's builtins: a global read by name
+            # (`global_read`) is CPython's specialised LOAD_GLOBAL of the dictionary's current entry.
+            g = self.c.globals
+            namespace = dict(_NAMESPACE, g=g, rt=self.c.rt, reg=REG, store=_store,
+                             st=getattr(self.c.rt, "labels", None), __builtins__=g, **python, **self.names)
+            namespace.update((f"k{i}", v) for i, v in enumerate(self.values))
+            namespace.update((site, _NO_TASK) for site in sites)
+            if self.name_reads:
+                if not namespace.keys().isdisjoint(self.name_reads):   # global_read's test missed one
+                    raise ValueError(f"a global read by name is a generated name: {sorted(self.name_reads)}")
+                code = _named(code, {placeholder: name for name, placeholder in self.name_reads.items()})
             exec(code, namespace)
         except (SyntaxError, RecursionError, MemoryError, ValueError) as problem:
             if len(REFUSED) < 20:   # tests/test_codegen_differential.py checks nothing it runs lands here
                 REFUSED.append(f"{type(problem).__name__}: {problem}")
             raise _GiveUp() from None
         return namespace["make"]()
+
+    def global_read(self, name: str) -> tuple[str, str]:
+        """Python source reading the global `name`, and the exception it raises when `name` is not
+        bound. Mostly a Python name: the program's globals are the generated code's builtins, so
+        CPython's specialised LOAD_GLOBAL reads the dictionary's current entry (every rebinding
+        seen at once) for less than a subscript of `g` costs. The text holds a placeholder (`_G0`,
+        …) that the compiled code gets the name for (`_named`), so bodies of one shape still
+        compile once. A name that the generated function's own globals or Python's builtins
+        hold (or may: one starting with `_`) is a subscript of `g`."""
+        if (not name.startswith("_") and name not in _NAMESPACE and name not in _PYTHON and name not in self.names
+                and not _OWN_GLOBAL.fullmatch(name)):
+            placeholder = self.name_reads.get(name)
+            if placeholder is None:
+                placeholder = self.name_reads[name] = _PLACEHOLDER.format(len(self.name_reads))
+            return placeholder, "NameError"
+        return f"g[{self.value(name)}]", "KeyError"
 
     # ------------------------------------------------------------------ entry points
     def task(self, stmts: list, scope):
@@ -941,8 +977,18 @@ class Generator:
             self.indent -= 1
 
     def condition(self, node) -> str:
-        """A test's truth, with every temporary it used dropped before the branch runs."""
-        v = self.expr(node)
+        """A test's truth, with every temporary it used dropped before the branch runs. A
+        comparison of operands held in no temporary is the branch's test itself (`if a < b if …`),
+        which CPython specialises, not a bool stored and read back."""
+        if type(node) is ast.Compare and _inline_operator(node):
+            test = self.e_Compare(node, in_test=True)
+            if not any(t in self.statement_temps for t in _TEMPORARY.findall(test)):
+                self.end_statement()
+                return test
+            v = self.temp()
+            self.emit(f"{v} = {test}")
+        else:
+            v = self.expr(node)
         if not _bool_node(node):
             b = self.temp()
             self.emit(f"{b} = True if {v} else False")
@@ -1138,9 +1184,10 @@ class Generator:
         key = self.value(name)
         missing = f"{self.value(_undefined_raiser(name, scope, self.c.globals, node.span))}()"
         if not candidates:
+            read, failure = self.global_read(name)
             self.emit("try:")
-            self.emit(f"    {t} = g[{key}]")
-            self.emit("except KeyError:")
+            self.emit(f"    {t} = {read}")
+            self.emit(f"except {failure}:")
             self.emit(f"    {missing}")
             return t
         depth, slot = candidates[0]
@@ -1250,15 +1297,17 @@ class Generator:
             return t
         return self.operator(op, node.left, node.right, general, node.span)
 
-    def e_Compare(self, node):
+    def e_Compare(self, node, in_test: bool = False):
         if not _inline_operator(node):
             return None
         from synsema.runtime.compiler import _comparison
         op = node.ops[0]
         general = _slow_binary(_comparison(op), node.span, f"`{op}`")
-        return self.operator(op, node.first, node.rest[0], general, node.span)
+        return self.operator(op, node.first, node.rest[0], general, node.span, in_test)
 
-    def operator(self, op, left_node, right_node, general, span) -> str:
+    def operator(self, op, left_node, right_node, general, span, in_test: bool = False) -> str:
+        """The value of `left op right`, in a temporary; with `in_test` (a comparison that is a
+        branch's test) the expression computing it, for the caller to write."""
         a = self.atom(left_node, [right_node])
         right_const = type(right_node) is ast.Num and type(right_node.value) is int
         b = self.expr(right_node)
@@ -1291,6 +1340,9 @@ class Generator:
                 self.emit(f"    {t} = {slow}({a}, {b})")
                 return t
             fast = _INT_OPS[op].format(a=a, b=b)
+        if in_test:
+            self.statement_temps.remove(t)
+            return f"({fast} if {test} else {slow}({a}, {b}))"
         self.emit(f"{t} = {fast} if {test} else {slow}({a}, {b})")
         return t
 
@@ -1401,10 +1453,12 @@ class Generator:
             self.indent += 1
             self.emit("else:")
             self.indent += 1
-        self.emit(f"if {fn} is not {site}:")
-        self.emit(f"    if {fn}.__class__ is Task and ({code} := {fn}.code).arity == {n} and {code}.direct is not None:")
-        self.cache(site, fn, f"{code}.direct", 2)
-        self.emit(f"if {fn} is {site}:")
+        self.emit(f"if {fn} is {site}:")   # a hit: one identity test
+        self.indent += 1
+        self.direct_call(t, f"{site}_fn({site}_env, {{depth}}{env_args})")
+        self.indent -= 1
+        self.emit(f"elif {fn}.__class__ is Task and ({code} := {fn}.code).arity == {n} and {code}.direct is not None:")
+        self.cache(site, fn, f"{code}.direct", 1)
         self.indent += 1
         self.direct_call(t, f"{site}_fn({site}_env, {{depth}}{env_args})")
         self.indent -= 1
@@ -1481,7 +1535,7 @@ class Generator:
         else:
             d = self.temp()
             self.emit(f"{d} = reg.depth")
-        self.emit(f"if {d} >= RECURSION_LIMIT:")
+        self.emit(f"if {d} >= {RECURSION_LIMIT}:")   # a literal: cheaper than reading a global
         self.emit("    raise SynError('maximum recursion depth exceeded')")
         self.emit("reg.steps += 1")
         if self.direct:
@@ -1563,6 +1617,28 @@ class Generator:
         self.emit(f"    {t} = reg.value")
         self.emit("    reg.value = None")
         return t
+
+
+_PYTHON = builtins.__dict__
+
+
+def _code_objects(code):
+    yield code
+    for const in code.co_consts:
+        if type(const) is type(code):
+            yield from _code_objects(const)
+
+
+def _python_builtins(code) -> dict:
+    """The Python builtins the generated `code` names (its own builtins are the program's globals)."""
+    return {n: _PYTHON[n] for c in _code_objects(code) for n in c.co_names if n in _PYTHON}
+
+
+def _named(code, names: dict):
+    """`code` with each placeholder of `names` replaced by the global's name (a name is only the
+    key LOAD_GLOBAL looks up: nothing is compiled again)."""
+    consts = tuple(_named(c, names) if type(c) is type(code) else c for c in code.co_consts)
+    return code.replace(co_names=tuple(names.get(n, n) for n in code.co_names), co_consts=consts)
 
 
 # ---------------------------------------------------------------------- run-time helpers

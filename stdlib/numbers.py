@@ -441,6 +441,9 @@ def is_finite(rt, x):
 
 
 # ------------------------------------------------------------------ reductions
+_INT_ONLY = frozenset({int})
+
+
 class _Data:
     """The numbers of a reduction's list: `nothing` skipped, kinds checked and recorded."""
 
@@ -490,6 +493,8 @@ def sum_(rt, xs):
 
     Example: sum([1, 2, 3]) => 6
     """
+    if type(xs) is list and {*map(type, xs)} <= _INT_ONLY:   # the common case, its kinds tested in C
+        return sum(xs)
     data = _Data("sum", xs, allow_empty=True)
     if data.floats:
         return _float_sum(data.values)

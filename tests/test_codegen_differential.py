@@ -30,9 +30,9 @@ from synsema.runtime import codegen
 EXAMPLES = int(os.environ.get("SYNSEMA_CODEGEN_EXAMPLES", "120"))
 
 
-def _run(path: str, source: str, labels: bool, generated: bool, flags: tuple = ()) -> tuple:
+def _run(path: str, source: str, labels: bool, generated: bool, flags: tuple = (), files=None) -> tuple:
     """Exit code, stdout, stderr and the files in the program's folder after one run (`flags`:
-    more options of `synsema run`)."""
+    more options of `synsema run`; `files`: name -> text written beside the program, modules)."""
     from synsema.runtime import cli
     from synsema.runtime.calls import REG
     folder = os.path.dirname(path)
@@ -41,8 +41,9 @@ def _run(path: str, source: str, labels: bool, generated: bool, flags: tuple = (
             shutil.rmtree(entry.path)
         else:
             os.unlink(entry.path)
-    with open(path, "w", encoding="utf-8") as handle:
-        handle.write(source)
+    for name, text in {os.path.basename(path): source, **(files or {})}.items():
+        with open(os.path.join(folder, name), "w", encoding="utf-8") as handle:
+            handle.write(text)
     saved = sys.stdout, sys.stderr, sys.stdin, codegen.ENABLED, os.getcwd()
     out, err = io.StringIO(), io.StringIO()
     REG.value, REG.depth, REG.stop_span, REG.steps = None, 0, None, 0
@@ -59,10 +60,10 @@ def _run(path: str, source: str, labels: bool, generated: bool, flags: tuple = (
     return code, out.getvalue(), err.getvalue(), written
 
 
-def assert_same(tmp_path, source: str, labels: bool) -> tuple:
+def assert_same(tmp_path, source: str, labels: bool, files=None) -> tuple:
     path = str(tmp_path / "prog.syn")
-    closures = _run(path, source, labels, generated=False)
-    generated = _run(path, source, labels, generated=True)
+    closures = _run(path, source, labels, generated=False, files=files)
+    generated = _run(path, source, labels, generated=True, files=files)
     assert "Traceback" not in generated[2] and "Internal error" not in generated[2], generated[2]
     assert generated == closures, f"--- program\n{source}\n--- closures\n{closures}\n--- generated\n{generated}"
     assert codegen.REFUSED == [], f"Python refused generated code for\n{source}\n{codegen.REFUSED}"
