@@ -93,9 +93,10 @@ class MathTool:
     adapters: tuple[str, ...] = ()
 
     def __post_init__(self) -> None:
-        if (self.function is None) == (self.kernel is None):
+        derived = getattr(self.function, "__func__", None) is MathTool._kernel_result
+        if (self.function is None or derived) == (self.kernel is None):
             raise ValueError(f"{self.identifier}: declare exactly one of function and kernel")
-        if self.kernel is not None:
+        if self.kernel is not None:  # also for a copy (dataclasses.replace) of such a tool
             object.__setattr__(self, "function", self._kernel_result)
         if not IDENTIFIER.fullmatch(self.identifier):
             raise ValueError(f"bad operation identifier {self.identifier!r}")
