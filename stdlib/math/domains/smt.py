@@ -14,9 +14,10 @@ from __future__ import annotations
 
 from typing import Annotated, Literal
 
-from pydantic import BaseModel, Field, PrivateAttr, model_validator
+from pydantic import BaseModel, Field
 
-from ..primitives import CONFIG, Count, OutInt, OutRat, Rule, reject, tagged
+from ..kernels import smt
+from ..primitives import CONFIG, Count, OutInt, OutRat, Rule, after, tagged
 from ..tool import Bounds, Example, MathTool
 from . import smtlib
 
@@ -76,15 +77,7 @@ class SmtRequest(BaseModel):
     unsat_core: bool = Field(False, description="When unsat, also return the labels of a "
                                                 "subset of the named assertions that is "
                                                 "unsatisfiable together with the unnamed ones.")
-    _script: smtlib.Script = PrivateAttr()
-
-    @model_validator(mode="after")
-    def _read_script(self) -> "SmtRequest":
-        try:
-            self._script = smtlib.read(self.script, self.logic)
-        except smtlib.SmtError as error:
-            reject(error.code, str(error), ("script",))
-        return self
+    _read_script = after(smt.script_problem)
 
 
 class BoolValue(BaseModel):
@@ -177,31 +170,7 @@ class SmtUnknown(BaseModel):
 
 SmtResult = tagged(SmtSat, SmtUnsat, SmtUnknown)
 
-# z3's own wall-clock budget (as smt.nonlinear.solve's), so the whole call stays near 20% of
-# the deadline: where rlimit undercounts (bit-blasting a
-# QF_BV product) the call still ends as a graceful `unknown` with z3's reason, not a kill.
-Z3_TIMEOUT_MS = 1200
-
-
-def solve(request: SmtRequest):
-    from ..adapters import z3_smt as backend
-    outcome = backend.solve(request._script, request.resource_limit, Z3_TIMEOUT_MS,
-                            request.unsat_core)
-    if outcome["status"] == "sat":
-        return SmtSat(status="sat", model=outcome["model"])
-    if outcome["status"] == "unsat":
-        return SmtUnsat(status="unsat", core=outcome["core"])
-    reason, used = outcome["reason"], outcome["resource_used"]
-    if reason == "timeout" or "resource limit" in reason or (
-            reason == "canceled" and used >= request.resource_limit):
-        kind = "resource_limit"  # either stated budget: rlimit or z3's Z3_TIMEOUT_MS
-    elif "incomplete" in reason:
-        kind = "incomplete_theory"
-    else:
-        kind = "other"
-    return SmtUnknown(status="unknown", reason_kind=kind, reason=reason,
-                      resource_limit=request.resource_limit, resource_used=used,
-                      deadline_ms=None, elapsed_ms=None)
+Z3_TIMEOUT_MS = smt.Z3_TIMEOUT_MS
 
 
 def solve_deadline(request: SmtRequest, deadline_ms: int, elapsed_ms: int) -> SmtUnknown:
@@ -221,7 +190,7 @@ SOLVE = MathTool(
            "model (every declared constant and function) under which every assertion is true; "
            "unsat as decided by z3 (not independently certified), optionally with a core of "
            "named assertions; unknown with z3's reason and the resources used."),
-    request=SmtRequest, result=SmtResult, function=solve, on_deadline=solve_deadline,
+    request=SmtRequest, result=SmtResult, kernel=smt.solve, on_deadline=solve_deadline,
     adapters=("z3_smt",),
     rules=RULES,
     examples=(
