@@ -152,8 +152,10 @@ async def serve_stdio(server, tools: list[types.Tool]) -> None:
 
 
 def _client_gone() -> None:
-    """The client closed its end of stdout: it went away, as when it closes stdin, so the server
-    ends quietly; what is left to flush at exit goes to /dev/null instead of failing again."""
+    """A reply met a closed stdout: the client went away (as when it closes stdin), so the server
+    ends quietly once stdin is closed too; what is left to flush at exit goes to /dev/null
+    instead of failing again. (A client that closes stdout alone keeps the server, as the SDK's
+    reader waits in a thread that only the end of stdin releases.)"""
     import os
     quiet = os.open(os.devnull, os.O_WRONLY)
     os.dup2(quiet, sys.stdout.fileno())

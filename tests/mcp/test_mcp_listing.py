@@ -65,13 +65,24 @@ class Pipe:
         return self.line()
 
     def close(self) -> None:
-        self.process.stdin.close()
-        self.process.wait(timeout=60)
+        """Close stdin (the client goes away) and wait for the server; kill it if it stays."""
+        with contextlib.suppress(BrokenPipeError):
+            self.process.stdin.close()
+        try:
+            self.process.wait(timeout=60)
+        finally:
+            if self.process.poll() is None:
+                self.process.kill()
+                self.process.wait()
 
 
 def _pipe(*args: str) -> Pipe:
     pipe = Pipe(*args)
-    assert b'"result"' in pipe.ask("initialize", INITIALIZE, id=0)
+    try:
+        assert b'"result"' in pipe.ask("initialize", INITIALIZE, id=0)
+    except BaseException:
+        pipe.close()
+        raise
     return pipe
 
 
@@ -134,19 +145,22 @@ def test_lines_the_sdk_answers_otherwise_still_go_to_it(tmp_path):
 @pytest.mark.parametrize("replier", ["listing", "sdk"])
 def test_a_client_that_closes_stdout_ends_the_server_quietly(tmp_path, replier):
     """A reply meeting a closed pipe — the listing's or one the SDK writes — is the client gone:
-    the server ends with status 0 and no traceback, as when the client closes stdin."""
+    the server ends with status 0 and no traceback, as when the client only closes stdin."""
     script = tmp_path / "tools.syn"
     script.write_text(TOOLS)
     pipe = Pipe(str(script), stderr=subprocess.PIPE)
-    if replier == "listing":
-        assert b'"result"' in pipe.ask("initialize", INITIALIZE, id=0)
-        pipe.send(INITIALIZED)
-    pipe.process.stdout.close()
-    with contextlib.suppress(BrokenPipeError):
-        pipe.send({"jsonrpc": "2.0", "id": 1, "method": "tools/list" if replier == "listing"
-                   else "initialize", **({} if replier == "listing" else {"params": INITIALIZE})})
-        pipe.process.stdin.close()
-    assert pipe.process.wait(timeout=60) == 0
+    try:
+        if replier == "listing":
+            assert b'"result"' in pipe.ask("initialize", INITIALIZE, id=0)
+            pipe.send(INITIALIZED)
+        pipe.process.stdout.close()
+        with contextlib.suppress(BrokenPipeError):
+            pipe.send({"jsonrpc": "2.0", "id": 1, "method": "tools/list" if replier == "listing"
+                       else "initialize", **({} if replier == "listing" else {"params": INITIALIZE})})
+            pipe.process.stdin.close()        # a client that is gone has closed both
+        assert pipe.process.wait(timeout=60) == 0
+    finally:
+        pipe.close()
     errors = pipe.process.stderr.read().decode()
     assert "Traceback" not in errors and "Error" not in errors, errors
 
