@@ -175,7 +175,7 @@ def judges(served):
 
 
 @settings(max_examples=60, deadline=None, database=None,
-          suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
+          suppress_health_check=[HealthCheck.too_slow])
 @given(data=st.data())
 def test_the_compact_output_schema_judges_mutated_results_as_the_inlined_one_does(judges, data):
     """Every tool's results, each with a few places changed at random: the listed (compact)
