@@ -27,8 +27,7 @@ from pydantic import (BaseModel, ConfigDict, Field, PlainSerializer, PlainValida
 from pydantic_core import InitErrorDetails, PydanticCustomError
 
 from .kernels import checks, cnf
-from .kernels.cnf import (MAX_CLAUSE_LENGTH, MAX_CLAUSES, MAX_OCCURRENCES, MAX_VARS,  # noqa: F401
-                          canonical_violation, clause_key, literal_code)
+from .kernels.cnf import MAX_CLAUSE_LENGTH, MAX_CLAUSES, MAX_OCCURRENCES, MAX_VARS
 
 # Integers beyond this lose precision in float64-based JSON layers: results write them as text,
 # and a schema's integer bounds stay within it (a 300-digit "maximum" would overflow the float
@@ -61,25 +60,22 @@ def after(find: Any) -> Any:
     """A model validator (mode "after") that rejects with the problem `find(model)` returns,
     `(code, message, loc)` or None. `find` is a Pydantic-free function (stdlib/math/kernels),
     named in the validator's `plain` attribute so that stdlib.math.plain runs the same rule."""
-    def check(self: Any) -> Any:
-        problem = find(self)
-        if problem is not None:
-            reject(*problem)
-        return self
-    check.plain = f"{find.__module__}:{find.__qualname__}"
-    return model_validator(mode="after")(check)
+    return _rule(find, "after")
 
 
 def before(find: Any) -> Any:
-    """A model validator (mode "before") that rejects with the problem `find(data)` returns
-    for the raw input; `find` is Pydantic-free and named in `plain`, as for `after`."""
-    def check(data: Any) -> Any:
-        problem = find(data)
+    """The same for a model validator of mode "before": `find` gets the raw input."""
+    return _rule(find, "before")
+
+
+def _rule(find: Any, mode: str) -> Any:
+    def check(value: Any) -> Any:
+        problem = find(value)
         if problem is not None:
             reject(*problem)
-        return data
+        return value
     check.plain = f"{find.__module__}:{find.__qualname__}"
-    return model_validator(mode="before")(check)
+    return model_validator(mode=mode)(check)
 
 
 def canonical_json(value: Any) -> str:

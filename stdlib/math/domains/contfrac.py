@@ -12,16 +12,15 @@ milliseconds, so it is written out.
 
 from __future__ import annotations
 
-import math
 from typing import Literal
 
-from pydantic import BaseModel, Field, model_validator
+from pydantic import BaseModel, Field
 
-from ..errors import BackendFault
-from ..primitives import CONFIG, BigInt, Count, OutInt, Rule, reject, tagged
+from ..kernels import contfrac
+from ..primitives import CONFIG, BigInt, Count, OutInt, Rule, after, tagged
 from ..tool import Bounds, Example, MathTool
 
-MAX_DISCRIMINANT = 10**6
+MAX_DISCRIMINANT = contfrac.MAX_DISCRIMINANT
 RULE_NUMBER = Rule("quadratic_range", (
     "x = (a + b*sqrt(d))/c with c != 0; when b != 0 and d is not a perfect square, |a| and |c| "
     "must be at most 10^6 and b^2 * c^2 * d at most 10^6 (this bounds the period); otherwise "
@@ -38,19 +37,7 @@ class ContinuedFractionRequest(BaseModel):
     b: BigInt(7, description="The coefficient of sqrt(d); 0 (the default) for a rational.") = 0
     d: Count(0, MAX_DISCRIMINANT, "The radicand d >= 0; default 0.") = 0
 
-    @model_validator(mode="after")
-    def _range(self) -> "ContinuedFractionRequest":
-        if self.c == 0:
-            reject(RULE_NUMBER.code, "c must not be 0", ("c",))
-        if _is_irrational(self) and (abs(self.a) > 10**6 or abs(self.c) > 10**6
-                                     or self.b**2 * self.c**2 * self.d > MAX_DISCRIMINANT):
-            reject(RULE_NUMBER.code, "a quadratic irrational needs |a|, |c| <= 10^6 and "
-                   f"b^2 c^2 d <= 10^6; here b^2 c^2 d = {self.b**2 * self.c**2 * self.d}")
-        return self
-
-
-def _is_irrational(request: ContinuedFractionRequest) -> bool:
-    return request.b != 0 and math.isqrt(request.d) ** 2 != request.d
+    _range = after(contfrac.number_problem)
 
 
 class Finite(BaseModel):
@@ -72,47 +59,6 @@ class Periodic(BaseModel):
 ContinuedFraction = tagged(Finite, Periodic, tag="kind")
 
 
-def _rational_terms(p: int, q: int) -> list[int]:
-    if q < 0:
-        p, q = -p, -q
-    terms = []
-    while q:
-        a, r = divmod(p, q)
-        terms.append(a)
-        p, q = q, r
-    return terms
-
-
-def _floor(p: int, q: int, root: int) -> int:
-    """floor((p + sqrt D)/q) for irrational sqrt D with isqrt(D) = root."""
-    return (p + root) // q if q > 0 else -((p + root) // -q) - 1
-
-
-def _periodic(p: int, q: int, discriminant: int) -> Periodic:
-    """Expand (p + sqrt D)/q with q | D - p^2 until a state repeats."""
-    root, seen, terms = math.isqrt(discriminant), {}, []
-    while (p, q) not in seen:
-        if (discriminant - p * p) % q:
-            raise BackendFault("state_invariant_broken")
-        seen[(p, q)] = len(terms)
-        a = _floor(p, q, root)
-        terms.append(a)
-        p = a * q - p
-        q = (discriminant - p * p) // q
-    start = seen[(p, q)]
-    return Periodic(kind="periodic", preperiod=terms[:start], period=terms[start:])
-
-
-def expand(request: ContinuedFractionRequest):
-    a, b, c, d = request.a, request.b, request.c, request.d
-    if not _is_irrational(request):
-        return Finite(kind="finite", terms=_rational_terms(a + b * math.isqrt(d), c))
-    if b < 0:  # (a - |b| sqrt d)/c = (-a + |b| sqrt d)/(-c)
-        a, b, c = -a, -b, -c
-    # (a + sqrt(b^2 d))/c = (a|c| + sqrt(b^2 d c^2))/(c|c|), and c|c| divides c^2 (b^2 d - a^2).
-    return _periodic(a * abs(c), c * abs(c), b * b * d * c * c)
-
-
 CONTINUED_FRACTION = MathTool(
     identifier="nt.continued_fraction.expand",
     vocabulary=(
@@ -122,7 +68,7 @@ CONTINUED_FRACTION = MathTool(
     claim=("The regular continued fraction of x = (a + b sqrt d)/c: for rational x the finite "
            "canonical expansion; for an irrational quadratic x the preperiod and the shortest "
            "period of its eventually periodic expansion, exactly."),
-    request=ContinuedFractionRequest, result=ContinuedFraction, function=expand,
+    request=ContinuedFractionRequest, result=ContinuedFraction, kernel=contfrac.expand,
     rules=(RULE_NUMBER,),
     examples=(
         Example.of("Compute the continued fraction of sqrt(7) with its period; d must not be "

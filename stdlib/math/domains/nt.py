@@ -333,13 +333,6 @@ class NotInvertible(BaseModel):
 InverseResult = tagged(Invertible, NotInvertible)
 
 
-def modular_inverse(request: InverseRequest):
-    g = math.gcd(request.a, request.modulus)
-    if g != 1:
-        return NotInvertible(status="not_invertible", gcd=g)
-    return Invertible(status="invertible", inverse=pow(request.a, -1, request.modulus))
-
-
 INVERSE = MathTool(
     identifier="nt.modular.inverse",
     vocabulary=(
@@ -348,7 +341,7 @@ INVERSE = MathTool(
         "unit modulo", "modular arithmetic", "division modulo"),
     claim=("For a modulus m >= 2 and an integer a: the unique x in [0, m) with a*x = 1 (mod m), "
            "or the proof that none exists: g = gcd(a, m) > 1."),
-    request=InverseRequest, result=InverseResult, function=modular_inverse,
+    request=InverseRequest, result=InverseResult, kernel=integers.modular_inverse,
     examples=(Example.of(
         "Compute the inverse of 3 modulo 7 or show that it does not exist; the modulus must be "
         "an integer of at least 2.", {"a": 3, "modulus": 7}),),

@@ -10,14 +10,13 @@ from __future__ import annotations
 
 from typing import Annotated, Literal
 
-from pydantic import BaseModel, Field, model_validator
+from pydantic import BaseModel, Field
 
-from ..errors import BackendFault
 from ..kernels import sat
 from ..primitives import (CNF, CONFIG, MAX_CLAUSE_LENGTH, MAX_CLAUSES, MAX_OCCURRENCES,
                           MAX_VARS, CanonicalCNF, CnfLiteral,
-                          Count, Rule, RULE_CANONICAL, RULE_LITERAL, literal_code,
-                          after, reject, tagged)
+                          Count, Rule, RULE_CANONICAL, RULE_LITERAL,
+                          after, tagged)
 from ..tool import Bounds, Example, MathTool
 
 EXAMPLE_CNF = {"num_vars": 2, "clauses": [[-1, 2], [1, 2]]}
@@ -33,25 +32,6 @@ class Canonicalized(BaseModel):
     removed_duplicate_clauses: Count(0, MAX_OCCURRENCES)
 
 
-def canonicalize(request: CNF) -> Canonicalized:
-    duplicates = tautologies = 0
-    kept = set()
-    for clause in request.clauses:
-        # literal codes sort like canonical literals; v and -v get adjacent codes 2v, 2v+1
-        codes = sorted({literal_code(lit) for lit in clause})
-        duplicates += len(clause) - len(codes)
-        if any(b - a == 1 and a % 2 == 0 for a, b in zip(codes, codes[1:])):
-            tautologies += 1
-            continue
-        kept.add(tuple(codes))
-    clauses = [[c >> 1 if c & 1 else -(c >> 1) for c in codes]
-               for codes in sorted(kept, key=lambda codes: (len(codes), codes))]
-    removed_clauses = len(request.clauses) - tautologies - len(clauses)
-    return Canonicalized(cnf={"num_vars": request.num_vars, "clauses": clauses},
-                         removed_duplicate_literals=duplicates, removed_tautologies=tautologies,
-                         removed_duplicate_clauses=removed_clauses)
-
-
 CANONICALIZE = MathTool(
     identifier="sat.cnf.canonicalize",
     vocabulary=(
@@ -62,7 +42,7 @@ CANONICALIZE = MathTool(
            "1..num_vars, obtained only by deleting repeated literals, tautological clauses and "
            "repeated clauses and by sorting. It is a syntactic normal form: two equivalent "
            "formulas can have different canonical forms (no subsumption, no propagation)."),
-    request=CNF, result=Canonicalized, function=canonicalize,
+    request=CNF, result=Canonicalized, kernel=sat.canonicalize,
     rules=(RULE_LITERAL,),
     examples=(Example.of(
         "Compute the canonical form of a CNF over variables 1..3 by removing repeated "
@@ -120,22 +100,6 @@ class Undetermined(BaseModel):
 AssignmentVerdict = tagged(Satisfied, Falsified, Undetermined)
 
 
-def check_assignment(request: AssignmentRequest):
-    true = set(request.assignment)
-    undetermined = None
-    for index, clause in enumerate(request.cnf.clauses):
-        if any(lit in true for lit in clause):
-            continue
-        if all(-lit in true for lit in clause):
-            return Falsified(status="falsified", clause_index=index, clause=clause)
-        if undetermined is None:
-            undetermined = index
-    if undetermined is None:
-        return Satisfied(status="satisfied")
-    return Undetermined(status="undetermined", clause_index=undetermined,
-                        clause=request.cnf.clauses[undetermined])
-
-
 ASSIGNMENT_CHECK = MathTool(
     identifier="sat.assignment.check",
     vocabulary=(
@@ -146,7 +110,7 @@ ASSIGNMENT_CHECK = MathTool(
            "satisfied (every clause has a true literal), falsified (some clause has all "
            "literals false), undetermined (no clause is false but some clause has no true "
            "literal)."),
-    request=AssignmentRequest, result=AssignmentVerdict, function=check_assignment,
+    request=AssignmentRequest, result=AssignmentVerdict, kernel=sat.check_assignment,
     rules=(RULE_LITERAL, RULE_CANONICAL, RULE_ASSIGNMENT),
     examples=(Example.of(
         "Compute whether the assignment x1 = false, x2 = true satisfies the CNF "

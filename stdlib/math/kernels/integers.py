@@ -1,5 +1,5 @@
-"""Kernels of the integer operations that need no backend: gcd with Bezout coefficients, lcm
-and binomial coefficients (declared in domains/nt.py)."""
+"""Kernels of the integer operations that need no backend: gcd with Bezout coefficients, lcm,
+modular inverses and binomial coefficients (declared in domains/nt.py)."""
 
 from __future__ import annotations
 
@@ -63,3 +63,10 @@ def binomial_too_large(self):
 def binomial(request) -> dict:
     n, k = request.n, request.k
     return {"value": math.comb(n, k) if 0 <= k <= n else 0}
+
+
+def modular_inverse(request) -> dict:
+    g = math.gcd(request.a, request.modulus)
+    if g != 1:
+        return {"status": "not_invertible", "gcd": g}
+    return {"status": "invertible", "inverse": pow(request.a, -1, request.modulus)}

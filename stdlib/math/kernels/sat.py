@@ -1,6 +1,7 @@
-"""The kernel of `sat.solve` (declared in domains/sat.py): PySAT within the conflict budget the
-work rule allows, the model completed and checked, the core kept within the assumptions; and
-the literal rules of sat.solve's and sat.assignment.check's requests."""
+"""The kernels of the sat domain (declared in domains/sat.py): canonicalisation, three-valued
+evaluation under an assignment, and sat.solve -- PySAT within the conflict budget the work rule
+allows, the model completed and checked, the core kept within the assumptions; and the literal
+rules of sat.solve's and sat.assignment.check's requests."""
 
 from __future__ import annotations
 
@@ -81,3 +82,38 @@ def solve(request) -> dict:
     if any(v not in value for v in occurring):
         raise BackendFault("model_misses_a_variable")
     return {"status": "sat", "model": total}
+
+
+def canonicalize(request) -> dict:
+    duplicates = tautologies = 0
+    kept = set()
+    for clause in request.clauses:
+        # literal codes sort like canonical literals; v and -v get adjacent codes 2v, 2v+1
+        codes = sorted({literal_code(lit) for lit in clause})
+        duplicates += len(clause) - len(codes)
+        if any(b - a == 1 and a % 2 == 0 for a, b in zip(codes, codes[1:])):
+            tautologies += 1
+            continue
+        kept.add(tuple(codes))
+    clauses = [[c >> 1 if c & 1 else -(c >> 1) for c in codes]
+               for codes in sorted(kept, key=lambda codes: (len(codes), codes))]
+    removed_clauses = len(request.clauses) - tautologies - len(clauses)
+    return {"cnf": {"num_vars": request.num_vars, "clauses": clauses},
+            "removed_duplicate_literals": duplicates, "removed_tautologies": tautologies,
+            "removed_duplicate_clauses": removed_clauses}
+
+
+def check_assignment(request) -> dict:
+    true = set(request.assignment)
+    undetermined = None
+    for index, clause in enumerate(request.cnf.clauses):
+        if any(lit in true for lit in clause):
+            continue
+        if all(-lit in true for lit in clause):
+            return {"status": "falsified", "clause_index": index, "clause": clause}
+        if undetermined is None:
+            undetermined = index
+    if undetermined is None:
+        return {"status": "satisfied"}
+    return {"status": "undetermined", "clause_index": undetermined,
+            "clause": request.cnf.clauses[undetermined]}
