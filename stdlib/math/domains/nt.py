@@ -4,49 +4,22 @@ Every operation here is exact integer arithmetic. Primality claims are graded by
 establishes: below psi_13 = 3317044064679887385961981 the Miller-Rabin test with the thirteen
 prime bases 2..41 is deterministic, so a pass is a proof; at and above psi_13 only the strong
 Baillie-PSW test is available, and a pass is labelled a probable prime. The Miller-Rabin rounds
-are implemented here because they *are* the proof the result claims.
+are the library's own (kernels/primes.py) because they *are* the proof the result claims.
 """
 
 from __future__ import annotations
 
-import itertools
 import math
 from typing import Annotated, Literal
 
 from pydantic import BaseModel, Field, model_validator
 
 from ..errors import BackendFault
-from ..kernels import integers
+from ..kernels import integers, primes
 from ..kernels.integers import BINOMIAL_DIGITS
+from ..kernels.primes import MR_BASES, PSI13, strong_probable_prime  # noqa: F401 (certify, arithmetic)
 from ..primitives import CONFIG, BigInt, Count, OutInt, Rule, after, reject, tagged
 from ..tool import Bounds, Example, MathTool
-
-
-PSI13 = 3317044064679887385961981
-MR_BASES = (2, 3, 5, 7, 11, 13, 17, 19, 23, 29, 31, 37, 41)
-_SMALL_PRIMES = tuple(p for p in range(2, 1000) if all(p % q for q in range(2, math.isqrt(p) + 1)))
-
-
-def strong_probable_prime(n: int, base: int) -> bool:
-    """One Miller-Rabin round: does odd n > 2 pass the strong probable-prime test to `base`?"""
-    d, s = n - 1, 0
-    while d % 2 == 0:
-        d, s = d // 2, s + 1
-    x = pow(base, d, n)
-    if x in (1, n - 1):
-        return True
-    for _ in range(s - 1):
-        x = x * x % n
-        if x == n - 1:
-            return True
-    return False
-
-
-def _passes_deterministic_bases(p: int) -> bool:
-    """Deterministic primality for 2 <= p < psi_13: Miller-Rabin with the bases 2..41."""
-    if p in MR_BASES:
-        return True
-    return p % 2 == 1 and all(strong_probable_prime(p, a) for a in MR_BASES)
 
 
 # --- nt.integer.factor ----------------------------------------------------------------------
@@ -76,7 +49,7 @@ def factor_integer(request: FactorRequest) -> Factorization:
     factors, product = [], 1
     for p, e in sorted(backend.factorint(request.n).items()):
         if p < PSI13:
-            if not _passes_deterministic_bases(p):
+            if not primes.passes_deterministic_bases(p):
                 raise BackendFault("factor_not_prime")
             label = "proven"
         else:
@@ -119,7 +92,6 @@ FACTOR = MathTool(
 # A Miller-Rabin round on a d-digit n is one modular exponentiation, cost about d^2.6 here;
 # the verdict needs at most 13 rounds and one BPSW test (about three more).
 PRIME_TEST_DIGITS = 620
-WITNESS_BASES = 16
 
 
 class PrimeTestRequest(BaseModel):
@@ -179,45 +151,6 @@ class Neither(BaseModel):
 PrimeVerdict = tagged(Prime, ProbablePrime, Composite, Neither)
 
 
-def primality_verdict(request: PrimeTestRequest):
-    n = request.n
-    if n < 2:
-        return Neither(status="neither")
-    for p in _SMALL_PRIMES:
-        if p * p > n:
-            break
-        if n % p == 0:
-            return Composite(status="composite", witness=FactorWitness(kind="factor", factor=p))
-    bases = [a for a in MR_BASES if a % n]
-    for a in bases:
-        if not strong_probable_prime(n, a):
-            return Composite(status="composite",
-                             witness=BaseWitness(kind="miller_rabin_base", base=a))
-    if n < PSI13:
-        return Prime(status="prime", method="deterministic_miller_rabin", bases=bases)
-    from ..adapters import sympy_arithmetic, sympy_ntheory as backend
-    if backend.is_strong_bpsw_probable_prime(n):
-        return ProbablePrime(status="probable_prime", method="strong_bpsw")
-    # BPSW proved n composite (base 2 passed above, so its strong Lucas test failed). A
-    # Miller-Rabin base is the simplest witness: at least three quarters of all bases are one,
-    # so the next WITNESS_BASES bases are tried; should all of them pass, the Lucas test's own
-    # parameters are the witness. A perfect square has no Selfridge D; its root is a factor.
-    root = math.isqrt(n)
-    if root * root == n:
-        return Composite(status="composite", witness=FactorWitness(kind="factor", factor=root))
-    for a in range(MR_BASES[-1] + 1, MR_BASES[-1] + 1 + WITNESS_BASES):
-        if not strong_probable_prime(n, a):
-            return Composite(status="composite",
-                             witness=BaseWitness(kind="miller_rabin_base", base=a))
-    # 5, -7, 9, -11, ...: the search the BPSW test has just finished, so it ends as fast.
-    selfridge = ((2 * k + 5) * (-1) ** k for k in itertools.count())
-    d = next(d for d in selfridge if sympy_arithmetic.jacobi(d, n) == -1)
-    if backend.is_strong_lucas_probable_prime(n):
-        raise BackendFault("bpsw_failed_but_lucas_passed")
-    return Composite(status="composite",
-                     witness=LucasWitness(kind="strong_lucas", d=d, p=1, q=(1 - d) // 4))
-
-
 PRIME_TEST = MathTool(
     identifier="nt.prime.test",
     vocabulary=(
@@ -229,7 +162,7 @@ PRIME_TEST = MathTool(
            "a failed strong Lucas test); prime only when n < psi_13 = 3317044064679887385961981, "
            "where Miller-Rabin with bases 2..41 is deterministic; probable_prime when "
            "n >= psi_13 passes strong Baillie-PSW; neither for 0 and 1."),
-    request=PrimeTestRequest, result=PrimeVerdict, function=primality_verdict,
+    request=PrimeTestRequest, result=PrimeVerdict, kernel=primes.primality_verdict,
     examples=(Example.of(
         "Decide whether 97 is prime and return the verdict with its method or a compositeness "
         f"witness; n must be a non-negative integer below 10^{PRIME_TEST_DIGITS}.", {"n": 97}),),
