@@ -27,6 +27,7 @@ from pydantic import (BaseModel, ConfigDict, Field, PlainSerializer, PlainValida
 from pydantic_core import InitErrorDetails, PydanticCustomError
 
 from .kernels import checks, cnf
+from .kernels.checks import OUTPUT_DIGITS
 from .kernels.cnf import MAX_CLAUSE_LENGTH, MAX_CLAUSES, MAX_OCCURRENCES, MAX_VARS
 
 # Integers beyond this lose precision in float64-based JSON layers: results write them as text,
@@ -34,9 +35,7 @@ from .kernels.cnf import MAX_CLAUSE_LENGTH, MAX_CLAUSES, MAX_OCCURRENCES, MAX_VA
 # a provider's JSON parser reads it into), the exact range being in the description and pattern.
 MAX_SAFE = 2**53 - 1
 
-# Every exact integer in a result stays below this many decimal digits: CPython refuses to
-# convert ints beyond 4300 digits to or from text, so larger values could not re-validate.
-OUTPUT_DIGITS = 4000
+# Every exact integer in a result stays below OUTPUT_DIGITS decimal digits (kernels/checks.py).
 
 # `defer_build`: a model builds its validator on first use, not when its module is imported, so
 # a process builds only the models of the operations it runs (MathTool.build_validators).

@@ -22,13 +22,12 @@ when one was reached.
 
 from __future__ import annotations
 
-from fractions import Fraction
 from typing import Annotated, Literal
 
-from pydantic import BaseModel, Field, PrivateAttr, model_validator
+from pydantic import BaseModel, Field
 
-from ..errors import BackendFault
-from ..primitives import CONFIG, OUTPUT_DIGITS, Count, OutInt, Rule, reject, tagged
+from ..kernels import nonlinear
+from ..primitives import CONFIG, OUTPUT_DIGITS, Count, OutInt, Rule, after, tagged
 from ..tool import Bounds, Example, MathTool
 from . import smt, smtlib
 from .smt import BoolValue, IntValue, RealValue, SmtUnknown
@@ -76,21 +75,7 @@ class NonlinearRequest(BaseModel):
     resource_limit: Count(10**4, MAX_RESOURCE, "z3's deterministic budget (rlimit) for all "
                                                "checks together; about 10^7 units per "
                                                "second.") = MAX_RESOURCE
-    _script: smtlib.Script = PrivateAttr()
-
-    @model_validator(mode="after")
-    def _read_script(self) -> "NonlinearRequest":
-        try:
-            self._script = smtlib.read(self.script, self.logic)
-        except smtlib.SmtError as error:
-            reject(error.code, str(error), ("script",))
-        if self.objective is not None:
-            sort = smtlib.INT if self.logic == "QF_NIA" else smtlib.REAL
-            if not any(d.name == self.objective.constant and not d.domain and d.sort == sort
-                       for d in self._script.declarations):
-                reject(RULES[-1].code, f"{self.objective.constant!r} is not a declared "
-                       f"{sort[0]} constant of the script", ("objective", "constant"))
-        return self
+    _read_script = after(nonlinear.script_problem)
 
 
 class AlgebraicValue(BaseModel):
@@ -169,125 +154,7 @@ class NlModelTooLarge(BaseModel):
 
 NonlinearResult = tagged(NlSat, NlUnsat, NlOptimal, NlFeasible, NlModelTooLarge, SmtUnknown)
 
-# z3's wall-clock budget for all checks of one request. nlsat's work is poorly counted by rlimit
-# (a QF_NRA check spent 3 s on 240 000 units here, where 3 * 10^6 QF_NIA units take ~1.2 s), so
-# the time budget is stated too; running out of either is an `unknown` (reason_kind
-# resource_limit, reason "timeout" or "canceled"), never an answer.
-TIME_BUDGET_MS = 1200
-
-
-def _divide(n: Fraction, m: Fraction) -> tuple[int, int]:
-    """SMT-LIB's integer div and mod: n = m q + r with 0 <= r < |m|."""
-    q = int(n) // int(m) if m > 0 else -(int(n) // -int(m))
-    r = int(n) - int(m) * q
-    if r < 0:
-        q, r = (q - 1, r + int(m)) if m > 0 else (q + 1, r - int(m))
-    return q, r
-
-
-def evaluate(t: smtlib.Term, env: dict, definitions: dict):
-    """The value of a checked term under a rational model (Fractions and bools), exactly."""
-    if t.kind in ("int", "real"):
-        return Fraction(t.value)
-    if t.kind == "bool":
-        return t.value
-    if t.kind == "ref":
-        return env[t.name]
-    if t.kind == "let":
-        inner = dict(env)
-        for name, bound in t.bindings:
-            inner[name] = evaluate(bound, env, definitions)
-        return evaluate(t.body, inner, definitions)
-    args = [evaluate(a, env, definitions) for a in t.args]
-    if t.kind == "app":
-        if t.name in definitions:
-            d = definitions[t.name]
-            return evaluate(d.body, {p: v for (p, _), v in zip(d.params, args)}, definitions)
-        return env[t.name]
-    name = t.name
-    pairs = list(zip(args, args[1:]))
-    table = {
-        "not": lambda: not args[0], "and": lambda: all(args), "or": lambda: any(args),
-        "xor": lambda: sum(map(bool, args)) % 2 == 1,
-        "=>": lambda: not all(args[:-1]) or args[-1],
-        "=": lambda: all(a == b for a, b in pairs),
-        "distinct": lambda: len(set(args)) == len(args),
-        "ite": lambda: args[1] if args[0] else args[2],
-        "+": lambda: sum(args, Fraction(0)),
-        "-": lambda: -args[0] if len(args) == 1 else args[0] - sum(args[1:], Fraction(0)),
-        "*": lambda: _product(args), "/": lambda: _quotient(args),
-        "div": lambda: Fraction(_divide(args[0], args[1])[0]),
-        "mod": lambda: Fraction(_divide(args[0], args[1])[1]),
-        "abs": lambda: abs(args[0]),
-        "<=": lambda: all(a <= b for a, b in pairs), "<": lambda: all(a < b for a, b in pairs),
-        ">=": lambda: all(a >= b for a, b in pairs), ">": lambda: all(a > b for a, b in pairs),
-    }
-    if name not in table:
-        raise BackendFault("nonlinear_operator_without_exact_meaning")
-    return table[name]()
-
-
-def _product(args: list[Fraction]) -> Fraction:
-    value = Fraction(1)
-    for a in args:
-        value *= a
-    return value
-
-
-def _quotient(args: list[Fraction]) -> Fraction:
-    value = args[0]
-    for a in args[1:]:
-        value /= a
-    return value
-
-
-def _checked(script: smtlib.Script, found: dict) -> tuple[list[NlEntry], str]:
-    """The model as result entries and how it was checked; a rational model is substituted
-    into every assertion here (independently of z3)."""
-    model = [NlEntry(name=e["name"], sort=e["sort"], value=e["value"]) for e in found["model"]]
-    if found["algebraic_checked"]:
-        return model, "z3_algebraic"
-    env = {e["name"]: (e["value"]["value"] if e["value"]["kind"] == "bool"
-                       else Fraction(e["value"]["value"])) for e in found["model"]}
-    definitions = {d.name: d for d in script.commands if isinstance(d, smtlib.Definition)}
-    for command in script.commands:
-        if isinstance(command, smtlib.Assertion) and \
-                evaluate(command.term, env, definitions) is not True:
-            raise BackendFault("nonlinear_model_fails_an_assertion")
-    return model, "exact"
-
-
-def solve_nonlinear(request: NonlinearRequest):
-    from ..adapters import z3_smt as backend
-    script = request._script
-    objective = None if request.objective is None else (request.objective.constant,
-                                                        request.objective.sense)
-    outcome = backend.solve_nonlinear(script, request.resource_limit,
-                                      TIME_BUDGET_MS, objective,
-                                      request.rounds, OUTPUT_DIGITS)
-    status = outcome["status"]
-    if status == "unsat":
-        return NlUnsat(status="unsat", logic=request.logic)
-    if status == "too_large":
-        return NlModelTooLarge(status="model_too_large", digits=outcome["digits"])
-    if status == "unknown":
-        reason = outcome["reason"]
-        kind = ("resource_limit" if reason in ("canceled", "timeout") or
-                outcome["resource_used"] >= request.resource_limit else
-                "incomplete_theory" if "incomplete" in reason else "other")
-        return SmtUnknown(status="unknown", reason_kind=kind, reason=reason,
-                          resource_limit=request.resource_limit,
-                          resource_used=outcome["resource_used"], deadline_ms=None,
-                          elapsed_ms=None)
-    model, check = _checked(script, outcome)
-    if status == "sat":
-        return NlSat(status="sat", model=model, check=check)
-    if status == "optimal":
-        return NlOptimal(status="optimal", value=outcome["value"], model=model, check=check,
-                         checks=outcome["checks"])
-    return NlFeasible(status="feasible", value=outcome["value"], model=model, check=check,
-                      bound=outcome["bound"], stopped=outcome["reason"],
-                      checks=outcome["checks"])
+TIME_BUDGET_MS = nonlinear.TIME_BUDGET_MS
 
 
 NONLINEAR = MathTool(
@@ -308,7 +175,7 @@ NONLINEAR = MathTool(
            "z3 finds nothing better) or feasible (the best found, with a bound z3 proved when "
            "reached); unknown with z3's reason and the resources used; model_too_large when a "
            "model number exceeds the 4000-digit result limit."),
-    request=NonlinearRequest, result=NonlinearResult, function=solve_nonlinear,
+    request=NonlinearRequest, result=NonlinearResult, kernel=nonlinear.solve_nonlinear,
     on_deadline=smt.solve_deadline, adapters=("z3_smt",), rules=RULES,
     examples=(
         Example.of(

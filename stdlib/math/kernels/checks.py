@@ -8,6 +8,10 @@ from __future__ import annotations
 
 import math
 
+# Every exact integer in a result stays below this many decimal digits: CPython refuses to
+# convert ints beyond 4300 digits to or from text, so larger values could not re-validate.
+OUTPUT_DIGITS = 4000
+
 
 def matrix_shape(self):
     """`rows` holds exactly nrows lists of exactly ncols entries each."""
