@@ -138,7 +138,8 @@ class _Helper:
             pid = os.posix_spawn(
                 sys.executable, [sys.executable, "-I", "-S", *flags, "-c", code, str(target),
                                  expected, json.dumps(_import_path())], os.environ,
-                file_actions=null + [(os.POSIX_SPAWN_DUP2, theirs.fileno(), target)],
+                # the socket first: were this process's stdin closed, it could be descriptor 0
+                file_actions=[(os.POSIX_SPAWN_DUP2, theirs.fileno(), target)] + null,
                 setsid=True)
         except OSError:
             ours.close()

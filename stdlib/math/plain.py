@@ -1,4 +1,4 @@
-"""The Pydantic-free path of the operations that need no backend (issue 31: the first math call).
+"""The Pydantic-free path of the operations declared with a kernel (issue 31: the first math call).
 
 Importing Pydantic and building an operation's models costs more than the whole start-up of a
 program, in the interpreter and again in the worker. For an operation declared with a `kernel`
@@ -209,8 +209,7 @@ def _model(model: dict, value) -> Record:
     if type(value) is not dict or not all(type(key) is str for key in value):
         raise Unsure
     for check in model["before"]:
-        if _function(check)(value) is not None:
-            raise Unsure
+        _passes(check, value)
     fields = {}
     for field in model["fields"]:
         name = field[0]
@@ -224,9 +223,19 @@ def _model(model: dict, value) -> Record:
         raise Unsure  # a field the model does not declare
     record = Record(fields)
     for check in model["checks"]:
-        if _function(check)(record) is not None:
-            raise Unsure
+        _passes(check, record)
     return record
+
+
+def _passes(check: str, value) -> None:
+    """Run a problem finder; any problem, or any exception (which Pydantic might turn into a
+    message of its own), leaves the verdict to Pydantic."""
+    try:
+        problem = _function(check)(value)
+    except Exception:
+        raise Unsure from None
+    if problem is not None:
+        raise Unsure
 
 
 def _dump(kind: dict, value):
