@@ -235,10 +235,14 @@ class Generator:
 
     names: dict = {}   # what a subclass's generated code reads besides _NAMESPACE (codegen_labels)
 
-    def __init__(self, compiler, task_body: bool, direct: bool = False):
+    def __init__(self, compiler, task_body: bool, direct: bool = False, local_slots: bool = False):
         self.c = compiler
         self.task_body = task_body      # a `give` returns its value directly
-        self.direct = direct            # frame slots are Python locals (the module doc)
+        self.direct = direct            # a direct body: direct(env, depth, *args) (the module doc)
+        # The frames this function opens keep their slots in Python locals (a direct body's, and a
+        # loop's own `each` frames when nothing in it needs a frame list): no closure can run here.
+        self.local_slots = direct or local_slots
+        self.local_frames: set[str] = set()   # the names of those frames
         self.inline_calls = compiler.generated_calls
         self.lines: list[str] = []
         self.values: list = []          # the function's globals k0, k1, … (`finish`)
@@ -266,6 +270,11 @@ class Generator:
             self.values.append(v)
         return name
 
+    def key(self, name: str) -> str:
+        """A global's name as a key of `g`, interned as the keys the compiler stores are
+        (Compiler.binder, interp.builtin_globals): the dictionary finds it by identity."""
+        return self.value(sys.intern(name))
+
     def temp(self) -> str:
         self.temps += 1
         name = f"t{self.temps}"
@@ -274,16 +283,16 @@ class Generator:
 
     @property
     def frame(self) -> str:
-        if self.direct:
-            raise _GiveUp()   # a closure needs the frame list, which a direct body does not build
+        if self.local_slots:
+            raise _GiveUp()   # a closure needs the frame list, which local slots do not build
         return self.frames[-1][0]
 
     def location(self, depth: int, slot: int) -> str:
-        """Where the frame slot `depth` frames out is: a Python local of a direct body, else an
-        item of a frame list."""
+        """Where the frame slot `depth` frames out is: a Python local of a frame this function
+        keeps in locals, else an item of a frame list."""
         if depth < len(self.frames):
             name = self.frames[-1 - depth][0]
-            return f"{name}{slot}" if self.direct else f"{name}[{slot}]"
+            return f"{name}{slot}" if name in self.local_frames else f"{name}[{slot}]"
         if self.direct:   # a frame of an enclosing task, reached through the body's `env`
             return "env" + "[0]" * (depth - len(self.frames)) + f"[{slot}]"
         return self.frames[0][0] + "[0]" * (depth - len(self.frames) + 1) + f"[{slot}]"
@@ -361,17 +370,23 @@ class Generator:
             if placeholder is None:
                 placeholder = self.name_reads[name] = _PLACEHOLDER.format(len(self.name_reads))
             return placeholder, "NameError"
-        return f"g[{self.value(name)}]", "KeyError"
+        return f"g[{self.key(name)}]", "KeyError"
 
     # ------------------------------------------------------------------ entry points
-    def task(self, stmts: list, scope):
+    def open_body(self, scope) -> None:
+        """The frame of the task or lambda body being written."""
         self.frames.append(("v" if self.direct else "f0", scope))
+        if self.direct:
+            self.local_frames.add("v")
+
+    def task(self, stmts: list, scope):
+        self.open_body(scope)
         self.block(stmts, tail=True)
         self.emit("return None")
         return self.finish(scope.params, scope.size)
 
     def lambda_body(self, node, scope):
-        self.frames.append(("v" if self.direct else "f0", scope))
+        self.open_body(scope)
         self.emit(f"return {self.expr(node)}")
         return self.finish(scope.params, scope.size)
 
@@ -436,7 +451,7 @@ class Generator:
             return False
         if scope.is_global:
             v = self.expr(node.value)
-            self.emit(f"g[{self.value(node.name)}] = {v}")
+            self.emit(f"g[{self.key(node.name)}] = {v}")
         elif self.c.plain_slots:
             slot = scope.declare(node.name)
             v = self.expr(node.value)
@@ -463,7 +478,7 @@ class Generator:
             v = self.set_append(node, name, candidates)
         elif not candidates:
             v = self.expr(node.value)
-            key = self.value(name)
+            key = self.key(name)
             self.emit(f"if {key} in g:")
             self.emit(f"    g[{key}] = {v}")
             self.emit("else:")
@@ -540,7 +555,7 @@ class Generator:
             self.indent += 1
             write(where)
             self.indent -= 1
-        key = self.value(name)
+        key = self.key(name)
         self.emit(f"{'if' if first else 'elif'} {key} in g:")
         self.indent += 1
         write(f"g[{key}]")
@@ -640,14 +655,14 @@ class Generator:
 
     def refresh_hoisted(self, names=None) -> None:
         for name in self.hoisted if names is None else names:
-            self.emit(f"{self.hoisted[name]} = g.get({self.value(name)}) is {self.value(self.c.globals.get(name))}")
+            self.emit(f"{self.hoisted[name]} = g.get({self.key(name)}) is {self.value(self.c.globals.get(name))}")
 
     def is_builtin(self, name: str) -> str:
         """A test that the global `name` still holds the builtin it held when the body was written."""
         flag = self.hoisted.get(name)
         if flag is not None:
             return flag
-        return f"g.get({self.value(name)}) is {self.value(self.c.globals.get(name))}"
+        return f"g.get({self.key(name)}) is {self.value(self.c.globals.get(name))}"
 
     def set_key(self, node, tail) -> bool:
         """`set m[k] to v` as compiler.s_Set's `set_key` runs it: in place on an unshared map
@@ -1055,9 +1070,10 @@ class Generator:
         inner = block_scope(self.scope, node.body, [node.var])
         self.frame_count += 1
         outer = self.frames[-1][0]
-        if self.direct:
+        if self.local_slots:
             fname = f"w{self.frame_count}_"
             target = f"{fname}1"
+            self.local_frames.add(fname)
         else:
             fname = f"f{self.frame_count}"
             target = f"i{self.frame_count}"
@@ -1080,13 +1096,16 @@ class Generator:
         self.indent -= 1
         self.emit("except StopLoop:")
         self.emit("    break")
-        if not self.direct:
+        if not self.local_slots:
             self.emit(f"{fname} = None")
         self.frames.pop()
         pad = "    " * self.indent
-        if self.direct:
+        if self.local_slots:
             reset = " = ".join(f"{fname}{i}" for i in range(2, inner.size))
-            self.lines[marker] = pad + (f"{reset} = U" if reset else "pass")
+            if reset:
+                self.lines[marker] = pad + f"{reset} = U"
+            else:
+                del self.lines[marker]
         else:
             slots = "".join(", U" for _ in range(inner.size - 2))
             self.lines[marker] = pad + f"{fname} = [{outer}, {target}{slots}]"
@@ -1181,7 +1200,7 @@ class Generator:
         name = node.name
         candidates = scope.resolve(name)
         t = self.temp()
-        key = self.value(name)
+        key = self.key(name)
         missing = f"{self.value(_undefined_raiser(name, scope, self.c.globals, node.span))}()"
         if not candidates:
             read, failure = self.global_read(name)
@@ -1192,10 +1211,11 @@ class Generator:
             return t
         depth, slot = candidates[0]
         owner = _frame_owner(scope, depth)
-        if (owner.kind == "task" and slot <= owner.params) or self.location(depth, slot) in self.bound:
-            if self.direct:
+        where = self.location(depth, slot)
+        if (owner.kind == "task" and slot <= owner.params) or where in self.bound:
+            if self.direct or where[-1] != "]":   # a local: nothing but this code can rebind it
                 self.statement_temps.remove(t)
-                return self.location(depth, slot)   # nothing inside a direct body can rebind it
+                return where
             self.emit(f"{t} = {self.location(depth, slot)}")
             return t
         self.emit(f"{t} = {self.location(depth, slot)}")
@@ -1253,7 +1273,7 @@ class Generator:
         v = self.expr(node.obj)
         t = self.temp()
         target = node.obj.name if type(node.obj) is ast.Name else None
-        key = self.value(node.name)
+        key = self.key(node.name)
         self.emit(f"if {v}.__class__ is dict and {key} in {v}:")
         self.emit(f"    {t} = {v}[{key}]")
         self.emit("else:")
@@ -1744,8 +1764,10 @@ def generate(compiler, kind: str, node, scope, tail: bool = False):
     if not compiler.generates:
         return None
     saved_loops = compiler.loops
-    if kind != "loop" and not _needs_frame(node):
+    if not _needs_frame(node):
         try:
+            if kind == "loop":   # its own `each` frames in locals, the enclosing ones lists
+                return Generator(compiler, False, local_slots=True).loop(node, scope, tail)
             direct = Generator(compiler, True, direct=True)
             return direct.task(node, scope) if kind == "task" else direct.lambda_body(node, scope)
         except _GiveUp:

@@ -287,6 +287,7 @@ class Compiler:
         locates what the labels compiler may refuse there."""
         if scope.is_global:
             g = self.globals
+            name = sys.intern(name)   # generated code looks it up by the interned key (codegen.Generator.key)
 
             def store_global(f, v):
                 g[name] = v

@@ -34,8 +34,8 @@ def builtin_globals() -> dict:
 def _builtin_table() -> dict:
     """Every builtin as a value, the constants and the `math` module, built once per process from
     the registry's table: a builtin's module is imported when the builtin is first called."""
-    table = {name: Builtin(spec) for name, spec in declared().items() if "." not in name}
-    table.update(CONSTANTS)
+    table = {sys.intern(name): Builtin(spec) for name, spec in declared().items() if "." not in name}
+    table.update((sys.intern(name), value) for name, value in CONSTANTS.items())   # keys interned: see Compiler.binder
     math = {spec.name[len("math."):]: Builtin(spec) for spec in members("math")}
     table["math"] = ModuleValue("math", math, list(math))
     return table

@@ -70,6 +70,18 @@ PROGRAMS = {
         "task count_up(n)\n    let ys be []\n    while length(ys) < n\n        set ys to append(ys, 0)\n    give ys\n"
         "print(count_up(3))\n",
         ["big small three", "[1, 1, 2, 3]", "[0, 0, 0]"], None, None),
+    "top-level loops with their own frames in locals": (
+        "let acc be []\neach x in range(5)\n    let y be x * 2\n    when y > 4\n        set acc to append(acc, y)\n"
+        "    each z in [1, 2]\n        let w be z + y\n        set acc to append(acc, x + w)\nprint(acc)\n"
+        "each k in {\"a\": 1, \"b\": 2}\n    print(`key {k}`)\n"
+        "let total be 0\neach x in range(10)\n    when x == 7\n        stop\n    set total to total + x\nprint(`total {total}`)\n"
+        "each x in [1, 2]\n    match [x, 1]\n        is [1, b]\n            print(`one {b}`)\n        otherwise\n"
+        "            print(\"other\")\n"
+        "each x in [1, 2]\n    print(`lambda {apply([x], (v) => v + x)}`)\n"
+        "let n be 0\nwhile n < 3\n    each x in [n]\n        set n to n + 1 + x\nprint(`n {n}`)\n"
+        "each x in [[1], 3]\n    print(x[0])\n",
+        ["[1, 2, 4, 5, 7, 8, 6, 10, 11, 8, 13, 14]", "key a", "key b", "total 21", "one 1",
+         "other", "lambda [2]", "lambda [4]", "n 3", "1"], "prog.syn:32:11", None),
 }
 
 
