@@ -527,7 +527,7 @@ class Generator:
         self.emit("else:")
         self.indent += 1
         self.emit(f"{xs} = None")
-        general = self.expr(call)
+        general = self.general_call(call)
         self.emit(f"{v} = {general}")
         self.refresh_hoisted()
         if where in self.bound:
@@ -598,7 +598,7 @@ class Generator:
             self.emit("else:")
             self.indent += 1
             self.emit(f"{xs} = None")
-            general = self.e_Call(call) or self.fallback_expr(call)
+            general = self.general_call(call)
             self.emit(f"{v} = {general}")
             self.refresh_hoisted()
             self.emit(f"{where} = {v}")
@@ -627,7 +627,7 @@ class Generator:
         self.indent -= 1
         self.emit(f"if not {done}:")
         self.indent += 1
-        general = self.e_Call(call) or self.fallback_expr(call)
+        general = self.general_call(call)
         self.emit(f"{v} = {general}")
         self.refresh_hoisted()
         self.located(name, candidates, node.span, lambda where: self.emit(f"{where} = {v}"))
@@ -1148,7 +1148,7 @@ class Generator:
         self.indent -= 1
         self.emit("else:")
         self.indent += 1
-        general = self.e_Call(node) or self.fallback_expr(node)
+        general = self.general_call(node)
         self.emit(f"{coll} = {general}")
         self.indent -= 1
         return coll
@@ -1487,6 +1487,26 @@ class Generator:
         self.emit("else:")
         self.emit(f"    {self.sync_depth()}{t} = call_other(rt, {fn}, [{listed}], {span})")
         self.indent -= 2 if known is not None else 1
+        self.emit("except SynError as error:")
+        self.emit(f"    raise error.at({span})")
+        return t
+
+    def general_call(self, node) -> str:
+        """A call on a path run only when a builtin's name was rebound, or its operand is not what
+        the inline path takes (the general path of an in-place append/slice, of `each … in
+        range(…)`): `call_other`, which runs any callee exactly as e_Call's branches do, in a few
+        lines instead of e_Call's many (less text to compile for a path that rarely runs).
+        Labelled code keeps its own e_Call (codegen_labels), which holds the label rules."""
+        from synsema.runtime import assertions
+        if (not self.inline_calls or getattr(self.c, "labelled", False) or node.named or type(node.func) is ast.Attr
+                or assertions.is_check(node, self.scope)):
+            return self.e_Call(node) or self.fallback_expr(node)
+        fn = self.atom(node.func, node.args)
+        args = [self.atom(a, node.args[i + 1:]) for i, a in enumerate(node.args)]
+        span = self.value(node.span)
+        t = self.temp()
+        self.emit("try:")
+        self.emit(f"    {self.sync_depth()}{t} = call_other(rt, {fn}, [{', '.join(args)}], {span})")
         self.emit("except SynError as error:")
         self.emit(f"    raise error.at({span})")
         return t

@@ -82,6 +82,15 @@ PROGRAMS = {
         "each x in [[1], 3]\n    print(x[0])\n",
         ["[1, 2, 4, 5, 7, 8, 6, 10, 11, 8, 13, 14]", "key a", "key b", "total 21", "one 1",
          "other", "lambda [2]", "lambda [4]", "n 3", "1"], "prog.syn:32:11", None),
+    "the general paths of in-place statements and of range, names rebound": (
+        "let acc be []\neach x in range(3)\n    set acc to append(acc, x)\n"
+        "set append to (xs, v) => [v]\nset range to (n) => [n, n]\n"
+        "each x in range(3)\n    set acc to append(acc, x)\nprint(`rebound {acc}`)\n"
+        "task deep(n)\n    when n == 0\n        let ys be [1, 2, 3]\n        each y in range(1)\n"
+        "            set ys to slice(ys, 1)\n        give ys\n    give deep(n - 1)\nprint(`deep {deep(3)}`)\n"
+        "set slice to (xs, i) => \"cut\"\nlet zs be [1, 2]\neach z in [0]\n    set zs to slice(zs, 1)\nprint(`sliced {zs}`)\n"
+        "let text_acc be \"ab\"\nset append to length\neach x in [1]\n    set text_acc to append(text_acc, x)\n",
+        ["rebound [3]", "deep [3]", "sliced cut"], "prog.syn:25:21", None),
 }
 
 
