@@ -69,13 +69,15 @@ REFUSED: list[str] = []
 # What an empty call-site cache holds: no program value is this object.
 _NO_TASK = object()
 
+# A statement temporary's name in generated text (Generator.condition: a test reading none is written inline).
 _TEMPORARY = re.compile(r"\bt[0-9]+\b")
 
 # The names of a generated function's own globals besides _NAMESPACE's (values k0, call-site
 # caches site0_fn, the run's g, rt, reg, …, `make`): a program's global of such a name, or of a
 # Python builtin's, is read from the dictionary (`Generator.global_read`), never by its name.
 _OWN_GLOBAL = re.compile(r"k[0-9]+|site[0-9]+(?:_fn|_env)?|g|rt|reg|store|st|make")
-# How generated text names the n-th global read by name (`_named`): no program name starts with `_`.
+# How generated text names the n-th global read by name: only in the text, as `_named` gives the
+# compiled code the real names before it runs (a program's own `_G0` is read from `g`).
 _PLACEHOLDER = "_G{}"
 
 
