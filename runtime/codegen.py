@@ -135,6 +135,16 @@ def _inline_operator(node) -> bool:
 # every group: at most this many copies of them (Generator.head_keys).
 _OPEN_ARM_COPIES = 24
 
+# Builtins whose common case is a Python expression that runs no code but the builtin's own, reads
+# no call depth and cannot fail: (name, number of arguments) -> (the test that the arguments are
+# of those kinds, the expression), as stdlib's length and get compute it for them.
+_INLINE_BUILTINS = {
+    ("length", 1): ("{0}.__class__ is str or {0}.__class__ is list or {0}.__class__ is dict "
+                    "or {0}.__class__ is bytes", "len({0})"),
+    ("get", 2): ("{0}.__class__ is dict and {1}.__class__ is str", "{0}.get({1})"),
+    ("get", 3): ("{0}.__class__ is dict and {1}.__class__ is str", "{0}.get({1}, {2})"),
+}
+
 # Nodes written inline as parts of another (a `match`'s arms and patterns: Generator.s_Match).
 _WRITTEN_PARTS = frozenset({"Module", "MatchArm", "PWildcard", "PBind", "PValue", "PList", "PMap"})
 
@@ -1471,7 +1481,7 @@ class Generator:
         known = self.known_builtin(node.func, n)
         if known is not None:
             self.indent -= 1
-            self.builtin_call(known, fn, t, listed, span)
+            self.builtin_call(known, fn, t, listed, span, args)
             self.indent += 1
             self.emit("else:")
             self.indent += 1
@@ -1527,11 +1537,13 @@ class Generator:
             return None
         return fn
 
-    def builtin_call(self, fn_value, fn, t, listed, span) -> None:
+    def builtin_call(self, fn_value, fn, t, listed, span, args=None) -> None:
         """`calls.call_builtin` written out for one positional call of a known builtin (the first
         branch of a call site, under `try: … except SynError` locating errors at the call): the
         call site for a builtin behind a capability, one level of the call depth, the host's
-        failures as language errors, the result-size test."""
+        failures as language errors, the result-size test. With `args` (the arguments one by
+        one), a builtin of _INLINE_BUILTINS is its Python expression when the arguments are of
+        the kinds it names (after the depth test: the call is still a level of the depth)."""
         spec = fn_value.spec
         name = self.value(spec.name)
         self.emit(f"    if {fn} is {self.value(fn_value)}:")
@@ -1539,6 +1551,13 @@ class Generator:
             self.emit(f"        rt.site = {span}")
         self.emit(f"        if {self.depth_now()} >= RECURSION_LIMIT:")
         self.emit("            raise SynError('maximum recursion depth exceeded')")
+        form = _INLINE_BUILTINS.get((spec.name, len(args))) if args is not None else None
+        if form is not None:
+            test, expression = form
+            self.emit(f"        if {test.format(*args)}:")
+            self.emit(f"            {t} = {expression.format(*args)}")
+            self.emit("        else:")
+            self.indent += 1
         self.emit("        reg.depth = depth + 1" if self.direct else "        reg.depth += 1")
         self.emit("        try:")
         self.emit(f"            {t} = {self.value(spec.implementation())}(rt{', ' if listed else ''}{listed})")
@@ -1546,6 +1565,8 @@ class Generator:
         self.emit(f"            raise builtin_failure({name}, problem) from None")
         self.emit("        finally:")
         self.emit("            reg.depth = depth" if self.direct else "            reg.depth -= 1")
+        if form is not None:
+            self.indent -= 1
         self.emit(f"        if {t}.__class__ in SIZED_RESULTS and len({t}) > MAX_LIST_LENGTH:")
         self.emit(f"            check_result({name}, {t})")
 

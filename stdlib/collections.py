@@ -563,12 +563,47 @@ def _desc(fname: str, desc) -> bool:
 
 def _sorted_positions(keys: list, desc: bool) -> list[int]:
     """Positions of `keys` in stable sorted order; NaN then `nothing` go last either way."""
+    native = _native_keys(keys)
+    if native is not None:   # Python compares these exactly as the language orders them
+        return sorted(range(len(keys)), key=native.__getitem__, reverse=desc)
+    return _ordered_positions(keys, desc)
+
+
+def _ordered_positions(keys: list, desc: bool) -> list[int]:
+    """_sorted_positions for any keys: each comparison by the language's order (SortKey)."""
     sort_key_check(keys)
     last = ([i for i, k in enumerate(keys) if type(k) is float and math.isnan(k)]
             + [i for i, k in enumerate(keys) if k is None])
     ordered = [i for i, k in enumerate(keys) if not (k is None or (type(k) is float and math.isnan(k)))]
     ordered.sort(key=lambda i: SortKey(keys[i]), reverse=desc)
     return ordered + last
+
+
+def _native_keys(keys: list) -> list | None:
+    """`keys` as values Python's `<` orders exactly as values._order does, or None: all ints
+    (no bools) or all texts as they are; lists whose items at each position are all ints or all
+    texts as tuples (compared item by item, a shorter prefix first, as _order compares lists).
+    With one kind per position no comparison can meet two kinds, so none could have failed."""
+    if not keys:
+        return None
+    kind = type(keys[0])
+    if kind is int or kind is str:
+        return keys if all(type(k) is kind for k in keys) else None
+    if kind is not list:
+        return None
+    kinds: list = []
+    for key in keys:
+        if type(key) is not list:
+            return None
+        for i, item in enumerate(key):
+            t = type(item)
+            if i == len(kinds):
+                if t is not int and t is not str:
+                    return None
+                kinds.append(t)
+            elif t is not kinds[i]:
+                return None
+    return [tuple(key) for key in keys]
 
 
 @builtin("sort", 1, named=("desc",))

@@ -74,6 +74,14 @@ PROGRAMS = {
         "task f(x)\n    give json_encode(x)\n"
         "print(f([\"a\\\"b\", \"tab\\there\", \"\u00e9\u4e2d\", \"\\u0001\\n\", {\"k\\\"ey\": \"\u2028\"}]))\n"
         "print(json_decode(f({\"x y\": [\"\\\\\", \"/\"]})))\n"),
+    "length and get written as Python": (
+        "task n(x)\n    give length(x)\ntask g2(m, k)\n    give get(m, k)\ntask g3(m, k, d)\n    give get(m, k, d)\n"
+        "let m be {\"a\": [1], \"1\": \"one\"}\n"
+        "print(n(\"h\u00e9llo\"), n([1, 2]), n(m), n(\"\"), n(bytes(\"ab\")))\n"
+        "print(g2(m, \"a\"), g2(m, \"zz\"), g2(m, 1), g3(m, \"zz\", 0), g3(m, 1, 0), g3([5, 6], 1, 0), g3([5], 9, \"d\"))\n"
+        "each bad in [[5], [nothing], [true]]\n    try\n        print(n(bad[0]))\n    recover e\n        print(e)\n"
+        "each bad in [[5, \"a\"], [\"t\", \"a\"], [[1], \"a\"]]\n    try\n        print(g2(bad[0], bad[1]))\n    recover e\n        print(e)\n"
+        "print(where([\"ab\", \"abc\", \"\"], (w) => length(w) > 2))\nprint(n(5))\n"),
 }
 
 
@@ -117,9 +125,15 @@ def test_builtin_calls_match_the_closures(tmp_path, name, labels):
         "int of plain digits and everything else": (1, "prog.syn:4:7", "from 2 to 36 it is ambiguous"),
         "int of too many digits": (1, "prog.syn:2:10", "integers are read from at most 50,000 digits"),
         "text joined to a literal": (1, "prog.syn:2:11", "Cannot add text and list"),
+        "length and get written as Python": (1, "prog.syn:2:10", "length"),
     }.get(name)
     if expected is not None:
         assert code == expected[0] and expected[1] in err and expected[2] in err, err
+    if name == "length and get written as Python":
+        assert out == ("5 2 2 0 2\n[1] nothing one 0 one 6 d\n" + "".join(
+            f"length expects text, a list or a map, got {kind}\n" for kind in ("number", "nothing", "bool"))
+            + "get expects a map or a list, got number\nget expects a map or a list, got text\n"
+            "get: a list index must be an integer, got \"a\"\n[\"abc\"]\n"), out
     if name == "a rebound global":
         assert out == "3\n99\n" and "prog.syn:2:10" in err
     if name == "int of plain digits and everything else":   # `²` is a digit to Python, not to int
