@@ -181,6 +181,11 @@ def callback(task: Task, arity: int):
         return None
     env, extra = task.env, code.extra
     direct = code.direct
+    entry = getattr(direct, "entry", None)   # a generated lambda body as one function (codegen)
+    if entry is not None:
+        made = entry(env)
+        if made is not None:
+            return made
     if direct is not None and arity == 1:
         def one(x):
             """`run_body` around the generated body, which takes its depth as an argument and

@@ -73,12 +73,51 @@ _NO_TASK = object()
 _TEMPORARY = re.compile(r"\bt[0-9]+\b")
 
 # The names of a generated function's own globals besides _NAMESPACE's (values k0, call-site
-# caches site0_fn, the run's g, rt, reg, …, `make`): a program's global of such a name, or of a
-# Python builtin's, is read from the dictionary (`Generator.global_read`), never by its name.
-_OWN_GLOBAL = re.compile(r"k[0-9]+|site[0-9]+(?:_fn|_env)?|g|rt|reg|store|st|make")
+# caches site0_fn, the run's g, rt, reg, …, `make`, a lambda's `entry`): a program's global of
+# such a name, or of a Python builtin's, is read from the dictionary (`Generator.global_read`),
+# never by its name.
+_OWN_GLOBAL = re.compile(r"k[0-9]+|site[0-9]+(?:_fn|_env)?|g|rt|reg|store|st|make|entry")
 # How generated text names the n-th global read by name: only in the text, as `_named` gives the
 # compiled code the real names before it runs (a program's own `_G0` is read from `g`).
 _PLACEHOLDER = "_G{}"
+
+
+# What compiling a generated source may raise (a body nested past CPython's static block limit).
+_REFUSALS = (SyntaxError, RecursionError, MemoryError, ValueError)
+
+
+def _compiled(source: str):
+    """The code of a generated source and the Python builtins it names, compiled once per
+    process (bodies of one shape share it)."""
+    compiled = _COMPILED.get(source)
+    if compiled is None:
+        with warnings.catch_warnings():   # `None[0]` and the like: the program's own error, at run time
+            warnings.simplefilter("ignore")
+            code = compile(source, "<synsema generated>", "exec")
+        if len(_COMPILED) >= 4096:
+            _COMPILED.clear()
+        compiled = _COMPILED[source] = code, _python_builtins(code)
+    return compiled
+
+
+def _callback_entry(source: str, namespace: dict, names: dict):
+    """`entry(env)` of a direct lambda body (Generator.callback_source), compiled at its first
+    use (most lambdas are never handed to a builtin) into the body's own namespace, its globals
+    read by name as the body reads them (`names`: placeholder -> name); it gives None when
+    Python refuses the source, and calls.callback then wraps `direct` as before."""
+    made = []
+
+    def entry(env):
+        if not made:
+            try:
+                code, python = _compiled(source)
+                namespace.update(python)
+                exec(_named(code, names) if names else code, namespace)
+                made.append(namespace["entry"])
+            except _REFUSALS:
+                made.append(None)
+        return made[0](env) if made[0] is not None else None
+    return entry
 
 
 class _GiveUp(Exception):
@@ -269,6 +308,7 @@ class Generator:
         self.sites: list[str] = []      # call sites' caches of the direct callee last called there
         self.hoisted: dict[str, str] = {}   # builtin name -> a local: "the global is still it" (hoist_builtins)
         self.name_reads: dict[str, str] = {}   # a global read by name -> its placeholder (`global_read`)
+        self.callback_arity = 0         # a direct lambda body of 1 or 2 parameters gets an entry (finish)
 
     # ------------------------------------------------------------------ plumbing
     def emit(self, text: str) -> None:
@@ -341,15 +381,7 @@ class Generator:
                       + "\n    return body\n")
         from synsema.runtime.compiler import _store
         try:
-            compiled = _COMPILED.get(source)
-            if compiled is None:
-                with warnings.catch_warnings():   # `None[0]` and the like: the program's own error, at run time
-                    warnings.simplefilter("ignore")
-                    code = compile(source, "<synsema generated>", "exec")
-                if len(_COMPILED) >= 4096:
-                    _COMPILED.clear()
-                compiled = _COMPILED[source] = code, _python_builtins(code)
-            code, python = compiled
+            code, python = _compiled(source)
             # The program's globals are the generated code's builtins: a global read by name
             # (`global_read`) is CPython's specialised LOAD_GLOBAL of the dictionary's current entry.
             g = self.c.globals
@@ -357,16 +389,37 @@ class Generator:
                              st=getattr(self.c.rt, "labels", None), __builtins__=g, **python, **self.names)
             namespace.update((f"k{i}", v) for i, v in enumerate(self.values))
             namespace.update((site, _NO_TASK) for site in sites)
-            if self.name_reads:
+            names = {placeholder: name for name, placeholder in self.name_reads.items()}
+            if names:
                 if not namespace.keys().isdisjoint(self.name_reads):   # global_read's test missed one
                     raise ValueError(f"a global read by name is a generated name: {sorted(self.name_reads)}")
-                code = _named(code, {placeholder: name for name, placeholder in self.name_reads.items()})
+                code = _named(code, names)
             exec(code, namespace)
-        except (SyntaxError, RecursionError, MemoryError, ValueError) as problem:
+        except _REFUSALS as problem:
             if len(REFUSED) < 20:   # tests/test_codegen_differential.py checks nothing it runs lands here
                 REFUSED.append(f"{type(problem).__name__}: {problem}")
             raise _GiveUp() from None
-        return namespace["make"]()
+        made = namespace["make"]()
+        if self.direct and self.callback_arity and params == self.callback_arity:
+            made[1].entry = _callback_entry(self.callback_source(params, size, declared), namespace, names)
+        return made
+
+    def callback_source(self, params: int, size: int, declared: str) -> str:
+        """The source of `entry(env)`, which makes this lambda's body a Python function of its
+        arguments for a builtin calling it once per item (calls.callback): the body's own lines
+        inside the bookkeeping calls.callback's wrapper does around `direct` (the depth limit, a
+        step, one level deeper, REG.depth put back however it ends), so a call is one Python
+        call, not a wrapper's and the body's."""
+        pad = "    "
+        args = ", ".join(f"v{i}" for i in range(1, params + 1))
+        unbound = "".join(f"{pad * 2}v{i} = U\n" for i in range(params + 1, size))
+        return (f"def entry(env):\n{pad}def callback({args}):\n"
+                + declared + unbound
+                + f"{pad * 2}saved_depth = reg.depth\n{pad * 2}if saved_depth >= RECURSION_LIMIT:\n"
+                f"{pad * 3}raise SynError('maximum recursion depth exceeded')\n"
+                f"{pad * 2}reg.steps += 1\n{pad * 2}depth = saved_depth + 1\n{pad * 2}try:\n"
+                + "".join(f"{pad}{line}\n" for line in self.lines)
+                + f"{pad * 2}finally:\n{pad * 3}reg.depth = saved_depth\n{pad}return callback\n")
 
     def global_read(self, name: str) -> tuple[str, str]:
         """Python source reading the global `name`, and the exception it raises when `name` is not
@@ -398,6 +451,7 @@ class Generator:
         return self.finish(scope.params, scope.size)
 
     def lambda_body(self, node, scope):
+        self.callback_arity = scope.params if scope.params in (1, 2) else 0   # what calls.callback takes
         self.open_body(scope)
         self.emit(f"return {self.expr(node)}")
         return self.finish(scope.params, scope.size)
