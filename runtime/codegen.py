@@ -1856,8 +1856,8 @@ def generate(compiler, kind: str, node, scope, tail: bool = False):
     if not ENABLED or compiler.watch is not None:
         return None
     if getattr(compiler, "labelled", False):
-        from synsema.runtime.codegen_labels import LabelGenerator
-        return _frame_mode(LabelGenerator(compiler, kind == "task"), kind, node, scope, tail)
+        from synsema.runtime.codegen_labels import generate_labelled
+        return generate_labelled(compiler, kind, node, scope, tail)
     if not compiler.generates:
         return None
     saved_loops = compiler.loops

@@ -35,7 +35,7 @@ from synsema.lang import ast
 from synsema.lang.checks import PROTECTED_NAMES
 from synsema.runtime import assertions, fastpaths
 from synsema.runtime.compiler import _early_returns_as_branches
-from synsema.runtime.codegen import Generator, _signals, _slow_binary
+from synsema.runtime.codegen import Generator, _frame_mode, _GiveUp, _signals, _slow_binary
 from synsema.runtime.label_compiler import _may_give, labelled_comparison, labelled_index, not_iterable
 from synsema.runtime.labels import EMPTY, Labeled, make_secret, wrap
 
@@ -46,6 +46,21 @@ _EXPRESSIONS = frozenset({"Num", "Str", "Bool", "Nothing", "Name", "ListLit", "U
 
 # Arithmetic whose labelled integer case is written inline (runtime.operators' int cases).
 _LABELLED_INT_OPS = ("+", "-", "*", "//", "%")
+
+
+def generate_labelled(compiler, kind: str, node, scope, tail: bool):
+    """codegen.generate for the LabelCompiler: a task or lambda body every node of which
+    runtime.codegen_split writes, with each variable's value and label in Python locals; any
+    other body, or one it gives up on, in frame mode here."""
+    if kind != "loop":
+        from synsema.runtime import codegen_split
+        if codegen_split.writable(node):
+            try:
+                split = codegen_split.SplitGenerator(compiler, kind == "task")
+                return (split.task(node, scope) if kind == "task" else split.lambda_body(node, scope)), None
+            except _GiveUp:
+                pass
+    return _frame_mode(LabelGenerator(compiler, kind == "task"), kind, node, scope, tail)
 
 
 class LabelGenerator(Generator):
@@ -346,18 +361,21 @@ class LabelGenerator(Generator):
         """As Generator.operator, and for `+ - * // %` a second inline case: integers of which one
         or both are labelled, answered as runtime.operators' `_labelled` answers (the operation
         on the values, labelled with both labels); anything else is the general operator."""
-        if op not in _LABELLED_INT_OPS:
+        if op not in _LABELLED_INT_OPS or (op == "+" and ast.Str in (type(left_node), type(right_node))):
+            # (text joined to a literal: Generator.operator's inline case takes two texts, which
+            # are never labelled; anything else is the general operator, which takes labels)
             return super().operator(op, left_node, right_node, general, span)
         a = self.atom(left_node, [right_node])
         b = self.expr(right_node)
         slow = self.value(general)
         t, x, y, labels = self.temp(), self.temp(), self.temp(), self.temp()
         nonzero = f" and {b}" if op in ("%", "//") else ""
-        self.emit(f"if {a}.__class__ is {b}.__class__ is int{nonzero}:")
+        constant = type(right_node) is ast.Num and type(right_node.value) is int   # `b` is a plain int
+        self.emit(f"if {a}.__class__ is {'int' if constant else b + '.__class__ is int'}{nonzero}:")
         self.indent += 1
         self.int_result(op, t, a, b, slow, span)
         self.indent -= 1
-        if type(right_node) is ast.Num and type(right_node.value) is int:   # `b` is never labelled
+        if constant:
             self.emit(f"elif {a}.__class__ is Labeled and ({x} := {a}.value).__class__ is int{nonzero}:")
             self.indent += 1
             self.int_result(op, t, x, b, slow, span, a, b)

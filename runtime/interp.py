@@ -225,10 +225,15 @@ class Runtime:
 
     def callback(self, fn, arity: int):
         """`fn` as a Python function of `arity` arguments, called as `call` would call it: for
-        a builtin that calls one callback many times. Without labels a task of that arity gets
-        the direct path (calls.callback); anything else goes through `call`."""
-        if self.labels is None and type(fn) is Task:
-            direct = callback(fn, arity)
+        a builtin that calls one callback many times. A task of that arity gets the direct path
+        (calls.callback, or under labels label_compiler.labelled_callback); anything else goes
+        through `call`."""
+        if type(fn) is Task:
+            if self.labels is None:
+                direct = callback(fn, arity)
+            else:
+                from synsema.runtime.label_compiler import labelled_callback
+                direct = labelled_callback(self, fn, arity)
             if direct is not None:
                 return direct
         return lambda *args: self.call(fn, args)

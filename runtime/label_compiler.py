@@ -1152,6 +1152,56 @@ def public_builtin(rt, spec, values: list, pairs, span):
     return result
 
 
+def labelled_callback(rt, fn: Task, arity: int):
+    """`Runtime.call` of a task of exactly `arity` parameters, made once for a builtin that calls
+    it per item (`where`, `apply`, `sort_by`): the same steps — the pc raised by the builtin's
+    private arguments (`st.data`), no give taint inside, the body run as `run_body` runs it on
+    the frame `bind` builds, an error secret under the pc it ends with, the answer stripped and
+    its labels and that pc added to `callback_labels`, the label state put back — without the
+    permissive binding, the argument list and the unwrapping of a task that is not labelled.
+    When the run still has no private value as the body ends (`touched` empty) no label exists
+    anywhere, so the answer is its own stripped value and there is nothing to add. None for a
+    task of another arity (Runtime.call's permissive binding applies), and with the generated
+    evaluator off (`SYNSEMA_CLOSURES=1`: the differential tests' reference is Runtime.call)."""
+    from synsema.runtime import codegen
+    code = fn.code
+    if not codegen.ENABLED or len(code.names) != arity:
+        return None
+    st = rt.labels
+    env, extra = fn.env, code.extra
+    reg = REG
+
+    def call(*args):
+        pc, taint, data = st.pc, st.give_taint, st.data
+        st.pc = pc | data if data else pc
+        st.give_taint = st.data = EMPTY
+        try:
+            if reg.depth >= RECURSION_LIMIT:   # run_body, written out
+                raise SynError("maximum recursion depth exceeded")
+            reg.depth += 1
+            reg.steps += 1
+            try:
+                result = code.body([env, *args, *extra] if extra else [env, *args])
+            finally:
+                reg.depth -= 1
+            if result is GIVE:
+                result = reg.value
+                reg.value = None
+            elif result is STOP:
+                raise StopLoop()
+            if not st.touched:
+                return result
+            result, found = strip(result)
+            found = found | st.pc
+        except SynError as error:
+            raise make_secret(error, st.pc)
+        finally:
+            st.pc, st.give_taint, st.data = pc, taint, data
+        st.callback_labels = st.callback_labels | found
+        return result
+    return call
+
+
 def call_labelled_builtin(rt, spec, values: list, pairs: list, span):
     """Call a builtin under labels, however it was reached: by name, through a variable, or as
     the callback of another builtin (`reduce(write_file, …)` meets the same sink check)."""

@@ -221,6 +221,9 @@ RULES = {
         'print(declassify(f(private(17, "app"), 5), "t"), declassify(f(17, private(5, "app")), "t"))\n',
         "[" + ", ".join(["private(app, bank)"] * 8) + "] [22, 12, 85, 3, 2, 3, 51, -10]\n"
         "[22, 12, 85, 3, 2, 3, 51, -10] [22, 12, 85, 3, 2, 3, 51, -10]\n", None),
+    "text joined to a literal keeps the label": (
+        'task f(x)\n    give ["a" + x, x + "b"]\nprint(f(private("k", "app")), declassify(f(private("k", "app")), "t"), '
+        'f("k"))\n', "[private(app), private(app)] [\"ak\", \"kb\"] [\"ak\", \"kb\"]\n", None),
     "a labelled modulo by zero is a secret error": (
         'task f(x)\n    give 7 % x\ntry\n    f(private(0, "app"))\nrecover e\n    print("caught")\n', "", "private"),
     "a labelled product past the integer limit is a secret error": (
@@ -234,6 +237,18 @@ RULES = {
     "a keyed set whose error comes with the first private value is secret": (
         'task f()\n    let xs be [0]\n    set xs[private(5, "app")] to 1\n    give xs\n'
         'try\n    f()\nrecover e\n    print("caught")\n', "", "private"),
+    "a callback over private data runs under its label": (
+        'print(apply(private([1], "app"), (x) => print(x)))\n', "", "label_violation"),
+    "a callback's error over private data is secret": (
+        'try\n    print(apply(private([0], "app"), (x) => 1 // x))\nrecover e\n    print("caught")\n', "", "private"),
+    "a callback's private answer labels the builtin's result": (
+        'let k be private(2, "app")\nlet big be where([1, 2, 3], (x) => x > k)\nprint(big, declassify(big, "t"))\n',
+        "private(app) [3]\n", None),
+    "a callback's answer is stripped for the builtin": (
+        'let k be private(2, "app")\nprint(declassify(sort_by([3, 1, 2], (x) => x * k), "t"))\n', "[1, 2, 3]\n", None),
+    "a callback's private give leaves no taint behind": (
+        'task f(x)\n    when x > private(1, "app")\n        give 1\n    give 0\nlet r be apply([0, 5], f)\n'
+        'let after be 1\nset after to 2\nprint(declassify(r, "t"), after)\n', "[0, 1] 2\n", None),
     "a call of a labelled task value raises the pc": (
         'task one()\n    give 1\ntask f(g)\n    give g()\nprint(f(private(one, "app")))\n', "private(app)\n", None),
 }
@@ -265,6 +280,31 @@ def test_labelled_hot_bodies_are_generated():
         assert rt.globals[name].code.body.__code__.co_filename == "<synsema generated>", name
 
 
+# Builtins calling a task per item (Runtime.callback: label_compiler.labelled_callback; with
+# SYNSEMA_CLOSURES=1 the reference, Runtime.call): public and private items, callbacks that make
+# the first private value, print, fail, give from a private branch, or take another arity.
+CALLBACK_PROGRAMS = [
+    'print(apply([1, 2], (x) => x + 1), where([1, 2, 3], (x) => x > 1), sort_by([3, 1], (x) => 0 - x))\n',
+    'print(apply(private([1, 2], "app"), (x) => x + 1))\nprint(reduce([1, 2, 3], (a, b) => a + b, 0))\n',
+    'let k be private(1, "app")\nprint(apply([1, 2], (x) => x + k), where([0, 1, 2], (x) => x > k))\n',
+    'print(apply([1, 2], (x) => private(x, "app")))\nprint(apply([1], (x) => x))\n',
+    'print(apply(private([1], "app"), (x) => print(x)))\n',
+    'try\n    print(apply([0, 1], (x) => 1 // x))\nrecover e\n    print("caught", e)\n',
+    'try\n    print(apply(private([1, 0], "app"), (x) => 1 // x))\nrecover e\n    print("caught", e)\n',
+    'task f(x)\n    when x > private(1, "app")\n        give 1\n    give 0\nprint(apply([0, 5], f), steps())\n',
+    'task g(a, b)\n    give a\nprint(apply([1, 2], g))\nprint(apply([1, 2], () => 7))\n',
+    'task deep(n)\n    give apply([n], (x) => when x > 0 then deep(x - 1) otherwise 0)\n'
+    'try\n    print(deep(400))\nrecover e\n    print("caught", e)\nprint(length(text(deep(20))))\n',
+    'let seen be []\neach w in ["a", "bb", "ccc"]\n    set seen to append(seen, where([w], (x) => length(x) > 1))\n'
+    'print(seen, reduce(private([1, 2], "app"), (a, b) => a + b, 0))\n',
+]
+
+
+@pytest.mark.parametrize("source", CALLBACK_PROGRAMS)
+def test_builtin_callbacks_under_labels_compute_what_runtime_call_computes(tmp_path, source):
+    assert_same(tmp_path, source, labels=True)
+
+
 @pytest.mark.parametrize("source, stdout, secret_error", [
     ('task f(xs)\n    give apply(xs, (x) => private(x, "app"))\nprint(f([1, 2]))\n', "private(app)\n", False),
     ('task g(xs)\n    give length(where(xs, (x) => private(x > 1, "app")))\nprint(g([1, 2, 3]))\n',
@@ -278,3 +318,199 @@ def test_builtin_callbacks_label_the_result_while_nothing_else_is_private(tmp_pa
     code, out, err, _ = assert_same(tmp_path, source, labels=True)
     assert out == stdout, (out, err)
     assert (code != 0 and "private" in err) if secret_error else code == 0, (out, err)
+
+
+# ---------------------------------------------------------------------- values and labels in locals
+# Task bodies made only of what runtime/codegen_split.py writes (let, set, give, while, stop,
+# operators, comparisons, names) keep each variable's value and label in two Python locals.
+
+def _split_numbers(names: list[str]):
+    def extend(inner):
+        return st.one_of(
+            st.tuples(inner, st.sampled_from(ARITHMETIC + ["/", "**"]), inner).map(lambda t: f"({t[0]} {t[1]} {t[2]})"),
+            st.tuples(inner, st.sampled_from(["+", "*", "%", "-", "//"]), st.sampled_from(["2", "7", "0"]))
+            .map(lambda t: f"({t[0]} {t[1]} {t[2]})"),
+            inner.map(lambda e: f"(- {e})"),
+            inner.map(lambda e: f'("n" + {e})'),
+        )
+    return st.recursive(st.sampled_from(["0", "1", "7", "-3", "100000000000000000000", '"t"'] + names), extend,
+                        max_leaves=4)
+
+
+def _split_conditions(numbers):
+    compare = st.tuples(numbers, st.sampled_from(COMPARISONS), numbers).map(lambda t: f"({t[0]} {t[1]} {t[2]})")
+    return st.one_of(compare, compare.map(lambda c: f"(not {c})"), st.sampled_from(["true", "false", "flag"]))
+
+
+def _split_block(depth: int, names: list[str], in_loop: bool):
+    e = _split_numbers(names)
+    cond = _split_conditions(e)
+    simple = [
+        st.tuples(st.sampled_from(names), e).map(lambda t: f"set {t[0]} to {t[1]}"),
+        st.tuples(st.sampled_from(["p", "q"]), e).map(lambda t: f"let {t[0]} be {t[1]}"),
+        cond.map(lambda c: f"set flag to {c}"),
+        e.map(lambda x: f"give {x}"),
+        e,
+    ]
+    if in_loop:
+        simple.append(st.just("stop"))
+    if depth > 0:
+        body = _split_block(depth - 1, names, True)
+        simple += [
+            st.tuples(st.integers(0, 3), body).map(
+                lambda t: f"let n{depth} be 0\nwhile n{depth} < {t[0]}\n    set n{depth} to n{depth} + 1\n{_indent(t[1])}"),
+            st.tuples(st.integers(0, 3), body).map(
+                lambda t: f"let k{depth} be w * 0\nwhile k{depth} < {t[0]}\n    set k{depth} to k{depth} + 1\n{_indent(t[1])}"),
+            st.tuples(cond, body).map(
+                lambda t: f"let r{depth} be 0\nwhile r{depth} < 2 and {t[0]}\n    set r{depth} to r{depth} + 1\n{_indent(t[1])}"),
+            # a chain: each variable takes the next one's label an iteration later
+            st.tuples(st.integers(0, 5), st.sampled_from(names)).map(
+                lambda t: f"let c{depth} be 0\nwhile c{depth} < {t[0]}\n    set a to b\n    set b to {t[1]}\n"
+                          f"    set c{depth} to c{depth} + 1"),
+        ]
+    return st.lists(st.one_of(*simple), min_size=1, max_size=4).map("\n".join)
+
+
+SPLIT_PRELUDE = 'let g be private(2, "app")\nlet h be 3\n'
+split_programs = _split_block(2, ["v", "w", "a", "b", "g", "h"], False).map(
+    lambda body: SPLIT_PRELUDE + "task f(v, w)\n    let a be 0\n    let b be 1\n    let flag be v < w\n"
+    + _indent(body) + "\n    give a\n"
+    + "print(f(1, 2))\nprint(f(private(1, \"app\"), 2))\nprint(f(5, private(2, \"bank\")))\n"
+    + "print(f(private(\"s\", \"app\"), private(0, \"app\")))\n")
+
+
+@settings(max_examples=EXAMPLES, deadline=None, derandomize=True,
+          suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
+@given(source=split_programs)
+def test_bodies_with_labels_in_locals_compute_what_the_closures_compute(tmp_path, source):
+    assert_same(tmp_path, source, labels=True)
+
+
+def _in_locals(rt, name) -> bool:
+    """Whether task `name` (with a parameter) runs as a body with its values and labels in locals
+    (codegen_split's first parameter's label is the local l1; frame mode has no such local)."""
+    body = rt.globals[name].code.body
+    return body.__code__.co_filename == "<synsema generated>" and "l1" in body.__code__.co_varnames
+
+
+# One program per rule the split bodies keep: every task body here is written with its values and
+# labels in locals (test_split_rule_bodies_are_in_locals), and the output is what the rule requires.
+SPLIT_RULES = {
+    "a private argument's label reaches the answer": (
+        'task f(x)\n    give x + 1\nprint(f(private(1, "app")), f(1))\n', "private(app) 2\n", None),
+    "an operator joins both labels": (
+        'task f(x, y)\n    give x * y - 1\nprint(declassify(label_of(f(private(2, "app"), private(3, "bank"))), "t"), '
+        'declassify(label_of(f(2, private(3, "bank"))), "t"), f(2, 3))\n', '["app", "bank"] ["bank"] 5\n', None),
+    "the general operator keeps the labels": (
+        'task f(x)\n    give x / 2\nprint(f(private(3, "app")), f(3))\n', "private(app) 1.5\n", None),
+    "text joined to a literal keeps the label in locals": (
+        'task f(x)\n    give "a" + x\nprint(f(private("k", "app")), f("k"))\n', "private(app) ak\n", None),
+    "a comparison carries the labels in locals": (
+        'task f(x, y)\n    give x < y\nprint(declassify(label_of(f(private(1, "app"), 2)), "t"), '
+        'declassify(label_of(f(1, private(2, "bank"))), "t"), f(1, 2))\n', '["app"] ["bank"] true\n', None),
+    "a comparison finds labels inside lists": (
+        'task f(xs, ys)\n    give xs == ys\nprint(f([private(1, "app")], [1]), f([1], [1]))\n',
+        "private(app) true\n", None),
+    "minus keeps the label": (
+        'task f(x)\n    let y be - x\n    give y\nprint(f(private(3, "app")), f(3))\n', "private(app) -3\n", None),
+    "not keeps the label in locals": (
+        'task f(b)\n    let c be not b\n    give c\nprint(f(private(true, "app")), f(true))\n', "private(app) false\n", None),
+    "a read global keeps its label": (
+        'let g be private(4, "app")\ntask f(x)\n    give x + g\nprint(f(1))\n', "private(app)\n", None),
+    "a let in a private loop is born private (locals)": (
+        'task f(k)\n    while k < 1\n        set k to k + 1\n        let y be 5\n        set y to y + 1\n'
+        '        give y\n    give 0\nprint(f(private(0, "app")), f(0))\n', "private(app) 6\n", None),
+    "a let in a private loop may not replace a public binding (locals)": (
+        'task f(k)\n    let y be 1\n    while k < 1\n        set k to k + 1\n        let y be 2\n    give y\n'
+        'print(f(private(0, "app")))\n', "", "label_violation: cannot assign to 'y' (public)"),
+    "a set in a private loop is refused for a public variable (locals)": (
+        'task f(k)\n    let pub be 0\n    while k < 2\n        set k to k + 1\n        set pub to 1\n'
+        '    give pub\nprint(f(private(0, "app")))\n', "", "cannot assign to 'pub' (public)"),
+    "a set in a private loop stores the value raised by the pc": (
+        'task f(k, acc)\n    while k < 2\n        set k to k + 1\n        set acc to 1\n    give acc\n'
+        'print(declassify(label_of(f(private(0, "app"), private(0, "app"))), "t"))\n', '["app"]\n', None),
+    "a set of a private variable to a public value in a private loop stays private": (
+        'task f(k, acc, w)\n    while k < 1\n        set k to k + 1\n        set acc to w\n    give acc\n'
+        'print(declassify(label_of(f(private(0, "bank"), private(private(0, "app"), "bank"), private(1, "app"))), "t"))\n',
+        '["app", "bank"]\n', None),
+    "a give in a private loop carries the pc (locals)": (
+        'task f(k)\n    while k < 5\n        set k to k + 1\n        give 7\n    give 0\nprint(f(private(0, "app")), f(0))\n',
+        "private(app) 7\n", None),
+    "a give a private loop may take taints what follows it (locals)": (
+        'task f(k)\n    while k < 1\n        set k to k + 1\n        while false\n            give 1\n    let j be 5\n'
+        '    give j\nprint(f(private(0, "app")), f(0))\n', "private(app) 5\n", None),
+    "names a private loop may bind are hidden (locals)": (
+        'task f(k)\n    let z be 0\n    while k < 1\n        set k to k + 1\n        let fresh be 1\n    give fresh\n'
+        'print(f(private(5, "app")))\n', "private(app)\n", None),
+    "an error in a private loop is secret (locals)": (
+        'task f(k)\n    while k < 3\n        set k to k + 1\n        let z be 10 // (k - 2)\n    give k\n'
+        'try\n    f(private(0, "app"))\nrecover e\n    print("caught", e)\n', "", "private"),
+    "an error on public data under a private loop is secret (locals)": (
+        'task f(k)\n    let zero be 0\n    while k < 3\n        set k to k + 1\n        let z be 10 // zero\n    give k\n'
+        'try\n    f(private(0, "app"))\nrecover e\n    print("caught", e)\n', "", "private"),
+    "an error on private data is secret (locals)": (
+        'task f(k)\n    give 10 // k\ntry\n    f(private(0, "app"))\nrecover e\n    print("caught", e)\n', "", "private"),
+    "an error on public data is caught (locals)": (
+        'task f(k)\n    give 10 // k\ntry\n    f(0)\nrecover e\n    print("caught", e)\n', "caught Division by zero\n", None),
+    "a labelled product past the integer limit is secret (locals)": (
+        'task f(x)\n    while true\n        set x to x * x\ntry\n    f(private(3, "app"))\nrecover e\n'
+        '    print("caught")\n', "", "private"),
+    "a public product past the integer limit is caught (locals)": (
+        'task f(x)\n    while true\n        set x to x * x\ntry\n    f(3)\nrecover e\n    print("caught")\n',
+        "caught\n", None),
+    "the pc is back after a private loop (locals)": (
+        'task f(k)\n    let i be 0\n    while k < 2\n        set k to k + 1\n    let after be 1\n    set after to 2\n'
+        '    give after\nprint(f(private(0, "app")))\n', "2\n", None),
+    "a private loop condition names where control flow became private": (
+        'task f(k)\n    let pub be 0\n    while k < 1\n        set k to k + 1\n        set pub to 1\n    give pub\n'
+        'print(f(private(0, "app")))\n', "", "control flow became private at"),
+    "a label reaches a variable only when the chain does (settled loops)": (
+        'task f(w, n)\n    let a be 0\n    let b be 0\n    let c be 0\n    let i be 0\n    while i < n\n'
+        '        set a to b\n        set b to c\n        set c to w\n        set i to i + 1\n    give a\n'
+        'print(f(private(7, "app"), 2), f(private(7, "app"), 3), f(private(7, "app"), 9), f(7, 9))\n',
+        "0 private(app) private(app) 7\n", None),
+    "a settled loop keeps labelling what it computes": (
+        'task f(w, n)\n    let t be 0\n    let i be 0\n    while i < n\n        set t to t + i * w\n        set i to i + 1\n'
+        '    give t\nprint(f(private(3, "app"), 50), declassify(f(private(3, "app"), 50), "t"), f(3, 50))\n',
+        "private(app) 3675 3675\n", None),
+    "a public counter stays public in a settled loop": (
+        'task f(w, n)\n    let t be 0\n    let i be 0\n    while i < n\n        set t to t + w\n        set i to i + 1\n'
+        '    give i\nprint(f(private(3, "app"), 50))\n', "50\n", None),
+    "a settled loop's condition that raises the pc further unsettles it": (
+        'task f(cur, p, z)\n    while cur != z\n        set cur to cur + p\n    give cur\n'
+        'print(f(private([0], "app"), [private(1, "bank")], [0, 1, 1]))\n', "", "cannot assign to 'cur'"),
+    "a stop ends a loop in locals": (
+        'task f(n)\n    let i be 0\n    while true\n        set i to i + 1\n        stop\n    give i\nprint(f(3))\n',
+        "1\n", None),
+}
+
+
+def _holds(tmp_path, source, stdout, in_stderr):
+    """The program runs the same both ways, and prints what the rule requires."""
+    code, out, err, _ = assert_same(tmp_path, source, labels=True)
+    assert out == stdout, (out, err)
+    if in_stderr is None:
+        assert err == "" and code == 0, err
+    else:
+        assert code != 0 and in_stderr in err, err
+
+
+@pytest.mark.parametrize("name", sorted(SPLIT_RULES))
+def test_label_rules_with_labels_in_locals(tmp_path, name):
+    _holds(tmp_path, *SPLIT_RULES[name])
+
+
+def test_split_rule_bodies_are_in_locals():
+    """The task `f` of every SPLIT_RULES program is written by codegen_split (a silent fall back to frame mode
+    would leave its rules untested there)."""
+    from synsema.lang.errors import SynError
+    from synsema.runtime.interp import Runtime
+    for name, (source, _, _) in SPLIT_RULES.items():
+        output = io.StringIO()
+        rt = Runtime(out=output.write, err=output.write, labels=True)
+        try:
+            rt.run_main(source, "rule.syn")
+        except SynError:
+            pass
+        assert _in_locals(rt, "f"), name
+

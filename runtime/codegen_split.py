@@ -1,0 +1,505 @@
+"""Labelled task and lambda bodies whose variables are Python locals: a value and a label each.
+
+Frame-mode labelled code (runtime.codegen_labels) keeps every variable in the frame list and
+every private value in a `Labeled` box, so each step through private data reads the frame, opens
+the box and makes a new one. A body in which every node is one this module writes (`_STATEMENTS`,
+`_EXPRESSIONS`, checked before anything is written; anything else gives up and the body goes to
+runtime.codegen_labels) is written here with two Python locals per variable: `x<slot>`, its value
+without its top-level label, and `l<slot>`, that label — EMPTY when public, else the frozenset
+some operation made, passed on as it is, so joining a label with itself is an identity test
+(`_join`). A box is made only where a value leaves the locals (`boxed`): an argument, an item of
+a new list, a `give`, the general operator. The body has no frame, so nothing can capture a
+variable: no closure, task or lambda is written inside one (they are not in the lists).
+
+Each construct keeps label_compiler.LabelCompiler's rule, applied to the pair as the closure
+applies it to the box (unwrap, compute on the values, label with the union):
+
+* `+ - * // %` and one comparison: the int (and text + literal) cases on the values, labelled
+  with both labels; every other case the general operator on the boxes (runtime.operators and
+  `labelled_comparison` take labels and make their errors secret), its answer unboxed;
+* `not` keeps its operand's label; `-` on a number keeps it, else the general negation;
+* `let` under a private pc is born private and may not replace a binding less private than the
+  pc (no-sensitive-upgrade), as LabelCompiler.binder; `set x to …` under a private pc is refused
+  unless `x` is at least that private (`_check_upgrade`), and stores the value raised by the pc;
+* `give` carries the pc; `while` raises the pc on a private condition (its place recorded in
+  `public_at`), taints a `give` inside, hides the absence of the names its body binds, makes its
+  errors secret and puts the pc back as `old | give_taint` on every exit; `stop` leaves the loop.
+
+A body whose names are not all its own bound variables, parameters or globals gives up too, as
+does one Python refuses to compile. tests/test_codegen_labels.py runs programs both ways.
+"""
+
+from __future__ import annotations
+
+from synsema.lang import ast
+from synsema.lang.checks import PROTECTED_NAMES
+from synsema.lang.resolve import Scope, collect_declarations
+from synsema.runtime import fastpaths
+from synsema.runtime import operators as ops
+from synsema.runtime.codegen import Generator, _GiveUp, _slow_binary, _slow_negate, _undefined_raiser
+from synsema.runtime.label_compiler import _may_give, labelled_comparison
+from synsema.runtime.labels import EMPTY, Labeled, assignment_refusal, make_secret, violation
+
+_STATEMENTS = frozenset({"ExprStmt", "Let", "Set", "Give", "Stop", "While"})
+_EXPRESSIONS = frozenset({"Num", "Str", "Bool", "Nothing", "Name", "Unary", "Binary", "Compare"})
+
+# Operators whose int case is written inline on the values (runtime.operators' int cases).
+_INT_OPS = frozenset({"+", "-", "*", "//", "%", "<", "<=", ">", ">="})
+
+
+def writable(body) -> bool:
+    """Whether every node of a task body (a list) or lambda body (an expression) is one this
+    module writes (nested task and lambda bodies are not: they would capture the frame)."""
+    todo = list(body) if type(body) is list else [body]
+    while todo:
+        node = todo.pop()
+        name = type(node).__name__
+        if name not in _STATEMENTS and name not in _EXPRESSIONS:
+            return False
+        if name == "Set" and type(node.target) is not ast.Name:
+            return False
+        if name == "Compare" and (len(node.ops) != 1 or not fastpaths.has_fast_path(node.ops[0])):
+            return False
+        todo.extend(ast.children(node))
+    return True
+
+
+def _join(a: frozenset, b: frozenset) -> frozenset:
+    """The union of two labels, neither empty nor the same object: one of them when it holds the
+    other, so a label joined again with what it already holds stays the same object."""
+    if b <= a:
+        return a
+    if a <= b:
+        return b
+    return a | b
+
+
+def _refusal(st, name: str, span, declassified: bool):
+    """LabelCompiler._check_upgrade for a variable held in locals: `refuse(held)` raises the
+    violation for assigning to `name`, labelled `held`, under the private pc."""
+    def refuse(held):
+        raise violation(assignment_refusal(name, held, st.pc, declassified), span)
+    return refuse
+
+
+class SplitGenerator(Generator):
+    """Writes one labelled task or lambda body with values and labels in locals (module doc)."""
+
+    names = {"Labeled": Labeled, "EMPTY": EMPTY, "make_secret": make_secret, "join": _join}
+
+    def __init__(self, compiler, task_body: bool):
+        super().__init__(compiler, task_body, direct=False)
+        self.labels = 0   # label temporaries m1, m2, … (frozensets: never dropped, never counted)
+        self.pcs = 0
+        self.values_only = False   # writing a settled loop's body (s_While): no label is computed
+
+    # ------------------------------------------------------------------ plumbing
+    def label_temp(self) -> str:
+        self.labels += 1
+        return f"m{self.labels}"
+
+    def join(self, a: str, b: str, into: str) -> None:
+        """`into` = the label of a result whose operands are labelled `a` and `b` (written
+        names, or EMPTY)."""
+        if self.values_only:
+            return
+        if a == "EMPTY" or a == b:
+            self.emit(f"{into} = {b}")
+        elif b == "EMPTY":
+            self.emit(f"{into} = {a}")
+        else:
+            self.emit(f"{into} = {a} if {b} is {a} or not {b} else {b} if not {a} else join({a}, {b})")
+
+    @staticmethod
+    def with_pc(label: str) -> str:
+        """An expression for `label` joined with the pc, read where it is not empty."""
+        if label == "EMPTY":
+            return "pc"
+        return f"pc if {label} is pc or not {label} else join({label}, pc)"
+
+    @staticmethod
+    def boxed(v: str, label: str) -> str:
+        """The value as the closures hold it, in a Labeled box when its label is not empty (an
+        expression: used once, where the value leaves the locals)."""
+        if label == "EMPTY":
+            return v
+        return f"(Labeled({v}, {label}) if {label} else {v})"
+
+    def unboxed(self, t: str) -> tuple[str, str]:
+        """A value the closures' way (`t`, a temporary) as a pair: its box opened."""
+        m = self.label_temp()
+        self.unbox_into(t, m)
+        return t, m
+
+    def unbox_into(self, t: str, m: str) -> None:
+        self.emit(f"if {t}.__class__ is Labeled:")
+        self.emit(f"    {m} = {t}.labels")
+        self.emit(f"    {t} = {t}.value")
+        self.emit("else:")
+        self.emit(f"    {m} = EMPTY")
+
+    def local(self, slot: int) -> tuple[str, str]:
+        return f"x{slot}", f"l{slot}"
+
+    # ------------------------------------------------------------------ entry points
+    def task(self, stmts: list, scope):
+        self.frames.append(("f0", scope))
+        self.block(stmts, tail=True)
+        self.emit("return None")
+        return self.finish_split(scope)
+
+    def lambda_body(self, node, scope):
+        self.frames.append(("f0", scope))
+        v, label = self.expr(node)
+        self.emit(f"return {self.boxed(v, label)}")
+        return self.finish_split(scope)
+
+    def finish_split(self, scope):
+        """Open each parameter's box into its pair, every other variable unbound and public."""
+        head = []
+        for slot in range(1, scope.params + 1):
+            x, lab = self.local(slot)
+            head += [f"{x} = f0[{slot}]", f"if {x}.__class__ is Labeled:", f"    {lab} = {x}.labels",
+                     f"    {x} = {x}.value", "else:", f"    {lab} = EMPTY"]
+        head.append("pc = st.pc")
+        rest = range(scope.params + 1, scope.size)
+        if rest:
+            head.append(" = ".join(f"x{s}" for s in rest) + " = U")
+            head.append(" = ".join(f"l{s}" for s in rest) + " = EMPTY")
+        self.lines[:0] = ["        " + line for line in head]
+        return self.finish()
+
+    # ------------------------------------------------------------------ statements
+    def statement(self, node, tail: bool) -> None:
+        name = type(node).__name__
+        if name not in _STATEMENTS or not getattr(self, "s_" + name)(node, tail):
+            raise _GiveUp()
+        self.end_statement()
+
+    def variable(self, name: str) -> int | None:
+        """The slot of `name` when it is this body's own variable, bound here; else None."""
+        candidates = self.scope.resolve(name)
+        if not candidates or candidates[0][0] != 0:
+            return None
+        slot = candidates[0][1]
+        if slot <= self.scope.params or f"x{slot}" in self.bound:
+            return slot
+        return None
+
+    def s_ExprStmt(self, node, tail):
+        v, label = self.expr(node.expr)
+        if tail:
+            self.emit(f"return {self.boxed(v, label)}")
+        return True
+
+    def s_Let(self, node, tail):
+        if node.exported or node.name in PROTECTED_NAMES or self.scope.is_global:
+            return False
+        v, label = self.expr(node.value)
+        slot = self.scope.declare(node.name)
+        x, lab = self.local(slot)
+        self.bound.add(x)
+        if self.values_only:   # a settled loop: the checks passed, the label is what it was
+            self.emit(f"{x} = {v}")
+            return True
+        refuse = self.value(_refusal(self.c.st, node.name, node.span, False))
+        self.emit("if pc:")   # LabelCompiler.binder's private_store: born private, no upgrade
+        self.emit(f"    if {x} is not U and not pc <= {lab}:")
+        self.emit(f"        {refuse}({lab})")
+        self.emit(f"    {lab} = {self.with_pc(label)}")
+        self.emit(f"    {x} = {v}")
+        self.emit("else:")
+        self.emit(f"    {x} = {v}")
+        self.emit(f"    {lab} = {label}")
+        if tail:
+            self.emit(f"return {self.boxed(v, label)}")
+        return True
+
+    def s_Set(self, node, tail):
+        target = node.target
+        if type(target) is not ast.Name or target.name in PROTECTED_NAMES:
+            return False
+        slot = self.variable(target.name)
+        if slot is None:
+            return False
+        v, label = self.expr(node.value)
+        x, lab = self.local(slot)
+        if self.values_only:
+            self.emit(f"{x} = {v}")
+            return True
+        declassified = (type(node.value) is ast.Call and type(node.value.func) is ast.Name
+                        and node.value.func.name == "declassify")
+        refuse = self.value(_refusal(self.c.st, target.name, node.span, declassified))
+        self.emit("if pc:")   # LabelCompiler.s_Set's `labelled`: the check, then the value raised
+        self.emit(f"    if not pc <= {lab}:")
+        self.emit(f"        {refuse}({lab})")
+        self.emit(f"    {lab} = {self.with_pc(label)}")
+        self.emit(f"    {x} = {v}")
+        self.emit("else:")
+        self.emit(f"    {x} = {v}")
+        self.emit(f"    {lab} = {label}")
+        if tail:
+            self.emit(f"return {self.boxed(x, lab)}")
+        return True
+
+    def s_Give(self, node, tail):
+        if not self.scope.in_task():
+            return False
+        if node.value is None:
+            v, label = "None", "EMPTY"
+        else:
+            v, label = self.expr(node.value)
+        carried = self.label_temp()   # LabelCompiler.s_Give: `wrap(v, st.pc) if st.pc else v`
+        self.emit(f"{carried} = {self.with_pc(label)} if pc else {label}")
+        self.emit(f"return {self.boxed(v, carried)}")
+        return True
+
+    def s_Stop(self, node, tail):
+        if not self.loops:
+            return False
+        if node.value is not None:
+            self.expr(node.value)
+        self.emit(f"reg.stop_span = {self.value(node.span)}")
+        self.emit("break")
+        return True
+
+    def s_While(self, node, tail):
+        """LabelCompiler.s_While (see the module doc). A loop whose body's labels are a function of
+        the labels it starts with (`_settles`) runs that body with labels only until an iteration
+        ends with every variable it assigns labelled as it began, under the same pc: from then on
+        each iteration would compute the same labels again and pass the same checks, so the body
+        runs on the values alone (`values_only`) while the condition keeps the pc where it was."""
+        probe = Scope(None, "block")
+        collect_declarations(node.body, probe)
+        hidden = [self.local(self.scope.declare(n)) for n in probe.slots]
+        self.pcs += 1
+        old = f"p{self.pcs}"
+        settled = f"q{self.pcs}" if self._settles(node.body) else None
+        span = self.value(node.span)
+        self.emit(f"{old} = pc")
+        if settled:
+            self.emit(f"{settled} = False")
+        self.emit("try:")
+        self.indent += 1
+        self.emit("while True:")
+        self.indent += 1
+        c, label = self.expr(node.cond)
+        if label != "EMPTY":
+            self.emit(f"if {label}:")
+            self.emit("    if not pc:")
+            self.emit(f"        st.public_at = {span}")
+            self.emit(f"    st.pc = pc = pc | {label}")
+            if _may_give(node.body):
+                self.emit(f"    st.give_taint = st.give_taint | {label}")
+            for x, lab in hidden:   # LabelCompiler._hide_absence
+                self.emit(f"    if {x} is U:")
+                self.emit(f"        {x} = None")
+                self.emit(f"        {lab} = pc")
+            if settled:
+                self.emit(f"    {settled} = False")
+        self.emit(f"if not {c}:")
+        self.emit("    break")
+        self.end_statement()
+        self.emit("try:")
+        self.indent += 1
+        self.loops += 1
+        if settled:
+            assigned = sorted({self.scope.resolve(s.name if type(s) is ast.Let else s.target.name)[0][1]
+                               for s in node.body if type(s) in (ast.Let, ast.Set)})
+            counters = self.temps, self.labels
+            self.emit(f"if {settled}:")
+            self.values_only = True
+            self.nested(node.body, False)
+            self.values_only = False
+            self.temps, self.labels = counters   # the same temporaries in both copies
+            self.emit("else:")
+            self.indent += 1
+            for slot in assigned:
+                self.emit(f"s{slot} = l{slot}")
+            self.block_body(node.body, False)
+            same = " and ".join(f"l{slot} is s{slot}" for slot in assigned) or "True"
+            self.emit(f"{settled} = {same}")
+            self.indent -= 1
+        else:
+            self.block_body(node.body, False)
+        self.loops -= 1
+        self.indent -= 1
+        self.emit("except StopLoop:")
+        self.emit("    break")
+        self.indent -= 1
+        if tail:
+            self.emit("return Labeled(None, pc) if pc else None")
+        self.indent -= 1
+        self.emit("except SynError as error:")
+        self.emit("    raise make_secret(error, st.pc)")
+        self.emit("finally:")
+        self.emit(f"    st.pc = pc = {old} | st.give_taint")
+        return True
+
+    def _settles(self, body) -> bool:
+        """Whether the labels a loop body computes depend on nothing but the labels its variables
+        hold as it starts and the pc: statements `let`, `set x`, expression and `stop`, over
+        operators (whose answer is labelled with their operands' union whichever case runs),
+        constants and this body's own variables. Not a comparison (its general case finds labels
+        inside lists and maps), a call, a global, a nested loop."""
+        todo = list(body)
+        while todo:
+            node = todo.pop()
+            t = type(node)
+            if t is ast.Name:
+                if not self.scope.resolve(node.name) or self.scope.resolve(node.name)[0][0] != 0:
+                    return False
+            elif t not in (ast.ExprStmt, ast.Let, ast.Set, ast.Stop, ast.Num, ast.Str, ast.Bool, ast.Nothing,
+                           ast.Unary, ast.Binary):
+                return False
+            todo.extend(ast.children(node))
+        return True
+
+    # ------------------------------------------------------------------ expressions
+    def expr(self, node) -> tuple[str, str]:
+        name = type(node).__name__
+        if name not in _EXPRESSIONS:
+            raise _GiveUp()
+        out = getattr(self, "e_" + name)(node)
+        if out is None:
+            raise _GiveUp()
+        return out
+
+    def e_Num(self, node):
+        return Generator.e_Num(self, node), "EMPTY"
+
+    e_Str = e_Num
+    e_Bool = e_Num
+
+    def e_Nothing(self, node):
+        return "None", "EMPTY"
+
+    def e_Name(self, node):
+        name = node.name
+        slot = self.variable(name)
+        if slot is not None:
+            return self.local(slot)
+        candidates = self.scope.resolve(name)
+        t = self.temp()
+        key = self.value(name)
+        missing = f"{self.value(_undefined_raiser(name, self.scope, self.c.globals, node.span))}()"
+        if not candidates:
+            self.emit("try:")
+            self.emit(f"    {t} = g[{key}]")
+            self.emit("except KeyError:")
+            self.emit(f"    {missing}")
+            return self.unboxed(t)
+        if candidates != [(0, candidates[0][1])]:
+            raise _GiveUp()   # a variable of an enclosing frame
+        # this body's variable, perhaps unbound here (let in a loop, hidden): else the global.
+        # Its label is computed even in a settled loop's copy (which the variable decides).
+        x, lab = self.local(candidates[0][1])
+        m = self.label_temp()
+        self.emit(f"if {x} is not U:")
+        self.emit(f"    {t} = {x}")
+        self.emit(f"    {m} = {lab}")
+        self.emit("else:")
+        self.indent += 1
+        self.emit(f"{t} = g[{key}] if {key} in g else {missing}")
+        self.unbox_into(t, m)
+        self.indent -= 1
+        return t, m
+
+    def e_Unary(self, node):
+        if node.op == "not":
+            v, label = self.expr(node.operand)
+            t = self.temp()
+            self.emit(f"{t} = not {v}")
+            return t, label
+        if type(node.operand) is ast.Num and type(node.operand.value) in (int, float):
+            return Generator.e_Unary(self, node), "EMPTY"
+        if node.op != "-":
+            return None
+        v, label = self.expr(node.operand)   # negation labels its answer with the operand's label
+        t = self.temp()
+        self.emit(f"if {v}.__class__ is int or {v}.__class__ is float:")
+        self.emit(f"    {t} = -{v}")
+        self.emit("else:")
+        self.indent += 1
+        self.emit(f"{t} = {self.value(_slow_negate(node.span))}({self.boxed(v, label)})")
+        self.emit(f"if {t}.__class__ is Labeled:")
+        self.emit(f"    {t} = {t}.value")
+        self.indent -= 1
+        return t, label
+
+    def e_Binary(self, node):
+        """Every operator of runtime.operators answers labelled operands with the operation on
+        their values, labelled with the union of their labels (`_labelled`), so the label is that
+        union whichever case runs: the int (or text) case inline, else the general operator on the
+        boxes (its error made secret by them), its answer unboxed."""
+        op = node.op
+        general = self.value(_slow_binary(ops.BINARY[op], node.span, f"`{op}`"))
+        a, al = self.expr(node.left)
+        b, bl = self.expr(node.right)
+        if al == "EMPTY" or al == bl:
+            m = bl
+        elif bl == "EMPTY":
+            m = al
+        else:
+            m = self.label_temp()
+            self.join(al, bl, m)
+        t = self.temp()
+        test = self.fast_test(op, node.left, node.right, a, b)
+        if test is not None:
+            self.emit(f"if {test}:")
+            self.emit(f"    {t} = {a} {op} {b}")
+            if op == "*":
+                self.emit(f"    if not _INT_LOW < {t} < _INT_HIGH:")
+                checked = f"checked_product({t}, {self.value(node.span)})"
+                if m == "EMPTY":
+                    self.emit(f"        {t} = {checked}")
+                else:   # labelled operands: the general operator's error, made secret
+                    self.indent += 2
+                    wa, wb = self.boxed(a, al), self.boxed(b, bl)
+                    self.emit(f"{t} = {general}({wa}, {wb}) if {m} else {checked}")
+                    self.indent -= 2
+            self.emit("else:")
+            self.indent += 1
+        self.emit(f"{t} = {general}({self.boxed(a, al)}, {self.boxed(b, bl)})")
+        if m != "EMPTY":
+            self.emit(f"if {t}.__class__ is Labeled:")
+            self.emit(f"    {t} = {t}.value")
+        if test is not None:
+            self.indent -= 1
+        return t, m
+
+    @staticmethod
+    def fast_test(op, left, right, a, b) -> str | None:
+        """When `a op b` on the values is what runtime.operators computes (Generator.operator's
+        inline cases): ints, or two texts for `+` with a text literal, or one kind for `==`."""
+        if op == "+" and (type(left) is ast.Str or type(right) is ast.Str):
+            other = b if type(left) is ast.Str else a
+            return f"{other}.__class__ is str and len({a}) + len({b}) <= MAX_TEXT_LENGTH"
+        if op == "==" or op == "!=":
+            return f"{a}.__class__ is {b}.__class__ and ({a}.__class__ is int or {a}.__class__ is str)"
+        if op not in _INT_OPS:
+            return None
+        constant = type(right) is ast.Num and type(right.value) is int
+        test = f"{a}.__class__ is int" if constant else f"{a}.__class__ is {b}.__class__ is int"
+        return test + f" and {b}" if op in ("%", "//") else test
+
+    def e_Compare(self, node):
+        """One comparison: the int (or one-kind `==`) case on the values, labelled with both
+        labels; else `labelled_comparison` on the boxes, whose answer carries every label inside
+        them too (it strips the operands all through), unboxed."""
+        op = node.ops[0]
+        general = self.value(_slow_binary(labelled_comparison(op), node.span, f"`{op}`"))
+        a, al = self.expr(node.first)
+        b, bl = self.expr(node.rest[0])
+        t, m = self.temp(), self.label_temp()
+        self.emit(f"if {self.fast_test(op, node.first, node.rest[0], a, b)}:")
+        self.emit(f"    {t} = {a} {op} {b}")
+        self.indent += 1
+        self.join(al, bl, m)
+        self.indent -= 1
+        self.emit("else:")
+        self.indent += 1
+        self.emit(f"{t} = {general}({self.boxed(a, al)}, {self.boxed(b, bl)})")
+        self.unbox_into(t, m)
+        self.indent -= 1
+        return t, m
