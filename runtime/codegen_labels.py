@@ -37,12 +37,13 @@ from synsema.runtime import assertions, fastpaths
 from synsema.runtime.compiler import _early_returns_as_branches
 from synsema.runtime.codegen import Generator, _frame_mode, _GiveUp, _signals, _slow_binary
 from synsema.runtime.label_compiler import _may_give, labelled_comparison, labelled_index, not_iterable
-from synsema.runtime.labels import EMPTY, Labeled, make_secret, wrap
+from synsema.runtime.labels import EMPTY, Labeled, make_secret, strip, wrap
+from synsema.runtime.limits import MAX_TEXT_LENGTH
 
 # The constructs written inline (by name of their node class); anything else is its closure.
 _STATEMENTS = frozenset({"ExprStmt", "Let", "Set", "Give", "Stop", "When", "While", "Each"})
 _EXPRESSIONS = frozenset({"Num", "Str", "Bool", "Nothing", "Name", "ListLit", "Unary", "Binary", "Compare",
-                          "Index", "Call", "Pipe"})
+                          "Index", "Call", "Pipe", "Template", "MapLit"})
 
 # Arithmetic whose labelled integer case is written inline (runtime.operators' int cases).
 _LABELLED_INT_OPS = ("+", "-", "*", "//", "%")
@@ -67,7 +68,7 @@ class LabelGenerator(Generator):
     """Writes one labelled function in frame mode (see the module doc)."""
 
     names = {"Labeled": Labeled, "wrap": wrap, "make_secret": make_secret, "EMPTY": EMPTY,
-             "not_iterable": not_iterable}
+             "not_iterable": not_iterable, "strip": strip}
 
     def __init__(self, compiler, task_body: bool):
         super().__init__(compiler, task_body, direct=False)
@@ -422,6 +423,70 @@ class LabelGenerator(Generator):
             self.emit(f"    {t} = checked_product({t}, {self.value(span)})")
         else:
             self.emit(f"    {t} = {slow}({a}, {b})")
+
+    def stripped(self, v: str, labels: str) -> str:
+        """`v` without its labels, at any depth, their union added to `labels` (a written name):
+        `strip` once something is private; before, no label exists anywhere. A temporary."""
+        if v[0] != "t":
+            held = self.temp()
+            self.emit(f"{held} = {v}")
+            v = held
+        self.emit("if st.touched:")
+        self.emit(f"    {v}, found = strip({v})")
+        self.emit("    if found:")
+        self.emit(f"        {labels} = {labels} | found")
+        return v
+
+    def e_Template(self, node):
+        """LabelCompiler.e_Template: each hole in turn, stripped and shown (its errors its own);
+        the text joined (its size error secret under the holes' labels) and labelled by them."""
+        labels = self.temp()
+        self.emit(f"{labels} = EMPTY")
+        parts = []
+        for p in node.parts:
+            if type(p) is str:
+                parts.append(self.value(p))
+                continue
+            raw = self.stripped(self.expr(p), labels)
+            shown = self.temp()
+            self.emit(f"{shown} = {raw} if {raw}.__class__ is str else display({raw})")
+            parts.append(shown)
+        t = self.temp()
+        holes = [p for p in parts if p[0] == "t"]
+        room = MAX_TEXT_LENGTH - sum(len(p) for p in node.parts if type(p) is str)
+        listed = ", ".join(parts)
+        if holes:
+            self.emit(f"if {' + '.join(f'len({h})' for h in holes)} <= {self.value(room)}:")
+            self.emit(f"    {t} = ''.join(({listed},))")
+            self.emit("else:")
+            self.indent += 1
+        self.emit("try:")
+        self.emit(f"    {t} = joined('a template', [{listed}])")
+        self.emit("except SynError as error:")
+        self.emit(f"    raise make_secret(error.at({self.value(node.span)}), {labels})")
+        if holes:
+            self.indent -= 1
+        self.emit(f"if {labels}:")
+        self.emit(f"    {t} = Labeled({t}, {labels})")
+        return t
+
+    def e_MapLit(self, node):
+        """LabelCompiler.e_MapLit: each key (stripped, its labels the map's), then its value as
+        it is; the map labelled by the keys' labels."""
+        labels, t = self.temp(), self.temp()
+        self.emit(f"{labels} = EMPTY")
+        self.emit(f"{t} = {{}}")
+        for k, v in node.entries:
+            if type(k) is ast.Str:
+                key = self.expr(k)   # (a literal's load-time limits)
+                self.emit(f"{t}[{key}] = {self.expr(v)}")
+                continue
+            key = self.stripped(self.expr(k), labels)
+            value = self.expr(v)
+            self.emit(f"{t}[{key} if {key}.__class__ is str else map_key({key})] = {value}")
+        self.emit(f"if {labels}:")
+        self.emit(f"    {t} = Labeled({t}, {labels})")
+        return t
 
     @staticmethod
     def index_slow(span):

@@ -8,8 +8,9 @@ runtime.codegen_labels) is written here with two Python locals per variable: `x<
 without its top-level label, and `l<slot>`, that label — EMPTY when public, else the frozenset
 some operation made, passed on as it is, so joining a label with itself is an identity test
 (`_join`). A box is made only where a value leaves the locals (`boxed`): an argument, an item of
-a new list, a `give`, the general operator. The body has no frame, so nothing can capture a
-variable: no closure, task or lambda is written inside one (they are not in the lists).
+a new list or map, a stored value, a `give`, the general operator. The body has no frame, so
+nothing can capture a variable: no closure, task or lambda is written inside one (they are not in
+the lists).
 
 Each construct keeps label_compiler.LabelCompiler's rule, applied to the pair as the closure
 applies it to the box (unwrap, compute on the values, label with the union):
@@ -21,9 +22,18 @@ applies it to the box (unwrap, compute on the values, label with the union):
 * `let` under a private pc is born private and may not replace a binding less private than the
   pc (no-sensitive-upgrade), as LabelCompiler.binder; `set x to …` under a private pc is refused
   unless `x` is at least that private (`_check_upgrade`), and stores the value raised by the pc;
+* `set m[k] to …` is the unlabelled keyed assignment while nothing is private (its error secret
+  under what the run touched meanwhile, the variable tainted when the first private value appeared
+  in a computed key), else `_keyed_store` (LabelCompiler.s_Set's labelled path);
+* a call of a builtin while nothing is private is `public_builtin` written out (its callbacks'
+  labels on its answer or its error); every other call is the LabelCompiler's `general_call` on
+  the boxes; list and text-keyed map literals hold their items boxed and are public themselves;
 * `give` carries the pc; `while` raises the pc on a private condition (its place recorded in
   `public_at`), taints a `give` inside, hides the absence of the names its body binds, makes its
   errors secret and puts the pc back as `old | give_taint` on every exit; `stop` leaves the loop.
+  A `while` whose body computes its labels from nothing but the labels it starts with settles:
+  once an iteration leaves every label it assigns the same object under the same pc, the next
+  ones run a copy of the body without label code (s_While).
 
 A body whose names are not all its own bound variables, parameters or globals gives up too, as
 does one Python refuses to compile. tests/test_codegen_labels.py runs programs both ways.
@@ -31,20 +41,28 @@ does one Python refuses to compile. tests/test_codegen_labels.py runs programs b
 
 from __future__ import annotations
 
+import re
+
 from synsema.lang import ast
 from synsema.lang.checks import PROTECTED_NAMES
 from synsema.lang.resolve import Scope, collect_declarations
-from synsema.runtime import fastpaths
+from synsema.lang.errors import SynError
+from synsema.runtime import assertions, fastpaths
 from synsema.runtime import operators as ops
 from synsema.runtime.codegen import Generator, _GiveUp, _slow_binary, _slow_negate, _undefined_raiser
-from synsema.runtime.label_compiler import _may_give, labelled_comparison
-from synsema.runtime.labels import EMPTY, Labeled, assignment_refusal, make_secret, violation
+from synsema.runtime.label_compiler import _may_give, _updated, labelled_comparison
+from synsema.runtime.labels import EMPTY, Labeled, assignment_refusal, make_secret, unwrap, violation, wrap
 
 _STATEMENTS = frozenset({"ExprStmt", "Let", "Set", "Give", "Stop", "While"})
-_EXPRESSIONS = frozenset({"Num", "Str", "Bool", "Nothing", "Name", "Unary", "Binary", "Compare"})
+_EXPRESSIONS = frozenset({"Num", "Str", "Bool", "Nothing", "Name", "Unary", "Binary", "Compare", "Call", "Pipe",
+                          "ListLit", "MapLit"})
 
 # Operators whose int case is written inline on the values (runtime.operators' int cases).
 _INT_OPS = frozenset({"+", "-", "*", "//", "%", "<", "<=", ">", ">="})
+
+
+# Where written code reads the local `pc` (the pc as the body entered it, kept in step with st.pc).
+_PC_READ = re.compile(r"(?<![.\w])pc\b")
 
 
 def writable(body) -> bool:
@@ -56,10 +74,18 @@ def writable(body) -> bool:
         name = type(node).__name__
         if name not in _STATEMENTS and name not in _EXPRESSIONS:
             return False
-        if name == "Set" and type(node.target) is not ast.Name:
+        if name == "Set" and type(node.target) is not ast.Name and not (
+                type(node.target) is ast.Index and type(node.target.obj) is ast.Name):
+            return False
+        if name == "Call" and (node.named or type(node.func) is ast.Attr):
+            return False
+        if name == "MapLit" and any(type(k) is not ast.Str for k, _ in node.entries):
             return False
         if name == "Compare" and (len(node.ops) != 1 or not fastpaths.has_fast_path(node.ops[0])):
             return False
+        if name == "Set" and type(node.target) is ast.Index:   # the target's index, not the Index
+            todo += [node.value, node.target.index]
+            continue
         todo.extend(ast.children(node))
     return True
 
@@ -80,6 +106,22 @@ def _refusal(st, name: str, span, declassified: bool):
     def refuse(held):
         raise violation(assignment_refusal(name, held, st.pc, declassified), span)
     return refuse
+
+
+def _keyed_store(compiler, name: str, span, declassified: bool):
+    """LabelCompiler.s_Set's `labelled` for `set name[key] to value` once something is private:
+    `store(current, key, value)` (boxed) checks the assignment under the pc, raises the value by
+    the pc and answers the variable's new (boxed) value, an error secret under the labels of the
+    key and of what the variable held."""
+    st = compiler.st
+
+    def store(current, key, value):
+        compiler._check_upgrade(name, current, span, declassified)
+        try:
+            return _updated(current, [key], wrap(value, st.pc))
+        except SynError as error:
+            raise make_secret(error.at(span), unwrap(key)[1] | unwrap(current)[1])
+    return store
 
 
 class SplitGenerator(Generator):
@@ -161,7 +203,8 @@ class SplitGenerator(Generator):
             x, lab = self.local(slot)
             head += [f"{x} = f0[{slot}]", f"if {x}.__class__ is Labeled:", f"    {lab} = {x}.labels",
                      f"    {x} = {x}.value", "else:", f"    {lab} = EMPTY"]
-        head.append("pc = st.pc")
+        if any(_PC_READ.search(line) for line in self.lines):
+            head.append("pc = st.pc")
         rest = range(scope.params + 1, scope.size)
         if rest:
             head.append(" = ".join(f"x{s}" for s in rest) + " = U")
@@ -199,48 +242,103 @@ class SplitGenerator(Generator):
         slot = self.scope.declare(node.name)
         x, lab = self.local(slot)
         self.bound.add(x)
-        if self.values_only:   # a settled loop: the checks passed, the label is what it was
-            self.emit(f"{x} = {v}")
-            return True
-        refuse = self.value(_refusal(self.c.st, node.name, node.span, False))
-        self.emit("if pc:")   # LabelCompiler.binder's private_store: born private, no upgrade
-        self.emit(f"    if {x} is not U and not pc <= {lab}:")
-        self.emit(f"        {refuse}({lab})")
-        self.emit(f"    {lab} = {self.with_pc(label)}")
-        self.emit(f"    {x} = {v}")
-        self.emit("else:")
-        self.emit(f"    {x} = {v}")
-        self.emit(f"    {lab} = {label}")
+        # LabelCompiler.binder's private_store: born private, replacing no less private binding
+        self.assign(x, lab, v, label, _refusal(self.c.st, node.name, node.span, False), f"{x} is not U and ")
         if tail:
             self.emit(f"return {self.boxed(v, label)}")
         return True
 
     def s_Set(self, node, tail):
         target = node.target
-        if type(target) is not ast.Name or target.name in PROTECTED_NAMES:
+        if type(target) is ast.Index:
+            return self.set_key(node, tail)
+        if target.name in PROTECTED_NAMES:
             return False
         slot = self.variable(target.name)
         if slot is None:
             return False
         v, label = self.expr(node.value)
         x, lab = self.local(slot)
-        if self.values_only:
+        if self.values_only:   # a settled loop: the check passed, the label is what it was
             self.emit(f"{x} = {v}")
             return True
         declassified = (type(node.value) is ast.Call and type(node.value.func) is ast.Name
                         and node.value.func.name == "declassify")
-        refuse = self.value(_refusal(self.c.st, target.name, node.span, declassified))
-        self.emit("if pc:")   # LabelCompiler.s_Set's `labelled`: the check, then the value raised
-        self.emit(f"    if not pc <= {lab}:")
-        self.emit(f"        {refuse}({lab})")
+        # LabelCompiler.s_Set's `labelled`: refused unless as private as the pc, the value raised
+        self.assign(x, lab, v, label, _refusal(self.c.st, target.name, node.span, declassified), "")
+        if tail:
+            self.emit(f"return {self.boxed(x, lab)}")
+        return True
+
+    def set_key(self, node, tail):
+        """`set m[k] to v` (LabelCompiler.s_Set's `assign_inside`): while nothing is private, the
+        unlabelled assignment (Generator.set_key's, in place on an unshared map at a text key), its
+        error secret under what the run touched meanwhile, and the variable as private as that
+        when the run's first private value appeared in it and the key is not a literal; once
+        something is private, the labelled assignment (`_keyed_store`)."""
+        name = node.target.obj.name
+        slot = self.variable(name)
+        if tail or slot is None or name in PROTECTED_NAMES \
+                or self.c._keyed_append(node, name, None, None, self.scope) is not None:
+            return False
+        x, lab = self.local(slot)
+        span = self.value(node.span)
+        declassified = (type(node.value) is ast.Call and type(node.value.func) is ast.Name
+                        and node.value.func.name == "declassify")
+        store = self.value(_keyed_store(self.c, name, node.span, declassified))
+        self.emit("if st.touched:")
+        self.indent += 1
+        v, vl = self.expr(node.value)
+        k, kl = self.expr(node.target.index)
+        new = self.temp()
+        self.emit(f"{new} = {store}({self.boxed(x, lab)}, {self.boxed(k, kl)}, {self.boxed(v, vl)})")
+        self.emit(f"{x} = {new}")
+        self.unbox_into(x, lab)
+        self.indent -= 1
+        self.emit("else:")
+        self.indent += 1
+        self.emit("try:")
+        self.indent += 1
+        v, vl = self.expr(node.value)
+        k, kl = self.expr(node.target.index)
+        vb, kb, box = self.temp(), self.temp(), self.temp()
+        self.emit(f"{vb} = {self.boxed(v, vl)}")
+        self.emit(f"{kb} = {self.boxed(k, kl)}")
+        self.drop_temps((vb, kb))
+        self.emit(f"if {x}.__class__ is dict and {kb}.__class__ is str and getrefcount({x}) <= 2:")
+        self.emit(f"    {x}[{kb}] = {vb}")
+        self.emit("else:")
+        self.indent += 1
+        self.emit(f"{box} = [{x}]")
+        self.emit(f"{x} = None")
+        self.emit("try:")
+        self.emit(f"    store({box}, 0, {kb}, {vb})")
+        self.emit("except SynError as error:")
+        self.emit(f"    raise error.at({span})")
+        self.emit("finally:")
+        self.emit(f"    {x} = {box}[0]")
+        self.emit(f"    {box} = None")
+        self.indent -= 2
+        self.emit("except SynError as error:")
+        self.emit("    raise make_secret(error, st.touched)")
+        if type(node.target.index) not in (ast.Str, ast.Num):
+            self.emit("if st.touched:")   # the first private value appeared in the key, or the value
+            self.emit(f"    {lab} = st.touched if {lab} is st.touched or not {lab} else join({lab}, st.touched)")
+        self.indent -= 1
+        return True
+
+    def assign(self, x, lab, v, label, refusal, bound_test) -> None:
+        """Store the pair (`v`, `label`) in the variable (`x`, `lab`): under a private pc only when
+        the variable is at least that private (`bound_test` first, for a `let`), the label raised
+        by the pc; under a public pc as it is."""
+        self.emit("if pc:")
+        self.emit(f"    if {bound_test}not pc <= {lab}:")
+        self.emit(f"        {self.value(refusal)}({lab})")
         self.emit(f"    {lab} = {self.with_pc(label)}")
         self.emit(f"    {x} = {v}")
         self.emit("else:")
         self.emit(f"    {x} = {v}")
         self.emit(f"    {lab} = {label}")
-        if tail:
-            self.emit(f"return {self.boxed(x, lab)}")
-        return True
 
     def s_Give(self, node, tail):
         if not self.scope.in_task():
@@ -252,15 +350,6 @@ class SplitGenerator(Generator):
         carried = self.label_temp()   # LabelCompiler.s_Give: `wrap(v, st.pc) if st.pc else v`
         self.emit(f"{carried} = {self.with_pc(label)} if pc else {label}")
         self.emit(f"return {self.boxed(v, carried)}")
-        return True
-
-    def s_Stop(self, node, tail):
-        if not self.loops:
-            return False
-        if node.value is not None:
-            self.expr(node.value)
-        self.emit(f"reg.stop_span = {self.value(node.span)}")
-        self.emit("break")
         return True
 
     def s_While(self, node, tail):
@@ -304,8 +393,7 @@ class SplitGenerator(Generator):
         self.indent += 1
         self.loops += 1
         if settled:
-            assigned = sorted({self.scope.resolve(s.name if type(s) is ast.Let else s.target.name)[0][1]
-                               for s in node.body if type(s) in (ast.Let, ast.Set)})
+            assigned = sorted({self.scope.resolve(s.target.name)[0][1] for s in node.body if type(s) is ast.Set})
             counters = self.temps, self.labels
             self.emit(f"if {settled}:")
             self.values_only = True
@@ -338,10 +426,12 @@ class SplitGenerator(Generator):
 
     def _settles(self, body) -> bool:
         """Whether the labels a loop body computes depend on nothing but the labels its variables
-        hold as it starts and the pc: statements `let`, `set x`, expression and `stop`, over
-        operators (whose answer is labelled with their operands' union whichever case runs),
-        constants and this body's own variables. Not a comparison (its general case finds labels
-        inside lists and maps), a call, a global, a nested loop."""
+        hold as it starts and the pc: statements `set x`, expression and `stop`, over operators
+        (whose answer is labelled with their operands' union whichever case runs), constants and
+        this body's own variables. Not a `let` (a name it binds may have been read unbound, from
+        the globals, earlier in the same iteration: the first iteration's labels are not the
+        next ones'), a comparison (its general case finds labels inside lists and maps), a call,
+        a global, a nested loop."""
         todo = list(body)
         while todo:
             node = todo.pop()
@@ -349,8 +439,8 @@ class SplitGenerator(Generator):
             if t is ast.Name:
                 if not self.scope.resolve(node.name) or self.scope.resolve(node.name)[0][0] != 0:
                     return False
-            elif t not in (ast.ExprStmt, ast.Let, ast.Set, ast.Stop, ast.Num, ast.Str, ast.Bool, ast.Nothing,
-                           ast.Unary, ast.Binary):
+            elif t not in (ast.ExprStmt, ast.Set, ast.Stop, ast.Num, ast.Str, ast.Bool, ast.Nothing, ast.Unary,
+                           ast.Binary):
                 return False
             todo.extend(ast.children(node))
         return True
@@ -500,6 +590,72 @@ class SplitGenerator(Generator):
         self.emit("else:")
         self.indent += 1
         self.emit(f"{t} = {general}({self.boxed(a, al)}, {self.boxed(b, bl)})")
+        self.unbox_into(t, m)
+        self.indent -= 1
+        return t, m
+
+    def e_ListLit(self, node):
+        items = [self.boxed(*self.expr(item)) for item in node.items]
+        t = self.temp()
+        self.emit(f"{t} = [{', '.join(items)}]")
+        return t, "EMPTY"
+
+    def e_MapLit(self, node):
+        """Text keys only (`writable`): public, so the map is; each value as it is, boxed."""
+        entries = []
+        for k, v in node.entries:
+            key = self.expr(k)[0]
+            entries.append((key, self.boxed(*self.expr(v))))
+        t = self.temp()
+        self.emit(f"{t} = {{}}")
+        for key, v in entries:
+            self.emit(f"{t}[{key}] = {v}")
+        return t, "EMPTY"
+
+    def e_Pipe(self, node):
+        step = node.step
+        if type(step) is ast.Call:
+            call = ast.Call(step.func, [node.value, *step.args], step.named, span=step.span)
+        else:
+            call = ast.Call(step, [node.value], [], span=node.span)
+        return self.e_Call(call)
+
+    def e_Call(self, node):
+        """LabelCompiler.e_Call: a builtin while nothing is private is `public_builtin` written out
+        (the known builtin's call inline, what its callbacks returned labelling its answer or its
+        error), every other call the LabelCompiler's `general_call` on the boxes."""
+        if node.named or type(node.func) is ast.Attr or assertions.is_check(node, self.scope):
+            return None
+        fn, fnl = self.expr(node.func)
+        args = [self.expr(a) for a in node.args]
+        t, m = self.temp(), self.label_temp()
+        span = self.value(node.span)
+        listed = ", ".join(v for v, _ in args)
+        self.emit(f"if {fn}.__class__ is Builtin and not st.touched:")   # so every label is EMPTY
+        self.indent += 1
+        self.emit("try:")
+        known = self.known_builtin(node.func, len(args))
+        if known is not None:
+            self.builtin_call(known, fn, t, listed, span)
+            self.emit("    else:")
+        else:
+            self.emit("    if True:")
+        self.emit(f"        {t} = call_builtin(rt, {fn}.spec, [{listed}], None, {span})")
+        self.emit("except SynError as error:")
+        self.emit(f"    {m} = st.callback_labels")
+        self.emit("    st.callback_labels = EMPTY")
+        self.emit(f"    raise make_secret(error.at({span}), {m})")
+        self.emit(f"{m} = st.callback_labels")
+        self.emit(f"if {m}:")
+        self.emit("    st.callback_labels = EMPTY")
+        self.emit(f"if {t}.__class__ is Labeled:")   # (`private` itself makes the first private value)
+        self.emit(f"    {m} = {t}.labels if not {m} or {m} <= {t}.labels else {t}.labels | {m}")
+        self.emit(f"    {t} = {t}.value")
+        self.indent -= 1
+        self.emit("else:")
+        self.indent += 1
+        boxes = ", ".join(self.boxed(v, label) for v, label in args)
+        self.emit(f"{t} = {self.value(self.c.general_call(node.span))}(None, {self.boxed(fn, fnl)}, [{boxes}], ())")
         self.unbox_into(t, m)
         self.indent -= 1
         return t, m

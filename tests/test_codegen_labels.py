@@ -332,6 +332,13 @@ def _split_numbers(names: list[str]):
             .map(lambda t: f"({t[0]} {t[1]} {t[2]})"),
             inner.map(lambda e: f"(- {e})"),
             inner.map(lambda e: f'("n" + {e})'),
+            # calls (a builtin, a task, the first private value made here) and literals
+            inner.map(lambda e: f"length(text({e}))"),
+            inner.map(lambda e: f"step({e})"),
+            inner.map(lambda e: f'private({e}, "bank")'),
+            inner.map(lambda e: f"get(m, text({e}), 5)"),
+            inner.map(lambda e: f"length([{e}, 1])"),
+            inner.map(lambda e: f'length({{"k": {e}}})'),
         )
     return st.recursive(st.sampled_from(["0", "1", "7", "-3", "100000000000000000000", '"t"'] + names), extend,
                         max_leaves=4)
@@ -349,6 +356,7 @@ def _split_block(depth: int, names: list[str], in_loop: bool):
         st.tuples(st.sampled_from(names), e).map(lambda t: f"set {t[0]} to {t[1]}"),
         st.tuples(st.sampled_from(["p", "q"]), e).map(lambda t: f"let {t[0]} be {t[1]}"),
         cond.map(lambda c: f"set flag to {c}"),
+        st.tuples(st.sampled_from(['"a"', "text(v)", "text(w)", '"b"']), e).map(lambda t: f"set m[{t[0]}] to {t[1]}"),
         e.map(lambda x: f"give {x}"),
         e,
     ]
@@ -371,10 +379,10 @@ def _split_block(depth: int, names: list[str], in_loop: bool):
     return st.lists(st.one_of(*simple), min_size=1, max_size=4).map("\n".join)
 
 
-SPLIT_PRELUDE = 'let g be private(2, "app")\nlet h be 3\n'
+SPLIT_PRELUDE = 'let g be private(2, "app")\nlet h be 3\ntask step(x)\n    give x + 1\n'
 split_programs = _split_block(2, ["v", "w", "a", "b", "g", "h"], False).map(
-    lambda body: SPLIT_PRELUDE + "task f(v, w)\n    let a be 0\n    let b be 1\n    let flag be v < w\n"
-    + _indent(body) + "\n    give a\n"
+    lambda body: SPLIT_PRELUDE + "task f(v, w)\n    let a be 0\n    let b be 1\n    let m be {}\n"
+    "    let flag be v < w\n" + _indent(body) + "\n    give [a, b, m]\n"
     + "print(f(1, 2))\nprint(f(private(1, \"app\"), 2))\nprint(f(5, private(2, \"bank\")))\n"
     + "print(f(private(\"s\", \"app\"), private(0, \"app\")))\n")
 
@@ -469,6 +477,10 @@ SPLIT_RULES = {
         '        set a to b\n        set b to c\n        set c to w\n        set i to i + 1\n    give a\n'
         'print(f(private(7, "app"), 2), f(private(7, "app"), 3), f(private(7, "app"), 9), f(7, 9))\n',
         "0 private(app) private(app) 7\n", None),
+    "a loop that binds a name it read unbound does not settle on the first iteration's labels": (
+        'let z be private(5, "app")\ntask f(n)\n    let r be z\n    let i be 0\n    while i < n\n'
+        '        set r to z * 0\n        let z be 1\n        set i to i + 1\n    give r\nprint(f(1), f(3))\n',
+        "private(app) 0\n", None),
     "a settled loop keeps labelling what it computes": (
         'task f(w, n)\n    let t be 0\n    let i be 0\n    while i < n\n        set t to t + i * w\n        set i to i + 1\n'
         '    give t\nprint(f(private(3, "app"), 50), declassify(f(private(3, "app"), 50), "t"), f(3, 50))\n',
@@ -505,7 +517,7 @@ def test_split_rule_bodies_are_in_locals():
     would leave its rules untested there)."""
     from synsema.lang.errors import SynError
     from synsema.runtime.interp import Runtime
-    for name, (source, _, _) in SPLIT_RULES.items():
+    for name, (source, _, _) in {**SPLIT_RULES, **SPLIT_CALL_RULES}.items():
         output = io.StringIO()
         rt = Runtime(out=output.write, err=output.write, labels=True)
         try:
@@ -514,3 +526,85 @@ def test_split_rule_bodies_are_in_locals():
             pass
         assert _in_locals(rt, "f"), name
 
+
+# Calls, literals and keyed sets in bodies with labels in locals (the `f` of each is in locals).
+SPLIT_CALL_RULES = {
+    "a builtin's answer in locals carries its argument's label": (
+        'task f(x)\n    give text(x)\nprint(f(private(3, "app")), f(3))\n', "private(app) 3\n", None),
+    "a task called from locals": (
+        'task g(x)\n    give x + 1\ntask f(x)\n    give g(x) * 2\n'
+        'print(f(1), declassify(label_of(f(private(1, "app"))), "t"))\n', '4 ["app"]\n', None),
+    "private() in a body makes the first private value": (
+        'task f(x)\n    let p be private(x, "app")\n    give text(p)\nprint(f(3))\n', "private(app)\n", None),
+    "a builtin's callback labels its answer in locals": (
+        'task mk(x)\n    give private(x, "app")\ntask f(xs)\n    give apply(xs, mk)\nprint(f([1, 2]))\n',
+        "private(app)\n", None),
+    "a builtin's error after its callback's private value is secret (locals)": (
+        'task key(x)\n    give private(x, "app")\ntask f(xs)\n    give sort_by(xs, key)\n'
+        'try\n    print(f([[1], 2]))\nrecover e\n    print("caught", e)\n', "", "private"),
+    "a builtin's public error in locals is caught": (
+        'task f(x)\n    give length(x)\ntry\n    print(f(5))\nrecover e\n    print("caught")\n', "caught\n", None),
+    "a list literal keeps its items' labels (locals)": (
+        'task f(x)\n    give [x, 1]\nprint(f(private(2, "app")), declassify(label_of(f(private(2, "app"))), "t"))\n',
+        '[private(app), 1] ["app"]\n', None),
+    "a map literal keeps its values' labels (locals)": (
+        'task f(x)\n    give {"a": x}\nprint(f(private(2, "app")))\n', '{a: private(app)}\n', None),
+    "a keyed set in locals keeps the value's label": (
+        'task f(v)\n    let m be {}\n    set m["a"] to v\n    give m\nprint(f(private(1, "app")), f(1))\n',
+        '{a: private(app)} {a: 1}\n', None),
+    "a keyed set in a private loop is refused for a public map (locals)": (
+        'task f(k)\n    let m be {}\n    while k < 1\n        set k to k + 1\n        set m["a"] to 1\n    give m\n'
+        'print(f(private(0, "app")))\n', "", "cannot assign to 'm'"),
+    "a keyed set in a private loop of a map as private is allowed (locals)": (
+        'task f(k, m)\n    while k < 1\n        set k to k + 1\n        set m["a"] to 1\n    give m\n'
+        'print(declassify(f(private(0, "app"), private({}, "app")), "t"))\n', '{a: 1}\n', None),
+    "a key that makes the first private value taints the map (locals)": (
+        'task f(n)\n    let m be {}\n    set m[text(private(n, "app"))] to 1\n    give m\nprint(f(1))\n',
+        "private(app)\n", None),
+    "a keyed set whose error comes with the first private value is secret (locals)": (
+        'task f(n)\n    let xs be [0]\n    set xs[private(n, "app")] to 1\n    give xs\n'
+        'try\n    f(5)\nrecover e\n    print("caught")\n', "", "private"),
+    "a keyed set at a private key labels the map (locals)": (
+        'task f(k)\n    let m be {"a": 0}\n    set m[k] to 1\n    give m\n'
+        'print(declassify(label_of(f(private("a", "app"))), "t"), f("a"))\n', '["app"] {a: 1}\n', None),
+    "a keyed set's error at a private key is secret (locals)": (
+        'task f(i)\n    let xs be [0]\n    set xs[i] to 1\n    give xs\ntry\n    f(private(5, "app"))\n'
+        'recover e\n    print("caught")\n', "", "private"),
+    "a keyed set's public error is caught (locals)": (
+        'task f(i)\n    let xs be [0]\n    set xs[i] to 1\n    give xs\ntry\n    f(5)\nrecover e\n    print("caught")\n',
+        "caught\n", None),
+}
+
+
+@pytest.mark.parametrize("name", sorted(SPLIT_CALL_RULES))
+def test_call_and_literal_rules_with_labels_in_locals(tmp_path, name):
+    _holds(tmp_path, *SPLIT_CALL_RULES[name])
+
+# Templates and map literals in frame-mode generated code (a top-level loop).
+FRAME_LITERAL_RULES = {
+    "a template's hole labels the text": (
+        'let s be private("x", "app")\nlet i be 0\nwhile i < 1\n    set i to i + 1\n    let t be `a{s}b`\n'
+        '    print(t, declassify(t, "t"), `c{i}`)\n', "private(app) axb c1\n", None),
+    "a template's hole labels the text through a list": (
+        'let s be [private(1, "app")]\nlet i be 0\nwhile i < 1\n    set i to i + 1\n    let t be `a{s}b`\n'
+        '    print(t, declassify(t, "t"))\n', "private(app) a[1]b\n", None),
+    "a template's size error under a private hole is secret": (
+        'let s be "x"\nlet i be 0\nwhile i < 25\n    set s to s + s\n    set i to i + 1\nlet p be private(s, "app")\n'
+        'let j be 0\ntry\n    while j < 1\n        set j to j + 1\n        print(length(`{p}{p}`))\nrecover e\n'
+        '    print("caught")\n', "", "private"),
+    "a template's public size error is caught": (
+        'let s be "x"\nlet i be 0\nwhile i < 25\n    set s to s + s\n    set i to i + 1\n'
+        'let j be 0\ntry\n    while j < 1\n        set j to j + 1\n        print(length(`{s}{s}`))\nrecover e\n'
+        '    print("caught")\n', "caught\n", None),
+    "a map literal's private key labels the map": (
+        'let k be private("a", "app")\nlet i be 0\nwhile i < 1\n    set i to i + 1\n    let m be {(k): 1, "b": i}\n'
+        '    print(m, declassify(m, "t"))\n', 'private(app) {a: 1, b: 1}\n', None),
+    "a map literal keeps its values' labels": (
+        'let v be private(1, "app")\nlet i be 0\nwhile i < 1\n    set i to i + 1\n    let m be {"a": v}\n'
+        '    print(m, declassify(label_of(m), "t"))\n', '{a: private(app)} ["app"]\n', None),
+}
+
+
+@pytest.mark.parametrize("name", sorted(FRAME_LITERAL_RULES))
+def test_template_and_map_rules_in_generated_loops(tmp_path, name):
+    _holds(tmp_path, *FRAME_LITERAL_RULES[name])
