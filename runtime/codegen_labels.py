@@ -49,6 +49,31 @@ _EXPRESSIONS = frozenset({"Num", "Str", "Bool", "Nothing", "Name", "ListLit", "U
 _LABELLED_INT_OPS = ("+", "-", "*", "//", "%")
 
 
+def public_builtin_call(gen, node, fn: str, t: str, args: list, span: str, found: str) -> None:
+    """label_compiler.public_builtin written out by `gen` (this module's generator or
+    codegen_split's), for a call whose callee `fn` is a builtin while nothing is private, so its
+    arguments are public: `t` = its answer (the known builtin's call inline, else call_builtin),
+    an error secret under what its callbacks returned; `found` = what they returned, taken back
+    out of the label state when not empty (the caller labels the answer with it, under an
+    `if {found}:` left open)."""
+    listed = ", ".join(args)
+    gen.emit("try:")
+    known = gen.known_builtin(node.func, len(args))
+    if known is not None:
+        gen.builtin_call(known, fn, t, listed, span)   # calls.call_builtin written out
+        gen.emit("    else:")
+    else:
+        gen.emit("    if True:")
+    gen.emit(f"        {t} = call_builtin(rt, {fn}.spec, [{listed}], None, {span})")
+    gen.emit("except SynError as error:")
+    gen.emit(f"    {found} = st.callback_labels")
+    gen.emit("    st.callback_labels = EMPTY")
+    gen.emit(f"    raise make_secret(error.at({span}), {found})")
+    gen.emit(f"{found} = st.callback_labels")
+    gen.emit(f"if {found}:")
+    gen.emit("    st.callback_labels = EMPTY")
+
+
 def generate_labelled(compiler, kind: str, node, scope, tail: bool):
     """codegen.generate for the LabelCompiler: a task or lambda body every node of which
     runtime.codegen_split writes, with each variable's value and label in Python locals; any
@@ -501,25 +526,9 @@ class LabelGenerator(Generator):
         t = self.temp()
         span = self.value(node.span)
         found = self.temp()
-        # label_compiler.public_builtin written out: nothing is private, so the arguments are
-        # public; what the builtin's callbacks returned labels its result or its error
         self.emit(f"if {fn}.__class__ is Builtin and not st.touched:")
         self.indent += 1
-        self.emit("try:")
-        known = self.known_builtin(node.func, len(args))
-        if known is not None:
-            self.builtin_call(known, fn, t, listed, span)   # calls.call_builtin written out
-            self.emit("    else:")
-        else:
-            self.emit("    if True:")
-        self.emit(f"        {t} = call_builtin(rt, {fn}.spec, [{listed}], None, {span})")
-        self.emit("except SynError as error:")
-        self.emit(f"    {found} = st.callback_labels")
-        self.emit("    st.callback_labels = EMPTY")
-        self.emit(f"    raise make_secret(error.at({span}), {found})")
-        self.emit(f"{found} = st.callback_labels")
-        self.emit(f"if {found}:")
-        self.emit("    st.callback_labels = EMPTY")
+        public_builtin_call(self, node, fn, t, args, span, found)
         self.emit(f"    {t} = wrap({t}, {found})")
         self.indent -= 1
         self.emit("else:")

@@ -50,6 +50,7 @@ from synsema.lang.errors import SynError
 from synsema.runtime import assertions, fastpaths
 from synsema.runtime import operators as ops
 from synsema.runtime.codegen import Generator, _GiveUp, _slow_binary, _slow_negate, _undefined_raiser
+from synsema.runtime.codegen_labels import public_builtin_call
 from synsema.runtime.label_compiler import _may_give, _updated, labelled_comparison
 from synsema.runtime.labels import EMPTY, Labeled, assignment_refusal, make_secret, unwrap, violation, wrap
 
@@ -612,14 +613,6 @@ class SplitGenerator(Generator):
             self.emit(f"{t}[{key}] = {v}")
         return t, "EMPTY"
 
-    def e_Pipe(self, node):
-        step = node.step
-        if type(step) is ast.Call:
-            call = ast.Call(step.func, [node.value, *step.args], step.named, span=step.span)
-        else:
-            call = ast.Call(step, [node.value], [], span=node.span)
-        return self.e_Call(call)
-
     def e_Call(self, node):
         """LabelCompiler.e_Call: a builtin while nothing is private is `public_builtin` written out
         (the known builtin's call inline, what its callbacks returned labelling its answer or its
@@ -630,24 +623,9 @@ class SplitGenerator(Generator):
         args = [self.expr(a) for a in node.args]
         t, m = self.temp(), self.label_temp()
         span = self.value(node.span)
-        listed = ", ".join(v for v, _ in args)
         self.emit(f"if {fn}.__class__ is Builtin and not st.touched:")   # so every label is EMPTY
         self.indent += 1
-        self.emit("try:")
-        known = self.known_builtin(node.func, len(args))
-        if known is not None:
-            self.builtin_call(known, fn, t, listed, span)
-            self.emit("    else:")
-        else:
-            self.emit("    if True:")
-        self.emit(f"        {t} = call_builtin(rt, {fn}.spec, [{listed}], None, {span})")
-        self.emit("except SynError as error:")
-        self.emit(f"    {m} = st.callback_labels")
-        self.emit("    st.callback_labels = EMPTY")
-        self.emit(f"    raise make_secret(error.at({span}), {m})")
-        self.emit(f"{m} = st.callback_labels")
-        self.emit(f"if {m}:")
-        self.emit("    st.callback_labels = EMPTY")
+        public_builtin_call(self, node, fn, t, [v for v, _ in args], span, m)
         self.emit(f"if {t}.__class__ is Labeled:")   # (`private` itself makes the first private value)
         self.emit(f"    {m} = {t}.labels if not {m} or {m} <= {t}.labels else {t}.labels | {m}")
         self.emit(f"    {t} = {t}.value")
