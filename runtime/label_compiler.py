@@ -33,7 +33,7 @@ from synsema.lang.resolve import Scope, collect_declarations
 from synsema.runtime import assertions, fastpaths
 from synsema.runtime import operators as ops
 from synsema.runtime.calls import GIVE, RECURSION_LIMIT, REG, STOP, call_builtin, call_value, invoke
-from synsema.runtime.compiler import Compiler, _comparison, _list_position, no_methods, undefined
+from synsema.runtime.compiler import Compiler, _comparison, _list_position, no_methods
 from synsema.runtime.control import StopLoop
 from synsema.runtime.labels import (EMPTY, Labeled, assignment_refusal, deep_labels, make_secret, shown, strip,
                                     unwrap, violation, wrap)
