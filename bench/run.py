@@ -110,8 +110,8 @@ PEER_NAMES = {"asteval": "asteval", "smolagents": "smolagents LocalPythonExecuto
 # One operation per domain, and for nt one without a backend and one with: the first (and
 # only) math call of a fresh `synsema run`, whole process, against `synsema run hello.syn`.
 MATH_FIRST_CALLS = [("nt.integer.gcd", "no backend"), ("comb.binomial", "no backend"),
-                    ("seq.recurrence.find", "no backend"), ("nt.integer.factor", "sympy"),
-                    ("poly.factor", "FLINT"), ("linalg.det", "sympy"),
+                    ("seq.recurrence.find", "no backend"), ("nt.integer.factor", "PARI"),
+                    ("poly.factor", "FLINT"), ("linalg.det", "FLINT"),
                     ("calculus.integrate.rational", "sympy"), ("opt.lp.solve", "no backend"),
                     ("poly.cyclotomic", "no backend"),
                     ("sat.solve", "PySAT"), ("smt.solve", "z3"),

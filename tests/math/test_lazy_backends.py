@@ -104,13 +104,13 @@ print(math.run("nt.integer.gcd", {{values: [12, 18, 27]}}).gcd)
 print(math.prewarm())
 print(math.run("smt.solve", {json.dumps(SMT)}).status)
 print(math.prewarm())
-print(math.run("nt.integer.factor", {{n: 360}}).factors[0].prime)
+print(math.run("comb.partitions.count", {{n: 10}}).value)
 print(math.prewarm())
 """)
     result = run_synsema("run", prog)
     assert result.returncode == 0, result.stderr
     assert result.stdout.splitlines() == [
-        "[]", "3", "[]", "sat", '["z3"]', "2", '["mpmath", "sympy", "z3"]']
+        "[]", "3", "[]", "sat", '["z3"]', "42", '["mpmath", "sympy", "z3"]']
 
 
 def test_math_prewarm_loads_named_domains_or_all_and_rejects_unknown_ones(tmp_path):

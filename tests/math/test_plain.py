@@ -176,7 +176,8 @@ print(json.dumps({"code": code, "interpreter": sorted(sys.modules),
                   "worker": isolation._HELPER.modules()}))
 """
 # The backend behind each adapter a plain operation declares: it loads in the worker only.
-BACKEND_OF = {"flint_poly": "flint", "mpmath_pslq": "mpmath", "pysat_solver": "pysat", "z3_smt": "z3"}
+BACKEND_OF = {"flint_matrix": "flint", "flint_poly": "flint", "mpmath_pslq": "mpmath",
+              "pari_integer": "cypari2", "pysat_solver": "pysat", "z3_smt": "z3"}
 HEAVY = ("pydantic", "pydantic_core", "sympy", "z3", "pysat", "mpmath", "flint", "cypari2",
          "synsema.stdlib.math.catalog", "synsema.stdlib.math.tool", "synsema.stdlib.math.api",
          "synsema.stdlib.math.primitives")

@@ -12,24 +12,14 @@ from __future__ import annotations
 import cypari2
 
 from ..errors import BackendFault
-
-_STACK_BYTES = 10**8  # PARI's stack for a 100-digit certificate (measured: well under this)
-_pari: cypari2.Pari | None = None
-
-
-def _instance() -> cypari2.Pari:
-    global _pari
-    if _pari is None:
-        _pari = cypari2.Pari()
-        _pari.allocatemem(_STACK_BYTES, silent=True)
-    return _pari
+from .pari_integer import instance
 
 
 def ecpp_chain(n: int) -> list[tuple[int, int, int, int, int, int, int]]:
     """PARI's chain for the probable prime n as (N, a, b, m, s, x, y) per step, largest N
     first, with q = m / s the next step's N; empty when PARI proves n without a step (n below
     2^64)."""
-    pari = _instance()
+    pari = instance()
     try:
         cert = pari.primecert(n)
     except cypari2.PariError as error:

@@ -21,11 +21,6 @@ def _fraction(value) -> Fraction:
     return Fraction(int(value.numerator), int(value.denominator))
 
 
-def determinant(n: int, rows: list[list[Fraction]]) -> Fraction:
-    """det of a square rational matrix (1 for 0x0)."""
-    return _fraction(_rational_matrix(n, n, rows).det())
-
-
 def rref(nrows: int, ncols: int, rows: list[list[Fraction]]) -> tuple[list[list[Fraction]],
                                                                      list[int]]:
     """The reduced row echelon form and its pivot columns."""

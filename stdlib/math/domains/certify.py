@@ -516,7 +516,7 @@ CERTIFY = MathTool(
            "checked ECPP chain proved it, with the proven parts of n - 1 and n + 1, their "
            "cofactors, and the certificates of every proven prime of those parts."),
     request=CertifyRequest, result=CertifyResult, function=certify_prime, deadline=20.0,
-    adapters=("flint_integer", "pari_ecpp", "sympy_arithmetic", "sympy_ntheory"),
+    adapters=("flint_integer", "pari_ecpp", "pari_integer", "sympy_arithmetic", "sympy_ntheory"),
     examples=(
         Example.of("Compute a primality certificate for 2^89 - 1 or an honest partial "
                    "outcome; n must be a non-negative integer below 10^100, large values as "

@@ -1,7 +1,9 @@
 """The kernel of `nt.prime.test` (declared in domains/nt.py, which grades its claims) and the
 Miller-Rabin rounds that are its proof below psi_13 (nt.integer.factor, nt.prime.certify and
-nt.function.evaluate use them too). Above psi_13 the strong BPSW test comes from sympy
-(adapters/sympy_ntheory.py), imported only then."""
+nt.function.evaluate use them too). Above psi_13 nt.prime.test takes the strong BPSW test from
+sympy (adapters/sympy_ntheory.py), imported only then; nt.integer.factor labels its factors
+above psi_13 with `strong_bpsw_probable_prime`, the same test written out here (tests/math/
+test_factor_kernel.py compares the two), so that it needs no sympy."""
 
 from __future__ import annotations
 
@@ -36,6 +38,70 @@ def passes_deterministic_bases(p: int) -> bool:
     if p in MR_BASES:
         return True
     return p % 2 == 1 and all(strong_probable_prime(p, a) for a in MR_BASES)
+
+
+def strong_bpsw_probable_prime(n: int) -> bool:
+    """The strong Baillie-PSW test, decided as sympy's `is_strong_bpsw_prp` decides it: n passes
+    when it is 2, or odd and a strong probable prime to base 2 and a strong Lucas probable prime
+    with Selfridge's parameters (method A: D the first of 5, -7, 9, -11, ... with Jacobi symbol
+    (D/n) = -1, P = 1, Q = (1 - D)/4). A D sharing a factor with n that n does not divide, and
+    a perfect square (for which no such D exists; checked when the search reaches D = 13, the
+    point where sympy checks it), fail."""
+    if n < 2:
+        return False
+    if n % 2 == 0:
+        return n == 2
+    if not strong_probable_prime(n, 2):
+        return False
+    for k in itertools.count():
+        d = (2 * k + 5) * (-1) ** k
+        symbol = _jacobi(d, n)
+        if symbol == -1:
+            return _strong_lucas(n, d)
+        if symbol == 0 and d % n:
+            return False
+        if d == 13 and math.isqrt(n) ** 2 == n:
+            return False
+
+
+def _strong_lucas(n: int, d: int) -> bool:
+    """Does odd n pass the strong Lucas test with P = 1, Q = (1 - d)/4, where (d/n) = -1? With
+    n + 1 = k 2^s, k odd: U_k = 0 (mod n), or V_(k 2^r) = 0 (mod n) for some 0 <= r < s."""
+    q = (1 - d) // 4
+    s = ((n + 1) & -(n + 1)).bit_length() - 1
+    u, v, qk = 1, 1, q % n  # U_1, V_1 (= P) and Q^1, all mod n
+    for bit in bin((n + 1) >> s)[3:]:
+        # index m -> 2m: U_2m = U_m V_m, V_2m = V_m^2 - 2 Q^m
+        u, v, qk = u * v % n, (v * v - 2 * qk) % n, qk * qk % n
+        if bit == "1":
+            # index m -> m + 1 (P = 1): U = (U + V)/2, V = (d U + V)/2, halved mod odd n
+            u, v = u + v, d * u + v
+            u, v = ((u + n if u & 1 else u) >> 1) % n, ((v + n if v & 1 else v) >> 1) % n
+            qk = qk * q % n
+    if u == 0 or v == 0:
+        return True
+    for _ in range(s - 1):
+        v = (v * v - 2 * qk) % n
+        if v == 0:
+            return True
+        qk = qk * qk % n
+    return False
+
+
+def _jacobi(a: int, n: int) -> int:
+    """The Jacobi symbol (a/n) for odd n > 0."""
+    a %= n
+    result = 1
+    while a:
+        while a % 2 == 0:
+            a //= 2
+            if n % 8 in (3, 5):
+                result = -result
+        a, n = n, a
+        if a % 4 == 3 and n % 4 == 3:
+            result = -result
+        a %= n
+    return result if n == 1 else 0
 
 
 def primality_verdict(request) -> dict:
