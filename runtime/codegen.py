@@ -34,7 +34,7 @@ from synsema.lang.checks import PROTECTED_NAMES
 from synsema.lang.errors import SynError
 from synsema.runtime import fastpaths
 from synsema.runtime import operators as ops
-from synsema.runtime.calls import (BUILTIN_FAILURES, GIVE, RECURSION_LIMIT, REG, SIZED_RESULTS, STOP,
+from synsema.runtime.calls import (BUILTIN_FAILURES, GIVE, RECURSION_LIMIT, REG, SIZED_RESULTS, STEPS, STOP,
                                    builtin_failure, call_builtin, call_value, host_failure, invoke)
 from synsema.runtime.control import StopLoop
 from synsema.runtime.limits import MAX_INT_BITS, MAX_LIST_LENGTH, MAX_TEXT_LENGTH, check_result, joined
@@ -417,7 +417,7 @@ class Generator:
                 + declared + unbound
                 + f"{pad * 2}saved_depth = reg.depth\n{pad * 2}if saved_depth >= RECURSION_LIMIT:\n"
                 f"{pad * 3}raise SynError('maximum recursion depth exceeded')\n"
-                f"{pad * 2}reg.steps += 1\n{pad * 2}depth = saved_depth + 1\n{pad * 2}try:\n"
+                f"{pad * 2}next(STEPS)\n{pad * 2}depth = saved_depth + 1\n{pad * 2}try:\n"
                 + "".join(f"{pad}{line}\n" for line in self.lines)
                 + f"{pad * 2}finally:\n{pad * 3}reg.depth = saved_depth\n{pad}return callback\n")
 
@@ -1654,7 +1654,7 @@ class Generator:
             self.emit(f"{d} = reg.depth")
         self.emit(f"if {d} >= {RECURSION_LIMIT}:")   # a literal: cheaper than reading a global
         self.emit("    raise SynError('maximum recursion depth exceeded')")
-        self.emit("reg.steps += 1")
+        self.emit("next(STEPS)")
         if self.direct:
             self.emit(f"{t} = {call.format(depth='depth + 1')}")
             return
@@ -1719,7 +1719,7 @@ class Generator:
         d = self.depth_now()
         self.emit(f"if {d} >= RECURSION_LIMIT:")
         self.emit("    raise SynError('maximum recursion depth exceeded')")
-        self.emit("reg.steps += 1")
+        self.emit("next(STEPS)")
         held = self.temp()
         self.emit(f"{held} = {d}")
         self.emit(f"reg.depth = {held} + 1")
@@ -1836,7 +1836,7 @@ def _set_outer(name, span, g):
 
 
 _NAMESPACE = {
-    "GIVE": GIVE, "STOP": STOP, "U": UNBOUND, "NO_TASK": _NO_TASK, "Task": Task, "SynError": SynError, "StopLoop": StopLoop,
+    "GIVE": GIVE, "STOP": STOP, "STEPS": STEPS, "U": UNBOUND, "NO_TASK": _NO_TASK, "Task": Task, "SynError": SynError, "StopLoop": StopLoop,
     "RECURSION_LIMIT": RECURSION_LIMIT, "call_other": call_other, "call_builtin": call_builtin, "each_items": each_items,
     "checked_product": checked_product, "Builtin": Builtin, "getrefcount": sys.getrefcount,
     "map_key": map_key, "display": display, "equal": equal, "joined": joined, "_INT_LOW": -(1 << MAX_INT_BITS), "_INT_HIGH": 1 << MAX_INT_BITS,

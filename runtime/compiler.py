@@ -22,8 +22,8 @@ from synsema.lang.toolschema import JSON_TYPES
 from synsema.runtime import assertions, fastpaths
 from synsema.runtime import operators as ops
 from synsema.runtime.fastpaths import Operand
-from synsema.runtime.calls import (GIVE, host_failure, RECURSION_LIMIT, REG, STOP, TaskCode, call_builtin, call_value, invoke,
-                           invoke1)
+from synsema.runtime.calls import (GIVE, host_failure, RECURSION_LIMIT, REG, STEPS, STOP, TaskCode, call_builtin, call_value,
+                           invoke, invoke1)
 from synsema.runtime.control import StopLoop
 from synsema.runtime.labels import unwrap as unwrap_label
 from synsema.runtime.limits import check_decimal, check_int, joined
@@ -1327,7 +1327,7 @@ class Compiler:
                             if reg.depth >= RECURSION_LIMIT:
                                 raise SynError("maximum recursion depth exceeded")
                             reg.depth += 1
-                            reg.steps += 1
+                            next(STEPS)
                             try:
                                 result = code.body(frame)
                             finally:

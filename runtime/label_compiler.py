@@ -32,7 +32,7 @@ from synsema.lang.errors import SynError
 from synsema.lang.resolve import Scope, collect_declarations
 from synsema.runtime import assertions, fastpaths
 from synsema.runtime import operators as ops
-from synsema.runtime.calls import GIVE, RECURSION_LIMIT, REG, STOP, call_builtin, call_value, invoke
+from synsema.runtime.calls import GIVE, RECURSION_LIMIT, REG, STEPS, STOP, call_builtin, call_value, invoke
 from synsema.runtime.compiler import Compiler, _comparison, _list_position, no_methods
 from synsema.runtime.control import StopLoop
 from synsema.runtime.labels import (EMPTY, Labeled, assignment_refusal, deep_labels, make_secret, shown, strip,
@@ -195,7 +195,7 @@ class PublicCompiler(Compiler):
                             if reg.depth >= RECURSION_LIMIT:
                                 raise SynError("maximum recursion depth exceeded")
                             reg.depth += 1
-                            reg.steps += 1
+                            next(STEPS)
                             try:
                                 result = body([fn.env, a, *code.extra] if code.extra else [fn.env, a])
                             finally:
@@ -233,7 +233,7 @@ def _run_public(body, frame: list):
     if reg.depth >= RECURSION_LIMIT:
         raise SynError("maximum recursion depth exceeded")
     reg.depth += 1
-    reg.steps += 1
+    next(STEPS)
     try:
         result = body(frame)
     finally:
@@ -261,11 +261,12 @@ def _public_call(st, fn: Task, values: list):
     if body is None or len(values) != len(code.names):
         return _NOT_RUN
     reg = REG
-    steps = reg.steps
+    mark = STEPS.__length_hint__()   # what is left: Register.take_back
     try:
         return _run_public(body, [fn.env, *values, *code.extra])
     except _LeavePublic:
-        reg.steps, reg.value = steps, None   # the depth is back already; steps count as if not run
+        reg.take_back(mark)   # the depth is back already; steps count as if not run
+        reg.value = None
         return _NOT_RUN
 
 
@@ -937,12 +938,12 @@ class LabelCompiler(Compiler):
                     if public is not None:
                         # `_public_call`, written out: the entry of every public run, so of every
                         # recursive call made from labelled code (a helper costs a Python call).
-                        steps = reg.steps
+                        mark = STEPS.__length_hint__()   # what is left: Register.take_back
                         try:
                             if reg.depth >= RECURSION_LIMIT:
                                 raise SynError("maximum recursion depth exceeded")
                             reg.depth += 1
-                            reg.steps += 1
+                            next(STEPS)
                             try:
                                 result = public([fn.env, a, *code.extra] if code.extra else [fn.env, a])
                             finally:
@@ -952,7 +953,8 @@ class LabelCompiler(Compiler):
                                 reg.value = None
                             return result
                         except _LeavePublic:
-                            reg.steps, reg.value = steps, None
+                            reg.take_back(mark)
+                            reg.value = None
                         except SynError as error:
                             raise error.at(span)
                     old = st.pc
@@ -962,7 +964,7 @@ class LabelCompiler(Compiler):
                         if reg.depth >= RECURSION_LIMIT:
                             raise SynError("maximum recursion depth exceeded")
                         reg.depth += 1
-                        reg.steps += 1
+                        next(STEPS)
                         try:
                             result = code.body([fn.env, a, *code.extra] if code.extra else [fn.env, a])
                         finally:
@@ -1179,7 +1181,7 @@ def labelled_callback(rt, fn: Task, arity: int):
             if reg.depth >= RECURSION_LIMIT:   # run_body, written out
                 raise SynError("maximum recursion depth exceeded")
             reg.depth += 1
-            reg.steps += 1
+            next(STEPS)
             try:
                 result = code.body([env, *args, *extra] if extra else [env, *args])
             finally:

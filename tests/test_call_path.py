@@ -86,6 +86,14 @@ PROGRAMS = {
         "print(fib(10), capped(8), steps())\nprint(declassify(fib(s), \"ok\"), declassify(capped(s), \"ok\"))\n"
         "set fib to (n) => n * 100\nprint(capped(8), fib(2))\n",
         ["55 2", "55 2", "3 2", "2 200"], None),
+    # Under --labels each call below starts a public run that meets `length` at its bottom and
+    # gives up; the steps it took are taken back (one entry per arity) and the labelled body
+    # runs the calls again: steps() counts each call once.
+    "steps after public runs given up part-way": (
+        "task one(n)\n    when n == 0\n        give length([1, 2])\n    give one(n - 1) + 1\n"
+        "task two(n, k)\n    when n == 0\n        give length([1, 2]) + k\n    give two(n - 1, k) + 1\n"
+        "print(one(5), steps())\nprint(two(5, 1), steps())\nprint(one(3), two(3, 0), steps())\n",
+        ["7 6", "8 12", "5 5 20"], None),
 }
 
 
