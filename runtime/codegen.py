@@ -1612,13 +1612,14 @@ class Generator:
             self.emit(f"            {t} = {expression.format(*args)}")
             self.emit("        else:")
             self.indent += 1
-        self.emit("        reg.depth = depth + 1" if self.direct else "        reg.depth += 1")
+        local = self.depth_now() == "depth"   # a direct body's, or a labelled split body's (codegen_split)
+        self.emit("        reg.depth = depth + 1" if local else "        reg.depth += 1")
         self.emit("        try:")
         self.emit(f"            {t} = {self.value(spec.implementation())}(rt{', ' if listed else ''}{listed})")
         self.emit("        except BUILTIN_FAILURES as problem:")
         self.emit(f"            raise builtin_failure({name}, problem) from None")
         self.emit("        finally:")
-        self.emit("            reg.depth = depth" if self.direct else "            reg.depth -= 1")
+        self.emit("            reg.depth = depth" if local else "            reg.depth -= 1")
         if form is not None:
             self.indent -= 1
         self.emit(f"        if {t}.__class__ in SIZED_RESULTS and len({t}) > MAX_LIST_LENGTH:")

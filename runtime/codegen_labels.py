@@ -49,18 +49,19 @@ _EXPRESSIONS = frozenset({"Num", "Str", "Bool", "Nothing", "Name", "ListLit", "U
 _LABELLED_INT_OPS = ("+", "-", "*", "//", "%")
 
 
-def public_builtin_call(gen, node, fn: str, t: str, args: list, span: str, found: str) -> None:
+def public_builtin_call(gen, node, fn: str, t: str, args: list, span: str, found: str, inline: bool = False) -> None:
     """label_compiler.public_builtin written out by `gen` (this module's generator or
     codegen_split's), for a call whose callee `fn` is a builtin while nothing is private, so its
     arguments are public: `t` = its answer (the known builtin's call inline, else call_builtin),
     an error secret under what its callbacks returned; `found` = what they returned, taken back
     out of the label state when not empty (the caller labels the answer with it, under an
-    `if {found}:` left open)."""
+    `if {found}:` left open). `inline`: `args` are names, so a builtin Generator.builtin_call
+    writes as its Python expression (`get`, `length`) may be written so (no private value exists)."""
     listed = ", ".join(args)
     gen.emit("try:")
     known = gen.known_builtin(node.func, len(args))
     if known is not None:
-        gen.builtin_call(known, fn, t, listed, span)   # calls.call_builtin written out
+        gen.builtin_call(known, fn, t, listed, span, args if inline else None)   # calls.call_builtin written out
         gen.emit("    else:")
     else:
         gen.emit("    if True:")

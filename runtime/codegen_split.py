@@ -65,6 +65,10 @@ _INT_OPS = frozenset({"+", "-", "*", "//", "%", "<", "<=", ">", ">="})
 # Where written code reads the local `pc` (the pc as the body entered it, kept in step with st.pc).
 _PC_READ = re.compile(r"(?<![.\w])pc\b")
 
+# Where written code reads the local `depth`: the body's call depth, REG.depth as the body entered
+# it, which every call it makes puts back as it found it (so it is REG.depth all through the body).
+_DEPTH_READ = re.compile(r"(?<![.\w])depth\b")
+
 
 def writable(body) -> bool:
     """Whether every node of a task body (a list) or lambda body (an expression) is one this
@@ -184,6 +188,11 @@ class SplitGenerator(Generator):
     def local(self, slot: int) -> tuple[str, str]:
         return f"x{slot}", f"l{slot}"
 
+    def depth_now(self) -> str:
+        """The local `depth` (`_DEPTH_READ`): Generator.builtin_call reads it and puts REG.depth
+        back to it absolutely, as in a direct body."""
+        return "depth"
+
     # ------------------------------------------------------------------ entry points
     def task(self, stmts: list, scope):
         self.frames.append(("f0", scope))
@@ -206,6 +215,8 @@ class SplitGenerator(Generator):
                      f"    {x} = {x}.value", "else:", f"    {lab} = EMPTY"]
         if any(_PC_READ.search(line) for line in self.lines):
             head.append("pc = st.pc")
+        if any(_DEPTH_READ.search(line) for line in self.lines):
+            head.append("depth = reg.depth")
         rest = range(scope.params + 1, scope.size)
         if rest:
             head.append(" = ".join(f"x{s}" for s in rest) + " = U")
@@ -287,6 +298,7 @@ class SplitGenerator(Generator):
         declassified = (type(node.value) is ast.Call and type(node.value.func) is ast.Name
                         and node.value.func.name == "declassify")
         store = self.value(_keyed_store(self.c, name, node.span, declassified))
+        outer, self.statement_temps = self.statement_temps, []   # each branch drops its own temporaries
         self.emit("if st.touched:")
         self.indent += 1
         v, vl = self.expr(node.value)
@@ -295,6 +307,7 @@ class SplitGenerator(Generator):
         self.emit(f"{new} = {store}({self.boxed(x, lab)}, {self.boxed(k, kl)}, {self.boxed(v, vl)})")
         self.emit(f"{x} = {new}")
         self.unbox_into(x, lab)
+        self.end_statement()
         self.indent -= 1
         self.emit("else:")
         self.indent += 1
@@ -306,6 +319,7 @@ class SplitGenerator(Generator):
         self.emit(f"{vb} = {self.boxed(v, vl)}")
         self.emit(f"{kb} = {self.boxed(k, kl)}")
         self.drop_temps((vb, kb))
+        self.statement_temps = outer + [vb, kb]   # the rest are dropped, and `box` is by its `finally`
         self.emit(f"if {x}.__class__ is dict and {kb}.__class__ is str and getrefcount({x}) <= 2:")
         self.emit(f"    {x}[{kb}] = {vb}")
         self.emit("else:")
@@ -471,15 +485,11 @@ class SplitGenerator(Generator):
         if slot is not None:
             return self.local(slot)
         candidates = self.scope.resolve(name)
+        if not candidates:
+            return self.unboxed(self.global_value(node))
         t = self.temp()
         key = self.value(name)
         missing = f"{self.value(_undefined_raiser(name, self.scope, self.c.globals, node.span))}()"
-        if not candidates:
-            self.emit("try:")
-            self.emit(f"    {t} = g[{key}]")
-            self.emit("except KeyError:")
-            self.emit(f"    {missing}")
-            return self.unboxed(t)
         if candidates != [(0, candidates[0][1])]:
             raise _GiveUp()   # a variable of an enclosing frame
         # this body's variable, perhaps unbound here (let in a loop, hidden): else the global.
@@ -495,6 +505,17 @@ class SplitGenerator(Generator):
         self.unbox_into(t, m)
         self.indent -= 1
         return t, m
+
+    def global_value(self, node) -> str:
+        """A temporary holding the global `node` names as the globals hold it (boxed when
+        private), read as Generator.e_Name reads a global; the undefined-name error when unbound."""
+        t = self.temp()
+        read, failure = self.global_read(node.name)
+        self.emit("try:")
+        self.emit(f"    {t} = {read}")
+        self.emit(f"except {failure}:")
+        self.emit(f"    {self.value(_undefined_raiser(node.name, self.scope, self.c.globals, node.span))}()")
+        return t
 
     def e_Unary(self, node):
         if node.op == "not":
@@ -619,13 +640,17 @@ class SplitGenerator(Generator):
         error), every other call the LabelCompiler's `general_call` on the boxes."""
         if node.named or type(node.func) is ast.Attr or assertions.is_check(node, self.scope):
             return None
-        fn, fnl = self.expr(node.func)
+        if self.known_builtin(node.func, len(node.args)) is not None:
+            fn = box = self.global_value(node.func)   # a builtin is never boxed: no box to open
+        else:
+            fn, fnl = self.expr(node.func)
+            box = self.boxed(fn, fnl)
         args = [self.expr(a) for a in node.args]
         t, m = self.temp(), self.label_temp()
         span = self.value(node.span)
         self.emit(f"if {fn}.__class__ is Builtin and not st.touched:")   # so every label is EMPTY
         self.indent += 1
-        public_builtin_call(self, node, fn, t, [v for v, _ in args], span, m)
+        public_builtin_call(self, node, fn, t, [v for v, _ in args], span, m, inline=True)
         self.emit(f"if {t}.__class__ is Labeled:")   # (`private` itself makes the first private value)
         self.emit(f"    {m} = {t}.labels if not {m} or {m} <= {t}.labels else {t}.labels | {m}")
         self.emit(f"    {t} = {t}.value")
@@ -633,7 +658,7 @@ class SplitGenerator(Generator):
         self.emit("else:")
         self.indent += 1
         boxes = ", ".join(self.boxed(v, label) for v, label in args)
-        self.emit(f"{t} = {self.value(self.c.general_call(node.span))}(None, {self.boxed(fn, fnl)}, [{boxes}], ())")
+        self.emit(f"{t} = {self.value(self.c.general_call(node.span))}(None, {box}, [{boxes}], ())")
         self.unbox_into(t, m)
         self.indent -= 1
         return t, m
