@@ -87,6 +87,7 @@ def serve(fd: int, expected: str = "") -> None:
             if "load" in request:
                 from . import catalog
                 _load(a for tool in catalog.in_domains(request["load"]) for a in tool.adapters)
+                _ignore_interrupts()
                 reply = [name for name in BACKENDS if name in sys.modules]
             else:
                 reply = sorted(sys.modules)
@@ -134,6 +135,16 @@ def _prepare(identifier: str, plain: bool) -> None:
         tool.build_validators()
     except Exception:
         pass
+    finally:
+        _ignore_interrupts()
+
+
+def _ignore_interrupts() -> None:
+    """Put SIGINT back to ignored after a backend's import: cypari2's cysignals installs a
+    handler of its own, under which a SIGINT would end the helper (and its children would
+    inherit it). The helper and its children are stopped by the parent (SIGKILL, or the
+    control socket closing), never by an interrupt."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
 def _load(adapters) -> None:

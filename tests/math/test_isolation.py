@@ -7,6 +7,8 @@ A runaway computation is simulated by giving a declaration a deadline far below 
 from __future__ import annotations
 
 import dataclasses
+import os
+import signal
 import threading
 import time
 
@@ -87,3 +89,13 @@ def test_the_worker_refuses_to_trust_a_payload_that_skipped_validation():
     assert info.value.kind == "backend_fault"
     assert info.value.detail["code"] == "unexpected_exception"
     assert "Traceback" not in str(info.value)
+
+
+def test_the_helper_still_ignores_sigint_after_a_backend_installs_a_handler():
+    """cypari2's import (nt.integer.factor's PARI) installs cysignals' SIGINT handler; the
+    helper puts SIG_IGN back, so an interrupt neither ends it nor reaches its children."""
+    assert run("nt.integer.factor", {"n": 360})["factors"][0]["prime"] == 2  # PARI loaded
+    pid = isolation._HELPER._pid
+    os.kill(pid, signal.SIGINT)
+    assert run("nt.integer.factor", {"n": 12})["factors"][0]["prime"] == 2
+    assert isolation._HELPER._pid == pid  # the same helper answered: it was not restarted
