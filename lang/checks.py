@@ -9,7 +9,6 @@ from __future__ import annotations
 
 from synsema.lang import ast
 from synsema.lang.errors import Span, parse_error
-from synsema.lang.hints import replace
 
 PROTECTED_NAMES = frozenset({"private", "declassify", "label_of", "is_private", "print", "eprint"})
 # The builtins whose calls `check_label_call` checks at load time.
@@ -78,6 +77,7 @@ def check_expression_statement(expr: ast.Expr) -> None:
         error = parse_error(f"`{expr.name}` is not Synsema: {REFLEXES[expr.name]}", expr.span)
         word = REFLEX_WORDS.get(expr.name)
         if word is not None:
+            from synsema.lang.hints import replace   # errors only (start-up without .pyc)
             error.fixes = [replace(expr.span, expr.name, word)]
         raise error
 

@@ -29,7 +29,6 @@ from itertools import compress
 from decimal import Decimal
 
 from synsema.lang.errors import Span, lex_error
-from synsema.lang.hints import replace
 from synsema.lang.templates import decode_escapes, scan_template
 
 # Hard (reserved) keywords and the terminal each becomes. A `_` terminal is dropped from the
@@ -374,6 +373,7 @@ class _Scanner:
         if first == "/" and src.startswith("//", end):
             error = lex_error("Unexpected '//' at the start of a statement: `//` is floor division; "
                               "comments start with `--`", self.span(end))
+            from synsema.lang.hints import replace   # errors only (start-up without .pyc)
             error.fixes = [replace(error.span, "//", "--", "Write the comment with '--'")]
             raise error
         return end

@@ -13,7 +13,6 @@ import itertools
 import sys
 
 from synsema.lang.errors import SynError
-from synsema.lang import hints
 from synsema.runtime.control import StopLoop
 from synsema.runtime.limits import MAX_DECIMAL_EXPONENT, MAX_LIST_LENGTH, check_result, too_large
 from synsema.runtime.scope import UNBOUND
@@ -103,11 +102,13 @@ class TaskCode:
 
 
 def unknown_parameter(label: str, name: str, names, listing: bool = False) -> SynError:
+    from synsema.lang import hints   # words errors only: loaded by the first (start-up without .pyc)
     return SynError(hints.unknown_parameter(label, name, names, listing))
 
 
 def _task_call(code: TaskCode) -> str:
     """`call it as f(a, b)`: the hint of a task's arity errors."""
+    from synsema.lang import hints
     return hints.call_as(code.name if code.label != "lambda" else None, code.names)
 
 
@@ -119,6 +120,7 @@ def bind(task: Task, args: list, named, strict: bool) -> list:
     given = len(args)
     if given > count:
         if strict:
+            from synsema.lang import hints
             raise SynError(hints.task_too_many(code.label, count, given), code="arity",
                            hint=_task_call(code))
         args = args[:count]
@@ -143,6 +145,7 @@ def bind(task: Task, args: list, named, strict: bool) -> list:
                 if default is not None:
                     frame[position + 1] = default(frame)
                 elif strict:
+                    from synsema.lang import hints
                     raise SynError(hints.task_missing(code.label, names[position]), code="arity",
                                    hint=_task_call(code))
                 else:
@@ -259,6 +262,7 @@ def call_builtin(rt, spec, args: list, named, span=None):
     if named:
         extra = [k for k, _ in named if k not in spec.named]
         if extra:  # before arity: `length(x = 1)` is a naming mistake, not a missing argument
+            from synsema.lang import hints
             raise SynError(hints.builtin_named(spec.name, extra[0], spec.named), code="unknown-keyword",
                            hint=f"call it as {spec.signature()}")
         import inspect   # only for calls with named arguments: hello world does not load it
@@ -271,6 +275,7 @@ def call_builtin(rt, spec, args: list, named, span=None):
                            code="arity", hint=f"call it as {spec.signature()}")
     given = len(args)
     if given < spec.min_args or (spec.max_args is not None and given > spec.max_args):
+        from synsema.lang import hints
         raise SynError(hints.builtin_arity(spec.name, spec.min_args, spec.max_args, given), code="arity",
                        hint=f"call it as {spec.signature()}")
     reg = REG

@@ -13,15 +13,11 @@ from __future__ import annotations
 import sys
 from decimal import Decimal
 
-from synsema.lang import ast, hints
+from synsema.lang import ast
 from synsema.lang.checks import PROTECTED_NAMES, protected_binding
 from synsema.lang.errors import SynError
 from synsema.lang.gcpause import collector_paused
 from synsema.lang.resolve import Scope, arm_scope, block_scope, task_scope, test_scope
-from synsema.lang.toolschema import JSON_TYPES
-from synsema.runtime import assertions, fastpaths
-from synsema.runtime import operators as ops
-from synsema.runtime.fastpaths import Operand
 from synsema.runtime.calls import (GIVE, host_failure, RECURSION_LIMIT, REG, STEPS, STOP, TaskCode, call_builtin, call_value,
                            invoke, invoke1)
 from synsema.runtime.control import StopLoop
@@ -33,8 +29,10 @@ from synsema.runtime.values import (CALLABLE_TYPES, Builtin, Constructor, EnumVa
 
 _refcount = sys.getrefcount
 
-# The types a parameter may declare (seed 000): the ones a tool schema can describe.
-PARAMETER_TYPES = tuple(JSON_TYPES)
+# runtime.operators, runtime.fastpaths, runtime.assertions, lang.hints and lang.toolschema are
+# imported by the methods that compile an operator, an index, a local store, an assert call or a
+# typed parameter, or that word an error: a program without them (hello world) never compiles
+# their source when there is no bytecode cache (issue 31).
 
 # A second `intent:`: the purpose is fixed once the program runs, so injected code cannot widen it.
 INTENT_FROZEN = ("Cannot declare a new intent after execution has started: intent is frozen, so text "
@@ -49,6 +47,7 @@ def undefined(name: str, scope: Scope | None = None, globals_=()) -> SynError:
     """The error for reading an unbound name: a tier-C builtin's refusal, or the hint of
     `lang.hints.undefined_name` (the Synsema name of a Python habit, else a near name in scope:
     `scope`'s frames, then the globals and builtins, never a tier-C builtin)."""
+    from synsema.lang import hints   # words errors only: loaded by the first (start-up without .pyc)
     from synsema.stdlib.unsupported import tier_c_family, unsupported_error
     family = tier_c_family(name)
     if family is not None:
@@ -77,6 +76,7 @@ def _user_first(globals_) -> list[str]:
 def no_methods(name: str, span, target=None) -> SynError:
     """`xs.append(1)` and the like: Synsema has functions, not methods (`target`: the receiver
     node, named in the message when it is a plain name)."""
+    from synsema.lang import hints
     message, _ = hints.no_methods(name, target.name if type(target) is ast.Name else None)
     return SynError(message, span)
 
@@ -134,6 +134,13 @@ def _own(holder, key):
             c = c.copy()
             holder[key] = c
     return c
+
+
+def _assertions():
+    """runtime.assertions, imported at the first call whose name could be an assert builtin's
+    (each begins with `assert`): a program without one never compiles the module."""
+    from synsema.runtime import assertions
+    return assertions
 
 
 def _generated(compiler, kind: str, node, scope):
@@ -217,6 +224,7 @@ class Compiler:
                 r = None  # hold no value while the next statement runs (see _own)
                 return second(f)
             return run2
+        from synsema.runtime import fastpaths
         return fastpaths.sequence(compiled, GIVE, STOP)
 
     def frame_block(self, stmts: list, scope: Scope, tail: bool, preset: list[str] = ()):
@@ -248,6 +256,7 @@ class Compiler:
     def s_Let(self, node, scope, tail):
         local = self.plain_slots and not scope.is_global and not node.exported
         if local and node.name not in PROTECTED_NAMES:
+            from synsema.runtime import fastpaths
             fused = self.stored(node.value, scope, fastpaths.Store(scope.declare(node.name)))
             if fused is not None:
                 return fused
@@ -269,12 +278,13 @@ class Compiler:
             return v
         return run
 
-    def stored(self, node, scope: Scope, store: fastpaths.Store):
+    def stored(self, node, scope: Scope, store):
         """The expression `node` and the write of its value into a frame slot (`store`) as one
         generated closure, for the operators and indexing runtime.fastpaths writes out; None for
         anything else."""
         if not self.plain_slots or self.watch is not None:
             return None
+        from synsema.runtime import fastpaths
         t = type(node)
         if (t is ast.Index or (t is ast.Binary and fastpaths.has_fast_path(node.op))
                 or (t is ast.Compare and len(node.ops) == 1 and fastpaths.has_fast_path(node.ops[0]))):
@@ -417,6 +427,7 @@ class Compiler:
                 else:
                     raise _not_declared(name, span)
             if name not in PROTECTED_NAMES:
+                from synsema.runtime import fastpaths
                 fused = self.stored(node.value, scope, fastpaths.Store(slot, _set_outer))
                 if fused is not None:
                     return fused
@@ -604,6 +615,7 @@ class Compiler:
 
     def s_Give(self, node, scope, tail):
         if not scope.in_task() and not self._in_test(scope):
+            from synsema.lang import hints
             raise SynError(hints.TOP_LEVEL_GIVE, node.span, hint=hints.TOP_LEVEL_GIVE_HINT)
         value = self.expr(node.value, scope) if node.value is not None else (lambda f: None)
         if tail:
@@ -813,9 +825,12 @@ class Compiler:
             if p.name in seen:
                 raise SynError(f"parameter '{p.name}' appears twice — give each parameter its own "
                                "name (a named argument could not say which one it sets)", p.span or span)
-            if p.type is not None and p.type not in PARAMETER_TYPES:
-                raise SynError(f"unknown parameter type '{p.type}' — a parameter may be typed "
-                               f"{', '.join(PARAMETER_TYPES)}", p.span or span)
+            if p.type is not None:
+                # the types a parameter may declare (seed 000): the ones a tool schema can describe
+                from synsema.lang.toolschema import JSON_TYPES
+                if p.type not in JSON_TYPES:
+                    raise SynError(f"unknown parameter type '{p.type}' — a parameter may be typed "
+                                   f"{', '.join(JSON_TYPES)}", p.span or span)
             seen.add(p.name)
         inner = task_scope(scope, params, body)
         defaults = [self.expr(p.default, inner) if p.default is not None else None for p in params]
@@ -1111,21 +1126,24 @@ class Compiler:
             negative = -node.operand.value  # `-1`: a constant, as the literal itself is
             return lambda f: negative
 
+        from synsema.runtime.operators import negate
+
         def neg(f):
             v = operand(f)
             t = type(v)
             if t is int or t is float:
                 return -v
             try:
-                return ops.negate(v)
+                return negate(v)
             except SynError as e:
                 raise e.at(span)
         return neg
 
-    def operand(self, node, scope, texts: bool = False) -> Operand:
+    def operand(self, node, scope, texts: bool = False):
         """How the evaluator reads one operand of a hot operator (see runtime.fastpaths); a
         text literal is a constant too when `texts` (for `==`/`!=`, whose fast test checks both
         sides' classes; the ordering ones assume a constant is an int)."""
+        from synsema.runtime.fastpaths import Operand
         reader = self.expr(node, scope)
         if self.watch is not None:  # an assert records every operand it reads (runtime.assertions)
             return Operand("expr", reader)
@@ -1143,8 +1161,10 @@ class Compiler:
         return Operand("expr", reader)
 
     def e_Binary(self, node, scope, store=None):
+        from synsema.runtime import fastpaths
+        from synsema.runtime.operators import BINARY
         op = node.op
-        fn = ops.BINARY[op]
+        fn = BINARY[op]
         span = node.span
         left = self.operand(node.left, scope)
         right = self.operand(node.right, scope)
@@ -1164,6 +1184,7 @@ class Compiler:
         return general
 
     def e_Compare(self, node, scope, store=None):
+        from synsema.runtime import fastpaths
         span = node.span
         if len(node.ops) == 1 and fastpaths.has_fast_path(node.ops[0]):
             op = node.ops[0]
@@ -1226,19 +1247,22 @@ class Compiler:
     def e_Index(self, node, scope, store=None):
         """`xs[i]`, `m[k]` with both operands read inline (runtime.fastpaths.index); an integer
         literal index (`stack[-1]`) is a constant, known when the program loads."""
+        from synsema.runtime import fastpaths
+        from synsema.runtime.fastpaths import Operand
+        from synsema.runtime.operators import index
         position = _int_literal(node.index)
         if position is None:
             at = self.operand(node.index, scope)
         else:
             at = Operand("const", self.expr(node.index, scope), value=position)
-        return fastpaths.index(self.operand(node.obj, scope), at, ops.index, node.span, self.globals, store)
+        return fastpaths.index(self.operand(node.obj, scope), at, index, node.span, self.globals, store)
 
     def e_Attr(self, node, scope):
         obj = self.of_over_dot(node, self.expr(node.obj, scope))
         name = node.name
         span = node.span
         target = node.obj.name if type(node.obj) is ast.Name else None
-        attribute = ops.attribute
+        from synsema.runtime.operators import attribute
 
         def run(f):
             o = obj(f)
@@ -1262,6 +1286,7 @@ class Compiler:
                 and inner.obj.span is not None and (node.span.line, node.span.col) < (inner.span.line, inner.span.col)
                 and (inner.span.line, inner.span.col) == (inner.obj.span.line, inner.obj.span.col)):
             return obj
+        from synsema.lang import hints
         from synsema.lang.unparse import unparse
         hint = hints.of_over_dot(node.name, unparse(inner.obj), inner.name)
         missing = f"Map has no key '{inner.name}'"   # that key, not one read further in
@@ -1288,8 +1313,9 @@ class Compiler:
         return self.e_Call(call, scope)
 
     def e_Call(self, node, scope):
-        if self.watch is None and assertions.is_check(node, scope):
-            return assertions.compile_check(self, node, scope, self.e_Call)
+        if (self.watch is None and type(node.func) is ast.Name and node.func.name.startswith("assert")
+                and _assertions().is_check(node, scope)):
+            return _assertions().compile_check(self, node, scope, self.e_Call)
         span = node.span
         rt = self.rt
         func = self._callee(node.func, scope)
@@ -1400,7 +1426,7 @@ class Compiler:
         obj = self.expr(node.obj, scope)
         name = node.name
         span = node.span
-        attribute = ops.attribute
+        from synsema.runtime.operators import attribute
         target = node.obj.name if type(node.obj) is ast.Name else None
 
         def method(f):
@@ -1478,10 +1504,11 @@ def _comparison(op: str):
         return equal
     if op == "!=":
         return lambda a, b: not equal(a, b)
-    if op == "in":
-        return lambda a, b: ops.contains(b, a)
-    if op == "not in":
-        return lambda a, b: not ops.contains(b, a)
+    if op == "in" or op == "not in":
+        from synsema.runtime.operators import contains
+        if op == "in":
+            return lambda a, b: contains(b, a)
+        return lambda a, b: not contains(b, a)
     return lambda a, b: compare(a, b, op)
 
 
@@ -1511,7 +1538,8 @@ def _step_into(holder, key, k):
         return container, _list_position(container, k)
     if t is ModuleValue:
         if k not in container.exported:
-            raise ops.no_export(container, k)
+            from synsema.runtime.operators import no_export
+            raise no_export(container, k)
         return container.globals, k
     raise SynError(f"Cannot set a field or index inside {type_name(container)}")
 
@@ -1539,7 +1567,8 @@ def _store(holder, key, k, value) -> None:
         container[_list_position(container, k)] = value
     elif t is ModuleValue:
         if k not in container.exported:
-            raise ops.no_export(container, k)
+            from synsema.runtime.operators import no_export
+            raise no_export(container, k)
         if type(container.globals[k]) in (Task, Constructor):
             raise SynError(f"cannot replace {container.name}.{k}: a module's tasks are fixed; "
                            "export a variable with `export let` to share a value")

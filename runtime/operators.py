@@ -11,8 +11,6 @@ import math
 from decimal import Decimal, DivisionByZero, InvalidOperation, Overflow, localcontext
 
 from synsema.lang.errors import SynError
-from synsema.lang import hints
-from synsema.lang.suggest import did_you_mean
 from synsema.runtime.labels import Labeled, make_secret, unwrap, wrap
 from synsema.runtime.limits import (MAX_DECIMAL_EXPONENT, MAX_INT_BITS, MAX_LIST_LENGTH, MAX_TEXT_LENGTH,
                             check_int, check_length, int_too_large, too_large)
@@ -343,6 +341,7 @@ def index(obj, i):
 
 def missing_key(key: str, keys) -> SynError:
     """`Map has no key 'k'`, with the nearest existing key as the likely fix."""
+    from synsema.lang.suggest import did_you_mean   # errors only: loaded by the first (start-up without .pyc)
     guess = did_you_mean(key, [k for k in keys if type(k) is str])
     return SynError(f"Map has no key '{key}'", code="missing-key",
                     hint=f"did you mean '{guess}'? (or get(m, \"{key}\", default) when it may be missing)"
@@ -356,6 +355,7 @@ def no_export(module: ModuleValue, key: str, alias: str | None = None) -> SynErr
     defined = None if value is _ABSENT else (
         "task" if type(value) is Task else "type" if type(value) is Constructor else
         "enum" if type(value) is EnumValue else "use" if type(value) is ModuleValue else "let")
+    from synsema.lang import hints
     message, hint = hints.no_export(alias or module.name, key, module.exported, defined)
     return SynError(message, code="missing-key", hint=hint)
 
@@ -380,6 +380,7 @@ def attribute(obj, name: str, target: str | None = None):
     if t is EnumValue and name in obj.names:
         return obj.fields[obj.names.index(name)]
     kind = type_name(obj)
+    from synsema.lang import hints
     form = hints.no_property(name, kind, target)
     raise SynError(f"Cannot access property '{name}' of {kind}", hint=f"write {form}" if form else None)
 

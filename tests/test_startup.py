@@ -6,7 +6,9 @@ import json
 import subprocess
 import sys
 
-from conftest import ROOT, synsema_env
+import pytest
+
+from conftest import ROOT, run_synsema, synsema_env
 
 HEAVY = ("sympy", "z3", "pysat", "prompt_toolkit", "pydantic", "httpx", "synsema.stdlib.math.tool",
          "mcp", "anyio", "synsema.runtime.mcp", "lark")
@@ -44,19 +46,30 @@ ON_FIRST_USE = ("synsema.runtime.label_compiler", "synsema.runtime.diffs", "diff
                 "synsema.lang.reduce_code")
 
 
-def hello_world_modules(tmp_path) -> list[str]:
-    """The modules loaded once `main(["run", hello])` returns, in a fresh interpreter."""
-    program = tmp_path / "hello.syn"
-    program.write_text('print("hello")\nlet xs be sort([3, 1, 2])\nassert_eq(xs, [1, 2, 3])\nprint(xs, math)\n',
-                       encoding="utf-8")
+# What the start-up benchmark's program (bench/programs/hello.syn: one `print`) must not load
+# either (issue 31, start-up without .pyc): the operators and their inline paths (its first
+# operator, index or local store), the assertion recorder (its first `assert…` call), and what
+# words an error (its first error).
+PRINT_ONLY_NEVER = ("synsema.runtime.operators", "synsema.runtime.fastpaths", "synsema.runtime.assertions",
+                    "synsema.lang.hints", "synsema.lang.suggest", "synsema.lang.toolschema")
+
+
+def loaded_modules(program, expected: list[str]) -> list[str]:
+    """The modules loaded once `main(["run", program])` returns, in a fresh interpreter."""
     result = subprocess.run([sys.executable, "-c", PROBE, str(program)], capture_output=True, text=True,
                             env=synsema_env(), cwd=ROOT, timeout=60)
     lines = result.stdout.splitlines()
-    assert lines[0] == "hello"
-    assert lines[1] == "[1, 2, 3] module math"
+    assert lines[:-1] == expected, result.stderr
     report = json.loads(lines[-1])
     assert report["code"] == 0
     return report["modules"]
+
+
+def hello_world_modules(tmp_path) -> list[str]:
+    program = tmp_path / "hello.syn"
+    program.write_text('print("hello")\nlet xs be sort([3, 1, 2])\nassert_eq(xs, [1, 2, 3])\nprint(xs, math)\n',
+                       encoding="utf-8")
+    return loaded_modules(program, ["hello", "[1, 2, 3] module math"])
 
 
 def test_hello_world_imports_no_heavy_backend(tmp_path):
@@ -69,3 +82,37 @@ def test_hello_world_imports_nothing_only_some_programs_need(tmp_path):
     loaded = [m for m in hello_world_modules(tmp_path)
               if m in ON_FIRST_USE or m.startswith(tuple(name + "." for name in ON_FIRST_USE))]
     assert loaded == []
+
+
+def test_the_benchmarks_hello_world_loads_no_operator_assertion_or_error_wording():
+    loaded = loaded_modules(ROOT / "bench" / "programs" / "hello.syn", ["Hello, world!"])
+    assert [m for m in loaded if m in ON_FIRST_USE or m in PRINT_ONLY_NEVER] == []
+
+
+# Each error worded by a module imported at its first use, raised first thing in a fresh process:
+# the module loads there, and the error is still the language's, with its hint.
+LAZY_ERRORS = [
+    ("print(lenght([1]))", "Undefined variable: 'lenght'", "hint: did you mean 'length'?"),
+    ("task f(a)\n  give a\nprint(f(1, 2))", "task 'f' takes 1 argument, got 2", "hint: call it as f(a)"),
+    ("task f(a, b)\n  give a\nprint(f(1))", "task 'f' is missing argument 'b'", "hint: call it as f(a, b)"),
+    ("task f(a)\n  give a\nprint(f(b = 1))", "task 'f' has no parameter 'b'", "did you mean 'a'?"),
+    ("print(length())", "length() takes 1 argument, got 0", "hint: call it as length(value)"),
+    ("print(length([1], x = 2))", "length() does not accept named arguments", "hint: call it as length(value)"),
+    ('let m be {"ab": 1}\nprint(m.ac)', "Map has no key 'ac'", "hint: did you mean 'ab'?"),
+    ("print(true.size)", "Cannot access property 'size' of bool", "1:7"),
+    ("give 1", "give can only be used inside a task", "hint: to end the program early call exit()"),
+    ("let xs be [1]\nxs.append(2)", "Synsema has no methods: set xs to append(xs, item)", "2:1"),
+    ("task f(a: nummer)\n  give a\nprint(f(1))", "unknown parameter type 'nummer'", "number, text, bool, list, map"),
+    ('print(-"a")', "Cannot negate text", "1:7"),
+    ("// hi", "Unexpected '//' at the start of a statement", "1:1"),
+    ("break", "`break` is not Synsema", "1:1"),
+]
+
+
+@pytest.mark.parametrize("source, message, detail", LAZY_ERRORS, ids=[e[1][:30] for e in LAZY_ERRORS])
+def test_errors_worded_by_a_module_loaded_at_first_use(tmp_path, source, message, detail):
+    (tmp_path / "p.syn").write_text(source + "\n", encoding="utf-8")
+    result = run_synsema("run", "p.syn", cwd=tmp_path)
+    assert result.returncode == 1
+    assert message in result.stderr and detail in result.stderr, result.stderr
+    assert "Traceback" not in result.stderr and "Internal error" not in result.stderr
