@@ -167,7 +167,7 @@ def add_needs(outline: dict, module, builtins, predeclared, auto_granted) -> dic
     """Add what the program and each task need (`needed`) and what no `require` grants
     (`missing`), from the gated builtins they call (`lang.lint.capability_report`)."""
     from synsema.lang.lint import capability_report
-    from synsema.lang.resolve import resolve_module
+    from synsema.lang.resolution import resolve_module
     report = capability_report(module, builtins, resolve_module(module, predeclared), auto_granted)
     outline["needed"] = report["program"]["needed"]
     outline["missing"] = report["program"]["missing"]

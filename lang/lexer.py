@@ -29,7 +29,6 @@ from itertools import compress
 from decimal import Decimal
 
 from synsema.lang.errors import Span, lex_error
-from synsema.lang.templates import decode_escapes, scan_template
 
 # Hard (reserved) keywords and the terminal each becomes. A `_` terminal is dropped from the
 # tree because no node needs it.
@@ -105,14 +104,16 @@ _TOKEN = re.compile(r"""[ \t\f]*(?:
     "word", "comment", "open", "close", "arrow", "punct", "nl", "int", "number", "plain", "plain1", "quote",
     "template"))
 _INDENTATION = re.compile(r"[ \t\f]*")
-_NUMBER = re.compile(r"""
+# The patterns below are compiled at their first use (`re`'s own cache keeps them): the main
+# loop reads plain integers and strings without them, so hello world never compiles them.
+_NUMBER = r"""(?x)
     0[xX][0-9a-fA-F]+(?:_[0-9a-fA-F]+)* | 0[oO][0-7]+(?:_[0-7]+)* | 0[bB][01]+(?:_[01]+)*
   | (?P<int>[0-9]+(?:_[0-9]+)*)(?P<frac>\.[0-9]+(?:_[0-9]+)*)?(?P<exp>[eE][+-]?[0-9]+(?:_[0-9]+)*)?(?P<dec>d)?
-""", re.VERBOSE)
-_WORD_CHAR = re.compile(r"\w")
-_BAD_NUMBER = re.compile(r"[\w.]*")
-_STRING = {'"': re.compile(r'"((?:[^"\\\n]|\\.)*)"'), "'": re.compile(r"'((?:[^'\\\n]|\\.)*)'")}
-_STRING_BODY = {'"': re.compile(r'"(?:[^"\\\n]|\\.)*'), "'": re.compile(r"'(?:[^'\\\n]|\\.)*")}
+"""
+_WORD_CHAR = r"\w"
+_BAD_NUMBER = r"[\w.]*"
+_STRING = {'"': r'"((?:[^"\\\n]|\\.)*)"', "'": r"'((?:[^'\\\n]|\\.)*)'"}
+_STRING_BODY = {'"': r'"(?:[^"\\\n]|\\.)*', "'": r"'(?:[^'\\\n]|\\.)*"}
 _DURATION_UNITS = {"s": 1, "m": 60, "h": 3600}
 _MAX_DIGITS = 4000
 
@@ -397,18 +398,18 @@ class _Scanner:
 
     def number(self, pos: int) -> int:
         src = self.src
-        m = _NUMBER.match(src, pos)
+        m = re.compile(_NUMBER).match(src, pos)
         end = m.end()
         text = m.group()
         kind = "NUMBER"
-        if end < len(src) and _WORD_CHAR.match(src, end):
+        if end < len(src) and re.compile(_WORD_CHAR).match(src, end):
             unit = src[end]
             plain = m.group("int") is not None and not m.group("exp") and not m.group("dec")
             if (plain and unit in _DURATION_UNITS
-                    and not (end + 1 < len(src) and _WORD_CHAR.match(src, end + 1))):
+                    and not (end + 1 < len(src) and re.compile(_WORD_CHAR).match(src, end + 1))):
                 text, end, kind = text + unit, end + 1, "DURATION"
             else:
-                bad = _BAD_NUMBER.match(src, pos).group()
+                bad = re.compile(_BAD_NUMBER).match(src, pos).group()
                 why = ("`_` is allowed only between two digits" if "_" in bad
                        else "a number cannot run into letters")
                 raise lex_error(f"Invalid number '{bad}': {why}", self.span(pos))
@@ -421,16 +422,18 @@ class _Scanner:
 
     def string(self, pos: int) -> int:
         quote = self.src[pos]
-        m = _STRING[quote].match(self.src, pos)
+        m = re.compile(_STRING[quote]).match(self.src, pos)
         if m is None:
-            end = _STRING_BODY[quote].match(self.src, pos).end()
+            end = re.compile(_STRING_BODY[quote]).match(self.src, pos).end()
             at_eof = end >= len(self.src) or (self.src[end] == "\\" and end + 1 >= len(self.src))
             where = "reached end of file" if at_eof else "newline in string"
             raise lex_error(f"Unterminated string ({where})", self.span(pos))
+        from synsema.lang.templates import decode_escapes   # a string with an escape (see _TOKEN's plain)
         self.add("STRING", decode_escapes(m.group(1), self.span(pos)), pos)
         return m.end()
 
     def template(self, pos: int) -> int:
+        from synsema.lang.templates import scan_template   # a program without templates never loads it
         end = scan_template(self.src, pos, self.span(pos))
         self.add("TEMPLATE", self.src[pos:end], pos)
         newlines = self.src.count("\n", pos, end)
@@ -486,7 +489,7 @@ def token_end(tok: Token, src: str) -> int:
 
 def _token_end(type_: str, value: str, start: int, src: str) -> int:
     if type_ == "STRING":
-        return _STRING[src[start]].match(src, start).end()
+        return re.compile(_STRING[src[start]]).match(src, start).end()
     if type_ in _CLOSER_TYPES:
         return start + 1
     return start + len(value)

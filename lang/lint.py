@@ -37,7 +37,7 @@ from synsema.lang import ast, hints
 from synsema.lang import grants as narrowest
 from synsema.lang.caps_outline import program_grants
 from synsema.lang.errors import Span
-from synsema.lang.resolve import Resolution, resolve_module
+from synsema.lang.resolution import Resolution, resolve_module
 from synsema.lang.suggest import did_you_mean
 from synsema.lang.unparse import unparse
 

@@ -21,7 +21,7 @@ from synsema.lang import ast
 from synsema.lang.diagnostics import source_lines
 from synsema.lang.errors import SynError
 from synsema.lang.outline import outline
-from synsema.lang.resolve import Binding, resolve_module
+from synsema.lang.resolution import Binding, resolve_module
 
 
 class Occurrence(NamedTuple):

@@ -20,7 +20,6 @@ from __future__ import annotations
 from synsema.lang import ast, checks
 from synsema.lang.errors import Span, parse_error
 from synsema.lang.lexer import duration_seconds, number_value
-from synsema.lang.templates import HoleParser, build_template
 
 
 _new = object.__new__
@@ -39,7 +38,7 @@ class _Spread:
 class Builder:
     """One method per grammar rule, producing lang.ast nodes for one file at a time."""
 
-    def __init__(self, parse_hole: HoleParser):
+    def __init__(self, parse_hole):   # a lang.templates.HoleParser: reads one hole of a template
         self.file = "<input>"
         self.types: list[str] = []
         self.values: list[str] = []
@@ -380,6 +379,7 @@ class Builder:
         return node
 
     def template(self, c):
+        from synsema.lang.templates import build_template   # a program without templates never loads it
         return build_template(self.values[c[0]], self._span(c[0]), self.parse_hole)
 
     def true(self, c):
@@ -405,6 +405,7 @@ class Builder:
             if kind == "NUMBER":
                 key = ast.Num(number_value(text), span)
             elif kind == "TEMPLATE":
+                from synsema.lang.templates import build_template
                 key = build_template(text, span, self.parse_hole)
             else:  # a bare word or a quoted text: the key is that text
                 key = ast.Str(text, span)

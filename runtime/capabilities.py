@@ -80,7 +80,6 @@ import re
 from fnmatch import fnmatchcase
 
 from synsema.lang.errors import Span, SynError
-from synsema.runtime import trace
 
 # LANGUAGE.md §8, in its order; then `mcp` (issue 16: a server the host lists in --mcp-config).
 KNOWN_NAMES = (
@@ -220,7 +219,9 @@ def secret_binding(text: str | None, cwd: str):
     return _KINDS["secret"].parse("secret", name, cwd), _KINDS["net"].parse("net", host, cwd)
 
 
-_HOST = re.compile(r"(\*|(\*\.)?[a-z0-9_-]+(\.[a-z0-9_-]+)*|\[[0-9a-f:.]+\])")
+# The patterns of this module are compiled at their first use (`re`'s cache keeps them): a run
+# that checks no net, path or memory scope (hello world) never compiles them.
+_HOST = r"(\*|(\*\.)?[a-z0-9_-]+(\.[a-z0-9_-]+)*|\[[0-9a-f:.]+\])"
 
 
 class _Net(_Exact):
@@ -246,7 +247,7 @@ class _Net(_Exact):
         elif raw.count(":") > 1:
             raise _ScopeError(f"net scope {text!r}: write an IPv6 address in brackets, like [::1]:8080")
         host = host.rstrip(".")
-        if not _HOST.fullmatch(host):
+        if not re.fullmatch(_HOST, host):
             raise _ScopeError(f"net scope {text!r} is not a host name (a '*' may only stand alone "
                               f"or begin the name as '*.')")
         if port is not None:
@@ -273,7 +274,7 @@ class _Net(_Exact):
         return o_host == i_host
 
 
-_GLOB = re.compile(r"[*?\[]")
+_GLOB = r"[*?\[]"
 
 
 def resolve_path(path: str, cwd: str) -> str:
@@ -295,7 +296,7 @@ class _Path(_Exact):
             raise _ScopeError(f"{name} scope is an empty path")
         expanded = os.path.expanduser(text) if text.startswith("~") else text
         parts = os.path.join(cwd, expanded).split("/")
-        literal = next((i for i, part in enumerate(parts) if _GLOB.search(part)), len(parts))
+        literal = next((i for i, part in enumerate(parts) if re.search(_GLOB, part)), len(parts))
         real = os.path.realpath("/".join(parts[:literal]) or "/")
         full = os.path.normpath("/".join([real, *parts[literal:]]))
         return tuple(part for part in full.split("/") if part)
@@ -314,7 +315,7 @@ class _Path(_Exact):
 
 
 def _component_covers(outer: str, inner: str) -> bool:
-    if _GLOB.search(inner):  # a pattern is covered only by an identical pattern or a bare `*`
+    if re.search(_GLOB, inner):  # a pattern is covered only by an identical pattern or a bare `*`
         return outer == inner or outer in ("*", "**")
     return fnmatchcase(inner, outer)
 
@@ -323,7 +324,7 @@ def _component_covers(outer: str, inner: str) -> bool:
 DEFAULT_MEMORY_FOLDER = os.path.join(".synsema", "memory")
 # A memory's name names a file in the host's memory folder (runtime.memory), so it is an
 # identifier: no separator, no dot, nothing a path could be made of.
-MEMORY_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_-]{0,63}")
+MEMORY_NAME = r"[A-Za-z0-9][A-Za-z0-9_-]{0,63}"
 
 
 class _MemoryName(_Prefix):
@@ -332,7 +333,7 @@ class _MemoryName(_Prefix):
 
     def parse(self, name, text, cwd):
         key = super().parse(name, text, cwd)
-        if key is not None and not MEMORY_NAME.fullmatch(key.removesuffix("*") or "x"):
+        if key is not None and not re.fullmatch(MEMORY_NAME, key.removesuffix("*") or "x"):
             raise _ScopeError(f"memory name {text!r} is not allowed: a memory name is 1 to 64 letters, "
                               "digits, '_' or '-', starting with a letter or digit (it names a file in "
                               "the host's memory folder, never a path)")
@@ -667,6 +668,7 @@ class Capabilities:
         reason, message = self._denial(request, grant or request.display())
         if self._audit is not None:
             self._audit.record(name, request.text, False, reason, span)
+        from synsema.runtime import trace   # a denial is an event of the run's trace, if any
         trace.event("capability.denied", {"synsema.capability": name, "synsema.scope": request.text,
                                           "synsema.reason": reason,
                                           "synsema.file": span.file if span else None,

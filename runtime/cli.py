@@ -409,6 +409,8 @@ def cmd_run(args: list[str]) -> int:
     except UsageError:
         host.end_audit(2)
         raise
+    if trace_path is None and _OTLP_ENDPOINTS.isdisjoint(os.environ):   # no trace can be wanted
+        return host.run(lambda: _run_program(source, path, program_args, options, fmt, False))
     from synsema.runtime import trace
     try:
         trace.start(trace_path, path)
@@ -416,9 +418,14 @@ def cmd_run(args: list[str]) -> int:
         host.end_audit(2)
         raise UsageError(str(problem)) from None
     try:
-        return host.run(lambda: _run_program(source, path, program_args, options, fmt))
+        return host.run(lambda: _run_program(source, path, program_args, options, fmt, trace.enabled()))
     finally:
         trace.stop()
+
+
+# A run's trace needs --trace or one of these (runtime.trace.otlp_requested decides the rest):
+# without them a run never loads runtime.trace (start-up without .pyc, issue 31).
+_OTLP_ENDPOINTS = frozenset(("OTEL_EXPORTER_OTLP_TRACES_ENDPOINT", "OTEL_EXPORTER_OTLP_ENDPOINT"))
 
 
 def _flag_value(args: list[str], i: int, flag: str) -> tuple[str, int]:
@@ -442,7 +449,7 @@ def _read_source(path: str) -> str:
         raise UsageError(f"cannot read {path}: {problem.strerror}") from None
 
 
-def _run_program(source: str, path: str, argv: list[str], options: dict, fmt: str) -> int:
+def _run_program(source: str, path: str, argv: list[str], options: dict, fmt: str, traced: bool) -> int:
     from synsema.runtime.interp import Runtime
     captured: list[str] | None = [] if fmt == "json" else None
     errors: list = []
@@ -450,8 +457,7 @@ def _run_program(source: str, path: str, argv: list[str], options: dict, fmt: st
     if captured is not None:
         kwargs["out"] = captured.append
     rt = Runtime(mode="run", argv=argv, **kwargs)
-    from synsema.runtime import trace
-    if trace.enabled():
+    if traced:
         code = _traced(rt, source, path, errors)
     else:
         code = execute(rt, source, path, errors)

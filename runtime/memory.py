@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import stat
 
 from synsema.lang.errors import SynError
@@ -60,7 +61,7 @@ _EXPECTED = {("table", "entries", _SCHEMA[0]), ("table", "rules", _SCHEMA[1]), (
 
 def check_name(name) -> str:
     """A memory name as the program wrote it, or the language error saying what a name may be."""
-    if type(name) is not str or not NAME_RULE.fullmatch(name):
+    if type(name) is not str or not re.fullmatch(NAME_RULE, name):
         shown = json.dumps(name) if type(name) is str else type(name).__name__
         raise SynError(f"memory name {shown[:80]} is not allowed: a memory name is 1 to 64 letters, "
                        "digits, '_' or '-', starting with a letter or digit (it names a file in the "

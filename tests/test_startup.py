@@ -43,15 +43,18 @@ ON_FIRST_USE = ("synsema.runtime.label_compiler", "synsema.runtime.diffs", "diff
                 # the project file's settings and reader: there is no synsema.toml above the program
                 "synsema.runtime.project",
                 # reduce functions written for the grammar rules a long parse uses most
-                "synsema.lang.reduce_code")
+                "synsema.lang.reduce_code",
+                # the static tools' whole-module name resolution, and the run's trace (no --trace,
+                # no OTLP endpoint variable)
+                "synsema.lang.resolution", "synsema.runtime.trace")
 
 
 # What the start-up benchmark's program (bench/programs/hello.syn: one `print`) must not load
 # either (issue 31, start-up without .pyc): the operators and their inline paths (its first
 # operator, index or local store), the assertion recorder (its first `assert…` call), and what
-# words an error (its first error).
+# words an error (its first error), and templates and escapes (its first template or escaped string).
 PRINT_ONLY_NEVER = ("synsema.runtime.operators", "synsema.runtime.fastpaths", "synsema.runtime.assertions",
-                    "synsema.lang.hints", "synsema.lang.suggest", "synsema.lang.toolschema")
+                    "synsema.lang.hints", "synsema.lang.suggest", "synsema.lang.toolschema", "synsema.lang.templates")
 
 
 def loaded_modules(program, expected: list[str]) -> list[str]:
@@ -106,6 +109,13 @@ LAZY_ERRORS = [
     ('print(-"a")', "Cannot negate text", "1:7"),
     ("// hi", "Unexpected '//' at the start of a statement", "1:1"),
     ("break", "`break` is not Synsema", "1:1"),
+    # patterns compiled at their first use, and lang.templates
+    ("print(`x {1 +} y`)", "unexpected end of input; expected an expression", "1:13"),
+    ('print("a\\', "Unterminated string", "1:7"),
+    ("let x be 1_", "Invalid number '1_': `_` is allowed only between two digits", "1:10"),
+    ("print(12abc)", "Invalid number '12abc': a number cannot run into letters", "1:7"),
+    ('require net("a b")', "net scope 'a b' is not a host name", "1:9"),
+    ('require memory("a/b")', "memory name 'a/b' is not allowed", "1:9"),
 ]
 
 
@@ -116,3 +126,11 @@ def test_errors_worded_by_a_module_loaded_at_first_use(tmp_path, source, message
     assert result.returncode == 1
     assert message in result.stderr and detail in result.stderr, result.stderr
     assert "Traceback" not in result.stderr and "Internal error" not in result.stderr
+
+
+def test_what_loads_at_first_use_reads_as_before(tmp_path):
+    """Escapes, numbers past the main loop's plain integers, and templates, first thing in a process."""
+    (tmp_path / "p.syn").write_text('print("a\\tb|", 1.5, 1_000, 0xff, 2.5d, `t {1 + 1}`, \'it\\\'s\')\n',
+                                    encoding="utf-8")
+    result = run_synsema("run", "p.syn", cwd=tmp_path)
+    assert (result.returncode, result.stdout, result.stderr) == (0, "a\tb| 1.5 1000 255 2.5 t 2 it's\n", "")

@@ -1,7 +1,7 @@
 """`synsema check`'s linter and resolver on a fixed corpus, against the results recorded for it.
 
 lint_corpus.json holds programs and, for each, what `lang.lint.lint` found (code, severity,
-message, hint, span) and a digest of what `lang.resolve.resolve_module` answered (every reference,
+message, hint, span) and a digest of what `lang.resolution.resolve_module` answered (every reference,
 binding and frame, with positions, slots and frame chains), as recorded by the
 rule-by-rule implementation before the linter was made to walk the tree once. The programs are the repository's own and mutants of them made to trip each
 rule: a misspelt name, a call with an argument more or less, an unknown named argument, a
@@ -61,7 +61,7 @@ def results(source: str, file: str, environment) -> dict:
     from synsema.lang.errors import SynError
     from synsema.lang.lint import lint
     from synsema.lang.parser import parse
-    from synsema.lang.resolve import resolve_module
+    from synsema.lang.resolution import resolve_module
     builtins, predeclared, auto, tier_c = environment
     try:
         module = parse(source, file)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from synsema.lang import ast
 from synsema.lang.parser import parse
-from synsema.lang.resolve import resolve_module
+from synsema.lang.resolution import resolve_module
 
 SOURCE = """\
 let total be 0
