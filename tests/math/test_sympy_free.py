@@ -1,13 +1,16 @@
-"""nt.integer.factor (PARI) and linalg.det (FLINT) give exactly what their sympy path gave.
+"""nt.integer.factor (PARI), linalg.det and nt.algebraic.minimal_polynomial (FLINT) give
+exactly what their sympy path gave.
 
-Both operations used to compute with sympy (factorint; DomainMatrix.det over QQ), whose import
-alone is more than the budget of a first math call (issue 31). Their answers are unique
-mathematical objects -- the prime factorisation with each prime's label, the determinant as a
-canonical rational -- so the kernels that replace sympy must answer byte for byte as before.
-Checked here against sympy itself, run in this test process the way the old domain functions
-ran it: over the published examples, MATH.md §5.1/§5.3's known answers, boundaries and
-adversarial cases, and hypothesis-generated inputs; the strong BPSW test written out in
-kernels/primes.py against sympy's; and the refusals and the deadline kill of both operations.
+These operations used to compute with sympy (factorint; DomainMatrix.det over QQ; Poly's
+resultants, factorisations and Sturm counts), whose import alone is more than the budget of a
+first math call (issue 31). Their answers are unique mathematical objects -- the prime
+factorisation with each prime's label, the determinant as a canonical rational, the minimal
+polynomial -- so the kernels that replace sympy must answer byte for byte as before. Checked
+here against sympy itself, run in this test process the way the old domain functions ran it:
+over the published examples, MATH.md §5.1/§5.3's known answers, boundaries and adversarial
+cases, and hypothesis-generated inputs; the strong BPSW test written out in kernels/primes.py
+against sympy's; the refusals and the deadline kill; and for the minimal polynomial, whose
+`approx` comes from the unchanged mpmath steps, 296 answers recorded from the sympy path.
 """
 
 from __future__ import annotations
@@ -20,10 +23,12 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from conftest import ROOT
 from math_support import mat, run
+from record_minimal_polynomials import FIXED as FIXED_TEXTS, expr as random_number_text
 from synsema.stdlib.math import catalog, plain
 from synsema.stdlib.math.errors import MathError
-from synsema.stdlib.math.kernels import factorization, matrices, primes
+from synsema.stdlib.math.kernels import algebraic, factorization, matrices, primes
 from synsema.stdlib.math.kernels.primes import PSI13
 
 sympy = pytest.importorskip("sympy")
@@ -250,3 +255,65 @@ def test_a_factorisation_the_backend_gets_wrong_is_a_backend_fault(monkeypatch):
         with pytest.raises(BackendFault) as info:
             kernel_factor(n)
         assert info.value.code == code
+
+
+# --- nt.algebraic.minimal_polynomial --------------------------------------------------------
+
+MINPOLY = "nt.algebraic.minimal_polynomial"
+with open(ROOT / "tests/math/data/minimal_polynomial_sympy.json", encoding="utf-8") as _handle:
+    RECORDED = json.load(_handle)  # record_minimal_polynomials.py 31 250, run at 40f070e
+
+
+def test_minimal_polynomial_answers_every_recorded_text_as_the_sympy_path_did():
+    """296 texts (MATH.md's and test_algebraic's cases, 250 random ones): 253 minimal
+    polynomials, 4 undefined, 39 refusals, each compared whole (polynomial, degree, norm,
+    trace, value, approx) with what sympy's Poly composition answered."""
+    assert len(RECORDED) == 296
+    for text, expected in RECORDED:
+        if isinstance(expected, dict):
+            body = plain.compute(MINPOLY, json.dumps({"number": text}).encode())
+            assert plain.result(MINPOLY, body) == expected, text
+        else:
+            assert plain.request(MINPOLY, {"number": text}) is None, text
+            with pytest.raises(MathError) as info:
+                run(MINPOLY, {"number": text})
+            assert str(info.value) == expected, text
+
+
+def test_minimal_polynomial_through_the_worker_on_the_fixed_texts():
+    for text, expected in RECORDED[:len(FIXED_TEXTS)]:
+        if isinstance(expected, dict):
+            assert run(MINPOLY, {"number": text}) == expected, text
+
+
+def _sympy_number(text: str):
+    from sympy import I, Pow, Rational, cos, pi, sin, sqrt
+    names = {"I": I, "pi": pi, "sqrt": sqrt, "cos": cos, "sin": sin,
+             "cbrt": lambda a: Pow(a, Rational(1, 3))}
+    return sympy.parse_expr(text.replace("^", "**"), local_dict=names)
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.randoms(use_true_random=False))
+def test_minimal_polynomial_agrees_with_sympys_own_on_generated_numbers(rng):
+    text = random_number_text(rng, 2)
+    record = plain.request(MINPOLY, {"number": text})
+    if record is None:
+        return  # refused: the refusals are compared above
+    result = algebraic.minimal_polynomial(record)
+    if result["status"] == "undefined":
+        return
+    x = sympy.Symbol("x")
+    expected = sympy.Poly(sympy.minimal_polynomial(_sympy_number(text), x), x).all_coeffs()
+    sign = 1 if expected[0] > 0 else -1
+    assert result["minimal_polynomial"]["coefficients"] == [sign * int(c) for c in expected], text
+
+
+def test_minimal_polynomial_at_its_bounds_answers_as_the_sympy_path_did():
+    """The heaviest texts of the bounds statement: the answers' JSON, as sha256 digests of
+    what 40f070e (sympy's Poly) answered; about 18 times faster now."""
+    import hashlib
+    for text, digest in (("(cos(2*pi/17) + sqrt(999999999989))^15", "ea0d886c509d"),
+                         ("(999999999989^(1/16) * 999999999959)^3", "de418c2c80e7")):
+        answer = json.dumps(run(MINPOLY, {"number": text}))
+        assert hashlib.sha256(answer.encode()).hexdigest()[:12] == digest, text
