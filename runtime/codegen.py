@@ -80,6 +80,9 @@ _OWN_GLOBAL = re.compile(r"k[0-9]+|site[0-9]+(?:_fn|_env)?|g|rt|reg|store|st|mak
 # How generated text names the n-th global read by name: only in the text, as `_named` gives the
 # compiled code the real names before it runs (a program's own `_G0` is read from `g`).
 _PLACEHOLDER = "_G{}"
+# How generated text writes the literal value kN as a constant of the compiled code (Generator.operand):
+# a text constant no generated text holds otherwise, which `_named` replaces by the value.
+_CONSTANT = "\x00{}"
 
 
 # What compiling a generated source may raise (a body nested past CPython's static block limit).
@@ -100,11 +103,11 @@ def _compiled(source: str):
     return compiled
 
 
-def _callback_entry(source: str, namespace: dict, names: dict):
+def _callback_entry(source: str, namespace: dict, names: dict, constants: dict):
     """`entry(env)` of a direct lambda body (Generator.callback_source), compiled at its first
     use (most lambdas are never handed to a builtin) into the body's own namespace, its globals
-    read by name as the body reads them (`names`: placeholder -> name); it gives None when
-    Python refuses the source, and calls.callback then wraps `direct` as before."""
+    read by name and its constants as the body has them (`names`, `constants`: `_named`); it
+    gives None when Python refuses the source, and calls.callback then wraps `direct` as before."""
     made = []
 
     def entry(env):
@@ -112,7 +115,7 @@ def _callback_entry(source: str, namespace: dict, names: dict):
             try:
                 code, python = _compiled(source)
                 namespace.update(python)
-                exec(_named(code, names) if names else code, namespace)
+                exec(_named(code, names, constants) if names or constants else code, namespace)
                 made.append(namespace["entry"])
             except _REFUSALS:
                 made.append(None)
@@ -308,6 +311,7 @@ class Generator:
         self.sites: list[str] = []      # call sites' caches of the direct callee last called there
         self.hoisted: dict[str, str] = {}   # builtin name -> a local: "the global is still it" (hoist_builtins)
         self.name_reads: dict[str, str] = {}   # a global read by name -> its placeholder (`global_read`)
+        self.constants: set[str] = set()       # values kN written as constants of the code (`operand`)
         self.callback_arity = 0         # a direct lambda body of 1 or 2 parameters gets an entry (finish)
 
     # ------------------------------------------------------------------ plumbing
@@ -390,10 +394,11 @@ class Generator:
             namespace.update((f"k{i}", v) for i, v in enumerate(self.values))
             namespace.update((site, _NO_TASK) for site in sites)
             names = {placeholder: name for name, placeholder in self.name_reads.items()}
-            if names:
-                if not namespace.keys().isdisjoint(self.name_reads):   # global_read's test missed one
-                    raise ValueError(f"a global read by name is a generated name: {sorted(self.name_reads)}")
-                code = _named(code, names)
+            if not namespace.keys().isdisjoint(self.name_reads):   # global_read's test missed one
+                raise ValueError(f"a global read by name is a generated name: {sorted(self.name_reads)}")
+            constants = {_CONSTANT.format(k): self.values[int(k[1:])] for k in self.constants}
+            if names or constants:
+                code = _named(code, names, constants)
             exec(code, namespace)
         except _REFUSALS as problem:
             if len(REFUSED) < 20:   # tests/test_codegen_differential.py checks nothing it runs lands here
@@ -401,7 +406,7 @@ class Generator:
             raise _GiveUp() from None
         made = namespace["make"]()
         if self.direct and self.callback_arity and params == self.callback_arity:
-            made[1].entry = _callback_entry(self.callback_source(params, size, declared), namespace, names)
+            made[1].entry = _callback_entry(self.callback_source(params, size, declared), namespace, names, constants)
         return made
 
     def callback_source(self, params: int, size: int, declared: str) -> str:
@@ -1412,25 +1417,39 @@ class Generator:
                 test = f"{b}.__class__ is {left_kind}"
             else:
                 test = (f"{a}.__class__ is {b}.__class__ and ({a}.__class__ is int or {a}.__class__ is str)")
-            fast = f"{a} {op} {b}"
+            fast = f"{self.operand(left_node, a, right_node)} {op} {self.operand(right_node, b, left_node)}"
         else:
             test = f"{a}.__class__ is int" if right_const else f"{a}.__class__ is {b}.__class__ is int"
             if op in _NONZERO:
                 test += f" and {b}"
             if op == "*":
                 self.emit(f"if {test}:")
-                self.emit(f"    {t} = {a} * {b}")
+                self.emit(f"    {t} = {self.operand(left_node, a, right_node)} * {self.operand(right_node, b, left_node)}")
                 self.emit(f"    if not _INT_LOW < {t} < _INT_HIGH:")
                 self.emit(f"        {t} = checked_product({t}, {self.value(span)})")
                 self.emit("else:")
                 self.emit(f"    {t} = {slow}({a}, {b})")
                 return t
-            fast = _INT_OPS[op].format(a=a, b=b)
+            fast = _INT_OPS[op].format(a=self.operand(left_node, a, right_node),
+                                       b=self.operand(right_node, b, left_node))
         if in_test:
             self.statement_temps.remove(t)
             return f"({fast} if {test} else {slow}({a}, {b}))"
         self.emit(f"{t} = {fast} if {test} else {slow}({a}, {b})")
         return t
+
+    def operand(self, node, v: str, other) -> str:
+        """`v`, the value of `node`, as an operand of an inline operation (never a test of its
+        truth, which Python would decide as it compiles): a number or text literal beside an
+        operand that is not one is a constant of the compiled code (LOAD_CONST, not a global
+        read). The text holds a placeholder per value that `_named` replaces by the value, so
+        bodies of one shape still compile once; two literals stay globals (Python would fold
+        the placeholders)."""
+        t = type(node)
+        if (t is not ast.Num and t is not ast.Str) or type(other) in (ast.Num, ast.Str) or not v.startswith("k"):
+            return v
+        self.constants.add(v)
+        return repr(_CONSTANT.format(v))
 
     def e_And(self, node):
         return self.logic(node, "and")
@@ -1752,10 +1771,12 @@ def _python_builtins(code) -> dict:
     return {n: _PYTHON[n] for c in _code_objects(code) for n in c.co_names if n in _PYTHON}
 
 
-def _named(code, names: dict):
+def _named(code, names: dict, constants: dict):
     """`code` with each placeholder of `names` replaced by the global's name (a name is only the
-    key LOAD_GLOBAL looks up: nothing is compiled again)."""
-    consts = tuple(_named(c, names) if type(c) is type(code) else c for c in code.co_consts)
+    key LOAD_GLOBAL looks up) and each constant placeholder of `constants` by its value (what
+    LOAD_CONST pushes): nothing is compiled again."""
+    consts = tuple(_named(c, names, constants) if type(c) is type(code)
+                   else constants.get(c, c) if type(c) is str else c for c in code.co_consts)
     return code.replace(co_names=tuple(names.get(n, n) for n in code.co_names), co_consts=consts)
 
 
