@@ -570,6 +570,15 @@ SPLIT_CALL_RULES = {
     "a keyed set's error at a private key is secret (locals)": (
         'task f(i)\n    let xs be [0]\n    set xs[i] to 1\n    give xs\ntry\n    f(private(5, "app"))\n'
         'recover e\n    print("caught")\n', "", "private"),
+    "get is its Python expression in locals while nothing is private": (
+        'task f(m, k)\n    give get(m, k, 0) + 1\nprint(f({"a": 1}, "a"), f({"a": 1}, "b"), f([5, 6], 1))\n'
+        'print(declassify(label_of(f({"a": 1}, private("a", "bank"))), "t"), f({"a": 1}, "a"))\n'
+        'print(declassify(label_of(f({"a": private(4, "app")}, "a")), "t"))\n', '2 1 7\n["bank"] 2\n["app"]\n', None),
+    "a builtin called in locals is one level of the call depth": (
+        'task f(n)\n    while n > 0\n        give f(n - 1)\n    give length("ab")\nprint(f(2998))\n', "2\n", None),
+    "a builtin called in locals past the call depth limit is refused": (
+        'task f(n)\n    while n > 0\n        give f(n - 1)\n    give length("ab")\nprint(f(2999))\n', "",
+        "maximum recursion depth exceeded"),
     "a keyed set's public error is caught (locals)": (
         'task f(i)\n    let xs be [0]\n    set xs[i] to 1\n    give xs\ntry\n    f(5)\nrecover e\n    print("caught")\n',
         "caught\n", None),
