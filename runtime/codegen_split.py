@@ -139,6 +139,7 @@ class SplitGenerator(Generator):
         self.labels = 0   # label temporaries m1, m2, … (frozensets: never dropped, never counted)
         self.pcs = 0
         self.values_only = False   # writing a settled loop's body (s_While): no label is computed
+        self.inner_condition = False   # writing the condition of settled_loop's inner loop
 
     # ------------------------------------------------------------------ plumbing
     def label_temp(self) -> str:
@@ -372,13 +373,19 @@ class SplitGenerator(Generator):
         the labels it starts with (`_settles`) runs that body with labels only until an iteration
         ends with every variable it assigns labelled as it began, under the same pc: from then on
         each iteration would compute the same labels again and pass the same checks, so the body
-        runs on the values alone (`values_only`) while the condition keeps the pc where it was."""
+        runs on the values alone (`values_only`). When the condition too reads nothing but
+        operators, constants and bound variables of this body (`_settled_condition`), that run is
+        an inner Python loop with the condition on the values too (`settled_loop`); otherwise the
+        condition keeps computing its label and a private one sends the body back to labels."""
         probe = Scope(None, "block")
         collect_declarations(node.body, probe)
         hidden = [self.local(self.scope.declare(n)) for n in probe.slots]
         self.pcs += 1
         old = f"p{self.pcs}"
-        settled = f"q{self.pcs}" if self._settles(node.body) else None
+        settles = self._settles(node.body)
+        # (a body with its unconditional `stop` runs once: the inner loop would never be reached)
+        inner = settles and self._settled_condition(node.cond) and not any(type(s) is ast.Stop for s in node.body)
+        settled = f"q{self.pcs}" if settles and not inner else None
         span = self.value(node.span)
         self.emit(f"{old} = pc")
         if settled:
@@ -387,6 +394,7 @@ class SplitGenerator(Generator):
         self.indent += 1
         self.emit("while True:")
         self.indent += 1
+        at_condition = self.temps, self.labels
         c, label = self.expr(node.cond)
         if label != "EMPTY":
             self.emit(f"if {label}:")
@@ -407,8 +415,10 @@ class SplitGenerator(Generator):
         self.emit("try:")
         self.indent += 1
         self.loops += 1
-        if settled:
-            assigned = sorted({self.scope.resolve(s.target.name)[0][1] for s in node.body if type(s) is ast.Set})
+        if inner:
+            self.settled_loop(node, at_condition)
+        elif settled:
+            assigned = self._assigned(node.body)
             counters = self.temps, self.labels
             self.emit(f"if {settled}:")
             self.values_only = True
@@ -437,6 +447,63 @@ class SplitGenerator(Generator):
         self.emit("    raise make_secret(error, st.pc)")
         self.emit("finally:")
         self.emit(f"    st.pc = pc = {old} | st.give_taint")
+        return True
+
+    def settled_loop(self, node, at_condition) -> None:
+        """The body with labels; then, when it left every label it assigns as it found it, an inner
+        loop running the condition and the body on the values alone, labels and pc as they are.
+        The variables the condition reads keep the labels they had when it was last computed with
+        labels (the body assigns each one the label it had), so its int cases' label is the one
+        the pc already holds; a general comparison whose answer is private leaves the inner loop
+        for the labelled condition, which computes it again (no effect but its label) and raises
+        the pc, as does a false condition, which the labelled one then finds false again. Each
+        values-only copy uses the temporaries of its labelled copy (`at_condition`: the counters
+        where the condition was written), so a label one computed is there for the other."""
+        assigned = self._assigned(node.body)
+        for slot in assigned:
+            self.emit(f"s{slot} = l{slot}")
+        counters = self.temps, self.labels
+        self.block_body(node.body, False)
+        self.emit(f"if {' and '.join(f'l{slot} is s{slot}' for slot in assigned) or 'True'}:")
+        self.indent += 1
+        self.emit("while True:")
+        self.indent += 1
+        written = self.temps, self.labels
+        self.temps, self.labels = at_condition   # the same temporaries in both copies
+        self.values_only = self.inner_condition = True
+        c, _ = self.expr(node.cond)
+        self.inner_condition = False
+        self.emit(f"if not {c}:")
+        self.emit("    break")
+        self.end_statement()
+        self.temps, self.labels = counters
+        self.block_body(node.body, False)
+        self.values_only = False
+        self.temps, self.labels = max(written[0], self.temps), max(written[1], self.labels)
+        self.indent -= 2
+
+    def _assigned(self, body) -> list[int]:
+        """The slots of the variables a settled loop body's `set`s assign."""
+        return sorted({self.scope.resolve(s.target.name)[0][1] for s in body if type(s) is ast.Set})
+
+    def _settled_condition(self, cond) -> bool:
+        """Whether a loop condition computes its label from nothing but the labels of this body's
+        bound variables: operators, one comparison with an int case, constants and such variables
+        (a name perhaps unbound here could read a private global, whose label the values-only
+        copy would not compute)."""
+        todo = [cond]
+        while todo:
+            node = todo.pop()
+            t = type(node)
+            if t is ast.Name:
+                if self.variable(node.name) is None:
+                    return False
+            elif t is ast.Compare:
+                if len(node.ops) != 1 or node.ops[0] not in _INT_OPS | {"==", "!="}:
+                    return False
+            elif t not in (ast.Num, ast.Str, ast.Bool, ast.Nothing, ast.Unary, ast.Binary):
+                return False
+            todo.extend(ast.children(node))
         return True
 
     def _settles(self, body) -> bool:
@@ -613,6 +680,9 @@ class SplitGenerator(Generator):
         self.indent += 1
         self.emit(f"{t} = {general}({self.boxed(a, al)}, {self.boxed(b, bl)})")
         self.unbox_into(t, m)
+        if self.inner_condition:   # settled_loop's condition: a private answer goes back to labels
+            self.emit(f"if {m}:")
+            self.emit("    break")
         self.indent -= 1
         return t, m
 

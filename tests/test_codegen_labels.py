@@ -485,6 +485,20 @@ SPLIT_RULES = {
         'task f(w, n)\n    let t be 0\n    let i be 0\n    while i < n\n        set t to t + i * w\n        set i to i + 1\n'
         '    give t\nprint(f(private(3, "app"), 50), declassify(f(private(3, "app"), 50), "t"), f(3, 50))\n',
         "private(app) 3675 3675\n", None),
+    "a settled loop under a private condition keeps its labels and the pc": (
+        'task f(n, i, t)\n    while i < n\n        set t to t + i\n        set i to i + 1\n    give t\n'
+        'let r be f(private(50, "app"), private(0, "app"), private(0, "app"))\n'
+        'print(r, declassify(r, "t"), declassify(label_of(r), "t"), f(50, 0, 0))\n', 'private(app) 1225 ["app"] 1225\n', None),
+    "a settled loop's public counter under a private condition is refused": (
+        'task f(n, t)\n    let i be 0\n    while t < n\n        set t to t + 1\n        set i to i\n    give t\n'
+        'print(f(private(5, "app"), private(0, "app")))\n', "", "cannot assign to 'i'"),
+    "a settled loop's product past the integer limit is secret under joined labels": (
+        'task f(a, b)\n    let w be private(a, "app")\n    let v be private(b, "bank")\n    let t be 1\n    let i be 0\n'
+        '    while i < 10000.5\n        set t to t * w * v\n        set i to i + 1\n    give t\n'
+        'try\n    f(1000000, 1)\nrecover e\n    print("caught")\n', "", "private"),
+    "a settled loop's public product past the integer limit is caught": (
+        'task f(w, v)\n    let t be 1\n    let i be 0\n    while i < 10000.5\n        set t to t * w * v\n'
+        '        set i to i + 1\n    give t\ntry\n    f(1000000, 1)\nrecover e\n    print("caught")\n', "caught\n", None),
     "a public counter stays public in a settled loop": (
         'task f(w, n)\n    let t be 0\n    let i be 0\n    while i < n\n        set t to t + w\n        set i to i + 1\n'
         '    give i\nprint(f(private(3, "app"), 50))\n', "50\n", None),
