@@ -187,6 +187,19 @@ _INLINE_BUILTINS = {
     ("get", 3): ("{0}.__class__ is dict and {1}.__class__ is str", "{0}.get({1}, {2})"),
 }
 
+# Builtins that call a one-parameter callback once per item of a list, written as a loop where
+# the call's second argument is a literal lambda (Generator.callback_loop): name -> what the
+# result starts as, and what one item does with the lambda's value `{v}` (`{x}` the item, `{r}`
+# the result), as stdlib/collections computes them (`[x for x in xs if call(x)]`, `all(...)`, …).
+_CALLBACK_LOOPS = {
+    "where": ("{r} = []", ("if {v}:", "    {r}.append({x})")),
+    "apply": ("{r} = []", ("{r}.append({v})",)),
+    "count_where": ("{r} = 0", ("if {v}:", "    {r} += 1")),
+    "every": ("{r} = True", ("if not {v}:", "    {r} = False", "    break")),
+    "some": ("{r} = False", ("if {v}:", "    {r} = True", "    break")),
+    "find_first": ("{r} = None", ("if {v}:", "    {r} = {x}", "    break")),
+}
+
 # Nodes written inline as parts of another (a `match`'s arms and patterns: Generator.s_Match).
 _WRITTEN_PARTS = frozenset({"Module", "MatchArm", "PWildcard", "PBind", "PValue", "PList", "PMap"})
 
@@ -313,6 +326,7 @@ class Generator:
         self.name_reads: dict[str, str] = {}   # a global read by name -> its placeholder (`global_read`)
         self.constants: set[str] = set()       # values kN written as constants of the code (`operand`)
         self.callback_arity = 0         # a direct lambda body of 1 or 2 parameters gets an entry (finish)
+        self.frameless = False          # writing a lambda's body inline (callback_loop): it has no frame list
 
     # ------------------------------------------------------------------ plumbing
     def emit(self, text: str) -> None:
@@ -339,7 +353,7 @@ class Generator:
 
     @property
     def frame(self) -> str:
-        if self.local_slots:
+        if self.local_slots or self.frameless:
             raise _GiveUp()   # a closure needs the frame list, which local slots do not build
         return self.frames[-1][0]
 
@@ -1540,6 +1554,9 @@ class Generator:
             if self.c.generated_public_calls:
                 return self.public_call(node)
             return None
+        looped = self.callback_loop(node)
+        if looped is not None:
+            return looped
         fn = self.atom(node.func, node.args)
         args = [self.atom(a, node.args[i + 1:]) for i, a in enumerate(node.args)]
         n = len(args)
@@ -1592,6 +1609,86 @@ class Generator:
         t = self.temp()
         self.emit("try:")
         self.emit(f"    {self.sync_depth()}{t} = call_other(rt, {fn}, [{', '.join(args)}], {span})")
+        self.emit("except SynError as error:")
+        self.emit(f"    raise error.at({span})")
+        return t
+
+    def callback_loop(self, node):
+        """`where(xs, (x) => …)` and the other builtins of _CALLBACK_LOOPS as a loop here, the
+        lambda's body written inline on each item, instead of a lambda value and one Python call
+        per item. Taken when the global still holds that builtin and `xs` is a list (else the
+        lambda is made and called as any call is, `call_other`); the bookkeeping is the builtin's
+        and its callback's (calls.call_builtin, calls.callback): the call's depth test, each
+        item's depth test, a step per item, the body one level below the builtin, the host's
+        failures as the builtin's, errors located at the call. (No result-size test: each result
+        is a list no longer than `xs`, a number, a bool or one of the items.) None when the call
+        is not of that form or the body needs a frame list (a closure)."""
+        lam = node.args[-1] if len(node.args) == 2 else None
+        if (type(lam) is not ast.Lambda or len(lam.params) != 1 or lam.params[0].default is not None
+                or self.local_slots or self.frameless or _needs_frame(lam.body)):
+            return None
+        fn_value = self.known_builtin(node.func, 2)
+        if fn_value is None or fn_value.spec.cap is not None or fn_value.spec.name not in _CALLBACK_LOOPS:
+            return None
+        state = (len(self.lines), self.indent, list(self.statement_temps), set(self.bound), len(self.frames))
+        try:
+            return self.write_callback_loop(node, fn_value, lam)
+        except _GiveUp:   # the body holds a node written as a closure: the call as any call
+            marker, self.indent, self.statement_temps, self.bound, frames = state
+            del self.lines[marker:]
+            del self.frames[frames:]
+            self.frameless = False
+            return None
+
+    def write_callback_loop(self, node, fn_value, lam) -> str:
+        from synsema.lang.resolve import task_scope
+        spec = fn_value.spec
+        start, each = _CALLBACK_LOOPS[spec.name]
+        fn = self.atom(node.func, node.args)
+        xs = self.atom(node.args[0], node.args[1:])
+        span = self.value(node.span)
+        name = self.value(spec.name)
+        t, d = self.temp(), self.temp()
+        self.frame_count += 1
+        frame = f"c{self.frame_count}_"
+        item = f"{frame}1"
+        self.emit("try:")
+        self.indent += 1
+        self.emit(f"if {fn} is {self.value(fn_value)} and {xs}.__class__ is list:")
+        self.indent += 1
+        self.emit(f"{d} = reg.depth")
+        self.emit(f"if {d} >= RECURSION_LIMIT or ({xs} and {d} + 1 >= RECURSION_LIMIT):")   # the call's, the first item's
+        self.emit("    raise SynError('maximum recursion depth exceeded')")
+        self.emit(start.format(r=t))
+        self.emit(f"reg.depth = {d} + 2")   # the body runs below the builtin's level and the callback's
+        self.emit("try:")
+        self.indent += 1
+        self.emit(f"for {item} in {xs}:")
+        self.indent += 1
+        self.emit("reg.steps += 1")
+        self.local_frames.add(frame)
+        self.frames.append((frame, task_scope(self.scope, lam.params, lam.body)))
+        self.frameless = True
+        body = lam.body
+        if type(body) is ast.Compare and _inline_operator(body):
+            v = self.e_Compare(body, in_test=True)
+        else:
+            v = self.expr(body)
+        self.frameless = False
+        self.frames.pop()
+        for line in each:
+            self.emit(line.format(v=v, r=t, x=item))
+        self.indent -= 2
+        self.emit("except BUILTIN_FAILURES as problem:")
+        self.emit(f"    raise builtin_failure({name}, problem) from None")
+        self.emit("finally:")
+        self.emit(f"    reg.depth = {d}")
+        self.indent -= 1
+        self.emit("else:")
+        self.indent += 1
+        made = self.fallback_expr(lam)
+        self.emit(f"{self.sync_depth()}{t} = call_other(rt, {fn}, [{xs}, {made}], {span})")
+        self.indent -= 2
         self.emit("except SynError as error:")
         self.emit(f"    raise error.at({span})")
         return t
