@@ -177,14 +177,23 @@ def _inline_operator(node) -> bool:
 # every group: at most this many copies of them (Generator.head_keys).
 _OPEN_ARM_COPIES = 24
 
-# Builtins whose common case is a Python expression that runs no code but the builtin's own, reads
-# no call depth and cannot fail: (name, number of arguments) -> (the test that the arguments are
-# of those kinds, the expression), as stdlib's length and get compute it for them.
+# Builtins whose common case is a Python expression that runs no code but the builtin's own and
+# reads no call depth: (name, number of arguments) -> (the test that the arguments are of those
+# kinds, the expression, whether it builds a value, so that the host may fail it: MemoryError,
+# reported as the builtin's), as stdlib's length, get, replace, lower and split compute it for
+# them (replace: a non-empty text to find and a replacement no longer than it, so the text
+# cannot grow; split: a non-empty separator and a text shorter than the list limit). The
+# result-size test after the call stays.
 _INLINE_BUILTINS = {
     ("length", 1): ("{0}.__class__ is str or {0}.__class__ is list or {0}.__class__ is dict "
-                    "or {0}.__class__ is bytes", "len({0})"),
-    ("get", 2): ("{0}.__class__ is dict and {1}.__class__ is str", "{0}.get({1})"),
-    ("get", 3): ("{0}.__class__ is dict and {1}.__class__ is str", "{0}.get({1}, {2})"),
+                    "or {0}.__class__ is bytes", "len({0})", False),
+    ("get", 2): ("{0}.__class__ is dict and {1}.__class__ is str", "{0}.get({1})", False),
+    ("get", 3): ("{0}.__class__ is dict and {1}.__class__ is str", "{0}.get({1}, {2})", False),
+    ("replace", 3): ("{0}.__class__ is str and {1}.__class__ is str and {2}.__class__ is str and {1} "
+                     "and len({2}) <= len({1})", "{0}.replace({1}, {2})", True),
+    ("lower", 1): ("{0}.__class__ is str", "{0}.lower()", True),
+    ("split", 2): ("{0}.__class__ is str and {1}.__class__ is str and {1} and len({0}) < MAX_LIST_LENGTH",
+                   "{0}.split({1})", True),
 }
 
 # Builtins that call a one-parameter callback once per item of a list, written as a loop where
@@ -1723,9 +1732,15 @@ class Generator:
         self.emit("            raise SynError('maximum recursion depth exceeded')")
         form = _INLINE_BUILTINS.get((spec.name, len(args))) if args is not None else None
         if form is not None:
-            test, expression = form
+            test, expression, builds = form
             self.emit(f"        if {test.format(*args)}:")
-            self.emit(f"            {t} = {expression.format(*args)}")
+            if builds:
+                self.emit("            try:")
+                self.emit(f"                {t} = {expression.format(*args)}")
+                self.emit("            except BUILTIN_FAILURES as problem:")
+                self.emit(f"                raise builtin_failure({name}, problem) from None")
+            else:
+                self.emit(f"            {t} = {expression.format(*args)}")
             self.emit("        else:")
             self.indent += 1
         local = self.depth_now() == "depth"   # a direct body's, or a labelled split body's (codegen_split)

@@ -18,7 +18,7 @@ from decimal import Decimal
 from itertools import accumulate
 
 from synsema.lang.errors import SynError
-from synsema.runtime.limits import MAX_INT_DIGITS, joined
+from synsema.runtime.limits import MAX_INT_DIGITS, MAX_TEXT_LENGTH, joined
 from synsema.runtime.values import decimal_text, display, int_text, type_name
 from synsema.stdlib.core import short, wrong_type
 from synsema.stdlib.registry import builtin
@@ -35,6 +35,37 @@ _NESTING = re.compile(r'"(?:[^"\\]++|\\.)*+(?:"|\Z)|[\[\]{}]', re.S)
 # A text as a JSON string, exactly as json.dumps(text, ensure_ascii=False) writes it (the
 # function it calls), without building a JSONEncoder per text.
 _json_string = json.encoder.encode_basestring
+
+# The items `_flat_json` hands to CPython's JSON encoder: it writes them as `_encode` does (a
+# text with `_json_string`, an int, bool and float by their repr, nothing as null) and refuses
+# the rest: a NaN or an infinity, an int past the digit limit (ValueError).
+_LEAVES = frozenset({str, int, bool, type(None), float})
+_MAPS = frozenset({dict})
+# CPython's encoder (what json.dumps runs) made once: compact separators, maps' keys as they are
+# (a map's keys are texts, values.map_key), no NaN or infinity, no cycle markers (values have none).
+_c_encode = json.encoder.c_make_encoder(None, None, _json_string, None, ":", ",", False, False, False)
+
+
+def _flat_json(value, t, depth: int):
+    """The JSON text of a list or map whose items are all _LEAVES, or of a list of distinct maps
+    whose values are (rows of records), written by CPython's encoder in one call; None when
+    `value` is not of those shapes, or the encoder refuses an item, or the text is past
+    MAX_TEXT_LENGTH (then `_encode` writes it item by item and gives its own error). Every
+    container here appears once (no map is shared), so the text's size is linear in the value's."""
+    items = value.values() if t is dict else value
+    kinds = {*map(type, items)}
+    if not kinds <= _LEAVES:
+        if t is dict or not kinds <= _MAPS or depth + 1 >= MAX_DEPTH or len({*map(id, value)}) != len(value):
+            return None
+        for row in value:
+            if not {*map(type, row.values())} <= _LEAVES:
+                return None
+    try:
+        text = "".join(_c_encode(value, 0))
+    except ValueError:
+        return None
+    return text if len(text) <= MAX_TEXT_LENGTH else None
+
 
 def _encode(value, depth: int, seen: dict) -> str:
     """The JSON text of `value`. Each list or map is encoded once per call (`seen`, by identity)
@@ -63,6 +94,10 @@ def _encode(value, depth: int, seen: dict) -> str:
             raise SynError(f"json_encode: the value is nested deeper than {MAX_DEPTH} levels")
         done = seen.get(id(value))
         if done is not None:
+            return done
+        done = _flat_json(value, t, depth)
+        if done is not None:
+            seen[id(value)] = done
             return done
         if t is list:
             parts = [_encode(item, depth + 1, seen) for item in value]

@@ -82,6 +82,14 @@ PROGRAMS = {
         "each bad in [[5], [nothing], [true]]\n    try\n        print(n(bad[0]))\n    recover e\n        print(e)\n"
         "each bad in [[5, \"a\"], [\"t\", \"a\"], [[1], \"a\"]]\n    try\n        print(g2(bad[0], bad[1]))\n    recover e\n        print(e)\n"
         "print(where([\"ab\", \"abc\", \"\"], (w) => length(w) > 2))\nprint(n(5))\n"),
+    "replace, lower and split written as Python": (
+        "task r(t, a, b)\n    give replace(t, a, b)\ntask l(t)\n    give lower(t)\ntask s(t, sep)\n    give split(t, sep)\n"
+        "print(r(\"a,b\", \",\", \"\"), r(\"a,b\", \",\", \";\"), r(\"a,b\", \",\", \";;\"), r(\"abab\", \"ab\", \"x\"), r(\"\", \"a\", \"\"))\n"
+        "print(l(\"\u0130A\u00c9\"), length(l(\"\u0130\")), s(\"a  b\", \" \"), s(\"ab\", \"\"), s(\"\", \",\"), s(\"a--b\", \"--\"))\n"
+        "each bad in [[5, \"a\", \"b\"], [\"t\", [1], \"b\"], [\"t\", \"\", \"b\"], [\"t\", \"\", \"\"], [\"t\", \"t\", 1]]\n"
+        "    try\n        print(r(bad[0], bad[1], bad[2]))\n    recover e\n        print(e)\n"
+        "each bad in [[5, \",\"], [\"a\", 5], [\"a\", nothing]]\n    try\n        print(s(bad[0], bad[1]))\n    recover e\n        print(e)\n"
+        "print(l(5))\n"),
 }
 
 
@@ -126,6 +134,7 @@ def test_builtin_calls_match_the_closures(tmp_path, name, labels):
         "int of too many digits": (1, "prog.syn:2:10", "integers are read from at most 50,000 digits"),
         "text joined to a literal": (1, "prog.syn:2:11", "Cannot add text and list"),
         "length and get written as Python": (1, "prog.syn:2:10", "length"),
+        "replace, lower and split written as Python": (1, "prog.syn:4:10", "lower expects text, got number"),
     }.get(name)
     if expected is not None:
         assert code == expected[0] and expected[1] in err and expected[2] in err, err
@@ -134,6 +143,13 @@ def test_builtin_calls_match_the_closures(tmp_path, name, labels):
             f"length expects text, a list or a map, got {kind}\n" for kind in ("number", "nothing", "bool"))
             + "get expects a map or a list, got number\nget expects a map or a list, got text\n"
             "get: a list index must be an integer, got \"a\"\n[\"abc\"]\n"), out
+    if name == "replace, lower and split written as Python":
+        empty = "replace: the text to find is empty — there is nothing to replace\n"
+        assert out == ('ab a;b a;;b xx \ni\u0307a\u00e9 2 ["a", "", "b"] ["a", "b"] [""] ["a", "b"]\n'
+                       "replace expects text, got number\nreplace expects the text to find as its second argument, got list\n"
+                       + empty + empty + "replace expects replacement text as its third argument, got number\n"
+                       "split expects text, got number\nsplit expects a text separator, got number\n"
+                       "split expects a text separator, got nothing\n"), out
     if name == "a rebound global":
         assert out == "3\n99\n" and "prog.syn:2:10" in err
     if name == "int of plain digits and everything else":   # `²` is a digit to Python, not to int
