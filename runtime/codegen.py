@@ -1674,7 +1674,7 @@ class Generator:
         self.indent += 1
         self.emit(f"for {item} in {xs}:")
         self.indent += 1
-        self.emit("reg.steps += 1")
+        self.emit("next(STEPS)")
         self.local_frames.add(frame)
         self.frames.append((frame, task_scope(self.scope, lam.params, lam.body)))
         self.frameless = True

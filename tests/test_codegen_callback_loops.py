@@ -164,4 +164,4 @@ def test_the_loop_is_written(tmp_path):
     finally:
         codegen._compiled = original
     written = "\n".join(sources)
-    assert written.count("reg.steps += 1\n") and "for c" in written and ".append(c" in written, written
+    assert written.count("next(STEPS)\n") and "for c" in written and ".append(c" in written, written
