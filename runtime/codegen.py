@@ -196,17 +196,20 @@ _INLINE_BUILTINS = {
                    "{0}.split({1})", True),
 }
 
-# Builtins that call a one-parameter callback once per item of a list, written as a loop where
-# the call's second argument is a literal lambda (Generator.callback_loop): name -> what the
-# result starts as, and what one item does with the lambda's value `{v}` (`{x}` the item, `{r}`
-# the result), as stdlib/collections computes them (`[x for x in xs if call(x)]`, `all(...)`, …).
+# Builtins that call a callback once per item of a list, written as a loop where the call's second
+# argument is a literal lambda (Generator.callback_loop): name -> (the call's number of arguments,
+# the lambda's parameters, what the result starts as, what an item does before the lambda's body
+# and after it with its value `{v}`; `{x}` is the item, `{r}` the result, `{a}` the lambda's first
+# parameter, `{i}` the third argument), as stdlib/collections computes them (`[x for x in xs if
+# call(x)]`, `all(...)`, `reduce`'s fold from its initial value, …).
 _CALLBACK_LOOPS = {
-    "where": ("{r} = []", ("if {v}:", "    {r}.append({x})")),
-    "apply": ("{r} = []", ("{r}.append({v})",)),
-    "count_where": ("{r} = 0", ("if {v}:", "    {r} += 1")),
-    "every": ("{r} = True", ("if not {v}:", "    {r} = False", "    break")),
-    "some": ("{r} = False", ("if {v}:", "    {r} = True", "    break")),
-    "find_first": ("{r} = None", ("if {v}:", "    {r} = {x}", "    break")),
+    "where": (2, 1, "{r} = []", (), ("if {v}:", "    {r}.append({x})")),
+    "apply": (2, 1, "{r} = []", (), ("{r}.append({v})",)),
+    "count_where": (2, 1, "{r} = 0", (), ("if {v}:", "    {r} += 1")),
+    "every": (2, 1, "{r} = True", (), ("if not {v}:", "    {r} = False", "    break")),
+    "some": (2, 1, "{r} = False", (), ("if {v}:", "    {r} = True", "    break")),
+    "find_first": (2, 1, "{r} = None", (), ("if {v}:", "    {r} = {x}", "    break")),
+    "reduce": (3, 2, "{r} = {i}", ("{a} = {r}",), ("{r} = {v}",)),
 }
 
 # Nodes written inline as parts of another (a `match`'s arms and patterns: Generator.s_Match).
@@ -1630,18 +1633,19 @@ class Generator:
         and its callback's (calls.call_builtin, calls.callback): the call's depth test, each
         item's depth test, a step per item, the body one level below the builtin, the host's
         failures as the builtin's, errors located at the call. (No result-size test: each result
-        is a list no longer than `xs`, a number, a bool or one of the items.) None when the call
-        is not of that form or the body needs a frame list (a closure)."""
-        lam = node.args[-1] if len(node.args) == 2 else None
-        if (type(lam) is not ast.Lambda or len(lam.params) != 1 or lam.params[0].default is not None
+        is a list no longer than `xs`, a number, a bool, one of the items or a value the body
+        made.) None when the call is not of that form or the body needs a frame list (a closure)."""
+        lam = node.args[1] if len(node.args) in (2, 3) else None
+        if (type(lam) is not ast.Lambda or any(p.default is not None for p in lam.params)
                 or self.local_slots or self.frameless or _needs_frame(lam.body)):
             return None
-        fn_value = self.known_builtin(node.func, 2)
-        if fn_value is None or fn_value.spec.cap is not None or fn_value.spec.name not in _CALLBACK_LOOPS:
+        fn_value = self.known_builtin(node.func, len(node.args))
+        form = _CALLBACK_LOOPS.get(fn_value.spec.name) if fn_value is not None else None
+        if form is None or fn_value.spec.cap is not None or form[:2] != (len(node.args), len(lam.params)):
             return None
         state = (len(self.lines), self.indent, list(self.statement_temps), set(self.bound), len(self.frames))
         try:
-            return self.write_callback_loop(node, fn_value, lam)
+            return self.write_callback_loop(node, fn_value, lam, form)
         except _GiveUp:   # the body holds a node written as a closure: the call as any call
             marker, self.indent, self.statement_temps, self.bound, frames = state
             del self.lines[marker:]
@@ -1649,18 +1653,20 @@ class Generator:
             self.frameless = False
             return None
 
-    def write_callback_loop(self, node, fn_value, lam) -> str:
+    def write_callback_loop(self, node, fn_value, lam, form) -> str:
         from synsema.lang.resolve import task_scope
         spec = fn_value.spec
-        start, each = _CALLBACK_LOOPS[spec.name]
+        _, params, start, before, after = form
         fn = self.atom(node.func, node.args)
         xs = self.atom(node.args[0], node.args[1:])
+        rest = [self.atom(a, node.args[i + 3:]) for i, a in enumerate(node.args[2:])]   # reduce's initial value
         span = self.value(node.span)
         name = self.value(spec.name)
         t, d = self.temp(), self.temp()
         self.frame_count += 1
         frame = f"c{self.frame_count}_"
-        item = f"{frame}1"
+        item = f"{frame}{params}"
+        names = {"r": t, "x": item, "a": f"{frame}1", "i": rest[0] if rest else None}
         self.emit("try:")
         self.indent += 1
         self.emit(f"if {fn} is {self.value(fn_value)} and {xs}.__class__ is list:")
@@ -1668,13 +1674,15 @@ class Generator:
         self.emit(f"{d} = reg.depth")
         self.emit(f"if {d} >= RECURSION_LIMIT or ({xs} and {d} + 1 >= RECURSION_LIMIT):")   # the call's, the first item's
         self.emit("    raise SynError('maximum recursion depth exceeded')")
-        self.emit(start.format(r=t))
+        self.emit(start.format(**names))
         self.emit(f"reg.depth = {d} + 2")   # the body runs below the builtin's level and the callback's
         self.emit("try:")
         self.indent += 1
         self.emit(f"for {item} in {xs}:")
         self.indent += 1
         self.emit("next(STEPS)")
+        for line in before:
+            self.emit(line.format(**names))
         self.local_frames.add(frame)
         self.frames.append((frame, task_scope(self.scope, lam.params, lam.body)))
         self.frameless = True
@@ -1685,8 +1693,8 @@ class Generator:
             v = self.expr(body)
         self.frameless = False
         self.frames.pop()
-        for line in each:
-            self.emit(line.format(v=v, r=t, x=item))
+        for line in after:
+            self.emit(line.format(v=v, **names))
         self.indent -= 2
         self.emit("except BUILTIN_FAILURES as problem:")
         self.emit(f"    raise builtin_failure({name}, problem) from None")
@@ -1696,7 +1704,7 @@ class Generator:
         self.emit("else:")
         self.indent += 1
         made = self.fallback_expr(lam)
-        self.emit(f"{self.sync_depth()}{t} = call_other(rt, {fn}, [{xs}, {made}], {span})")
+        self.emit(f"{self.sync_depth()}{t} = call_other(rt, {fn}, [{', '.join([xs, made, *rest])}], {span})")
         self.indent -= 2
         self.emit("except SynError as error:")
         self.emit(f"    raise error.at({span})")

@@ -1,7 +1,7 @@
-"""`where(xs, (x) => …)` and its kin (`apply`, `count_where`, `every`, `some`, `find_first`) with a
-literal lambda are a loop at the call site (runtime/codegen.py `Generator.callback_loop`): the
-lambda's body is written inline on each item, no lambda value is made and no Python call is made
-per item. The loop keeps what the builtin and calls.callback keep: the global is tested to still
+"""`where(xs, (x) => …)` and its kin (`apply`, `count_where`, `every`, `some`, `find_first`,
+`reduce(xs, (acc, x) => …, init)`) with a literal lambda are a loop at the call site
+(runtime/codegen.py `Generator.callback_loop`): the lambda's body is written inline on each item,
+no lambda value is made and no Python call is made per item. The loop keeps what the builtin and calls.callback keep: the global is tested to still
 hold that builtin (a rebound `where` is called instead), the list is tested to be a list (else the
 builtin's own error), the call's depth test and each callback's, a step per item, the body one
 level below the builtin, a host failure reported as the builtin's, errors located where they
@@ -36,6 +36,14 @@ PROGRAMS = {
         "[[], [], 0, true, false, nothing, nothing, [], []]\n"
         "[[0, 0], [], 0, false, false, nothing, nothing, [], [0, 0]]\n"
         "[\"big\", \"cat\", \"the\", \"mat\"]\n[0] [\"<2>\"]\n[0, 2, 4] [\"<5>\"]\n", None),
+    "reduce from an initial value": (
+        "task fold(xs, k)\n    give [reduce(xs, (acc, x) => acc * 10 + x, 0), reduce(xs, (a, b) => a + b + k, k),\n"
+        "        reduce(xs, (acc, x) => append(acc, x * k), []), reduce(xs, (acc, x) => acc + x), reduce(xs, (a) => a, 5)]\n"
+        "print(fold([1, 2, 3], 100))\nprint(fold([7], 1))\n"
+        "task count(xs)\n    let before be steps()\n    let r be reduce(xs, (a, b) => a + b, 0)\n    give [r, steps() - before]\n"
+        "print(count(range(6)))\nprint(fold([], 1))\n",
+        "[123, 406, [100, 200, 300], 6, 5]\n[7, 9, [7], 7, 5]\n[15, 6]\n",
+        "prog.syn:3:57: reduce of an empty list needs an initial value"),
     "the lambda reads its task's names, the globals and names bound later": (
         "let base be 10\n"
         "task shift(xs, by)\n    let extra be by * 2\n    give apply(xs, (x) => x + by + extra + base + later)\n"
@@ -48,14 +56,15 @@ PROGRAMS = {
         "    print(find_first(xs, (x) => note(x)))\n    print(count_where(xs, (x) => note(x)))\n"
         "run([3, 1, 2])\n",
         "saw 3\nsaw 1\nfalse\nsaw 3\ntrue\nsaw 3\n3\nsaw 3\nsaw 1\nsaw 2\n2\n", None),
-    "a rebound where, apply or every is called instead": (
+    "a rebound where, apply, every or reduce is called instead": (
         "task keep(xs)\n    give where(xs, (x) => x > 1)\n"
         "task mine(xs, f)\n    give [\"mine\", length(xs), f(5)]\n"
         "print(keep([1, 2, 3]))\nlet original be where\nset where to mine\nprint(keep([1, 2, 3]))\n"
         "set where to apply\nprint(keep([1, 2, 3]))\nset where to original\nprint(keep([1, 2, 3]))\n"
         "task all_big(xs)\n    give every(xs, (x) => x > 1)\nset every to (xs, f) => f(0)\nprint(all_big([5]))\n"
+        "task fold(xs)\n    give reduce(xs, (a, b) => a + b, 0)\nset reduce to (xs, f, init) => [f(init, 1), init]\nprint(fold([5]))\n"
         "set where to 7\nprint(keep([1]))\n",
-        "[2, 3]\n[\"mine\", 3, true]\n[false, true, true]\n[2, 3]\nfalse\n",
+        "[2, 3]\n[\"mine\", 3, true]\n[false, true, true]\n[2, 3]\nfalse\n[1, 0]\n",
         "prog.syn:2:10: Cannot call number"),
     "what is not a list gets the builtin's own error": (
         "task keep(xs)\n    give where(xs, (x) => x > 1)\n"
