@@ -104,13 +104,14 @@ def _compiled(source: str):
 
 
 def _callback_entry(source: str, namespace: dict, names: dict, constants: dict):
-    """`entry(env)` of a direct lambda body (Generator.callback_source), compiled at its first
+    """`entry(env)` of a direct lambda body (Generator.callback_source; codegen_labels'
+    `callback_entry` for a labelled one, whose entry takes more), compiled at its first
     use (most lambdas are never handed to a builtin) into the body's own namespace, its globals
     read by name and its constants as the body has them (`names`, `constants`: `_named`); it
     gives None when Python refuses the source, and calls.callback then wraps `direct` as before."""
     made = []
 
-    def entry(env):
+    def entry(*args):
         if not made:
             try:
                 code, python = _compiled(source)
@@ -119,7 +120,7 @@ def _callback_entry(source: str, namespace: dict, names: dict, constants: dict):
                 made.append(namespace["entry"])
             except _REFUSALS:
                 made.append(None)
-        return made[0](env) if made[0] is not None else None
+        return made[0](*args) if made[0] is not None else None
     return entry
 
 

@@ -31,11 +31,13 @@ tests/test_codegen_labels.py runs programs with private data both ways.
 
 from __future__ import annotations
 
+import re
+
 from synsema.lang import ast
 from synsema.lang.checks import PROTECTED_NAMES
 from synsema.runtime import assertions, fastpaths
 from synsema.runtime.compiler import _early_returns_as_branches
-from synsema.runtime.codegen import Generator, _frame_mode, _GiveUp, _signals, _slow_binary
+from synsema.runtime.codegen import _CONSTANT, Generator, _callback_entry, _frame_mode, _GiveUp, _signals, _slow_binary
 from synsema.runtime.label_compiler import _may_give, labelled_comparison, labelled_index, not_iterable
 from synsema.runtime.labels import EMPTY, Labeled, make_secret, strip, wrap
 from synsema.runtime.limits import MAX_TEXT_LENGTH
@@ -84,10 +86,64 @@ def generate_labelled(compiler, kind: str, node, scope, tail: bool):
         if codegen_split.writable(node):
             try:
                 split = codegen_split.SplitGenerator(compiler, kind == "task")
-                return (split.task(node, scope) if kind == "task" else split.lambda_body(node, scope)), None
+                if kind == "task":
+                    return split.task(node, scope), None
+                body = split.lambda_body(node, scope)
+                if scope.params in (1, 2):
+                    body.entry = callback_entry(split, scope.params, body.__globals__)
+                return body, None
             except _GiveUp:
                 pass
     return _frame_mode(LabelGenerator(compiler, kind == "task"), kind, node, scope, tail)
+
+
+# A line of generated code that leaves the function.
+_RETURN = re.compile(r"\s*return\b")
+
+
+def callback_entry(split, params: int, namespace: dict):
+    """`entry(env, slow, leave)` of a lambda body `split` wrote (its lines, head included, and
+    the namespace its body runs in), for label_compiler.labelled_callback, or None: a Python
+    function of the lambda's `params` arguments for a builtin calling it once per item, the
+    body's own lines inside what labelled_callback's `slow` does around the body, for a call
+    that starts while nothing is private. Then the pc, the give taint and the builtin's argument
+    labels are all empty (no label exists yet), so there is nothing to raise, save or put back,
+    and the body is run as `run_body` runs it (the depth limit, one step, one level deeper);
+    should the body make the run's first private value, `leave(result, error)` does what `slow`
+    does after its body (the answer stripped and labelled, an error made secret, the label state
+    emptied again). A call that starts once something is private is `slow`'s. The body is an
+    expression, so its one `return` is its last line, which here keeps the answer instead."""
+    lines = split.lines
+    returns = [i for i, line in enumerate(lines) if _RETURN.match(line)]
+    if split.sites or returns != [len(lines) - 1] or not lines[-1].startswith("        return "):
+        return None
+    args = ", ".join(f"cb_a{i}" for i in range(1, params + 1))
+    last = lines[-1].replace("return ", "cb_result = ", 1)
+    source = ("def entry(cb_env, cb_slow, cb_leave):\n"
+              f"    def callback({args}):\n"
+              "        if st.touched:\n"
+              f"            return cb_slow({args})\n"
+              "        cb_depth = reg.depth\n"
+              "        if cb_depth >= RECURSION_LIMIT:\n"
+              "            raise SynError('maximum recursion depth exceeded')\n"
+              "        reg.depth = cb_depth + 1\n"
+              "        next(STEPS)\n"
+              "        try:\n"
+              f"            f0 = [cb_env, {args}]\n"
+              + "".join(f"    {line}\n" for line in lines[:-1]) + f"    {last}\n"
+              + "        except SynError as error:\n"
+              "            if st.touched:\n"
+              "                raise cb_leave(None, error)\n"
+              "            raise\n"
+              "        finally:\n"
+              "            reg.depth = cb_depth\n"
+              "        if st.touched:\n"
+              "            return cb_leave(cb_result, None)\n"
+              "        return cb_result\n"
+              "    return callback\n")
+    names = {placeholder: name for name, placeholder in split.name_reads.items()}
+    constants = {_CONSTANT.format(k): split.values[int(k[1:])] for k in split.constants}
+    return _callback_entry(source, namespace, names, constants)
 
 
 class LabelGenerator(Generator):

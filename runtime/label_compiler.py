@@ -1162,16 +1162,33 @@ def labelled_callback(rt, fn: Task, arity: int):
     its labels and that pc added to `callback_labels`, the label state put back — without the
     permissive binding, the argument list and the unwrapping of a task that is not labelled.
     When the run still has no private value as the body ends (`touched` empty) no label exists
-    anywhere, so the answer is its own stripped value and there is nothing to add. None for a
-    task of another arity (Runtime.call's permissive binding applies), and with the generated
-    evaluator off (`SYNSEMA_CLOSURES=1`: the differential tests' reference is Runtime.call)."""
-    from synsema.runtime import codegen
+    anywhere, so the answer is its own stripped value and there is nothing to add. A lambda body
+    written with its labels in locals comes as one function (its `entry`, made by
+    codegen_labels.callback_entry), which does these steps itself for a call that starts while
+    nothing is private and hands any other call to the steps here. None for a task of another
+    arity (Runtime.call's permissive binding applies), and with the generated evaluator off
+    (`SYNSEMA_CLOSURES=1`: the differential tests' reference is Runtime.call)."""
+    import synsema.runtime.codegen as codegen   # loaded with the first body (no `from`: no import machinery per call)
     code = fn.code
     if not codegen.ENABLED or len(code.names) != arity:
         return None
     st = rt.labels
     env, extra = fn.env, code.extra
     reg = REG
+
+    def leave(result, error):
+        """What `call` does after the body, for a call that started while nothing was private
+        (codegen_labels.callback_entry) and whose body made the run's first private value: an
+        error made secret, the answer stripped and labelled; the label state as it was (empty)."""
+        try:
+            if error is not None:
+                return make_secret(error, st.pc)
+            result, found = strip(result)
+            found = found | st.pc
+        finally:
+            st.pc = st.give_taint = st.data = EMPTY
+        st.callback_labels = st.callback_labels | found
+        return result
 
     def call(*args):
         pc, taint, data = st.pc, st.give_taint, st.data
@@ -1201,6 +1218,12 @@ def labelled_callback(rt, fn: Task, arity: int):
             st.pc, st.give_taint, st.data = pc, taint, data
         st.callback_labels = st.callback_labels | found
         return result
+
+    entry = getattr(code.body, "entry", None)   # a generated lambda body as one function (codegen_labels)
+    if entry is not None and not extra:
+        made = entry(env, call, leave)
+        if made is not None:
+            return made
     return call
 
 

@@ -1,0 +1,82 @@
+"""A lambda handed to a builtin under --labels runs as one generated function (its `entry`,
+runtime/codegen_labels.callback_entry, which label_compiler.labelled_callback returns) and
+computes exactly what Runtime.call computes for it.
+
+Each program runs under `--labels` twice through the command line's own entry (generated, then
+`SYNSEMA_CLOSURES`' reference: every body on the closures, every callback through Runtime.call),
+comparing exit code, stdout, stderr and written files, and its stdout is the one the rule
+requires, written out here: each rule fails if the check of the entry that keeps it is dropped
+(the step counted, the depth limit and the depth put back, a call that starts once something is
+private handed to the full steps, the answer of a body that made the first private value stripped
+and labelled).
+"""
+
+from __future__ import annotations
+
+import io
+
+import pytest
+
+from test_codegen_differential import assert_same
+
+# name -> (program, required stdout, text required in stderr or None for a clean exit)
+ENTRY_RULES = {
+    "each call of a callback is one step": (
+        'let xs be apply([1, 2, 3], (x) => x + 1)\nlet ys be reduce([1, 2], (a, b) => a + b, 0)\n'
+        'print(xs, ys, steps())\n', "[2, 3, 4] 3 5\n", None),
+    "a callback is one level of the call depth": (
+        'task f(n)\n    when n == 0\n        give apply([1], (x) => x + 1)\n    give f(n - 1)\n'
+        'each n in [2997, 2998]\n    try\n        print(n, f(n))\n    recover e\n        print(n, "caught", e)\n',
+        "2997 [2]\n2998 caught maximum recursion depth exceeded\n", None),
+    "a callback's body runs one level deeper": (
+        'task f(n)\n    when n == 0\n        give apply([1], (x) => length([x]))\n    give f(n - 1)\n'
+        'each n in [2996, 2997]\n    try\n        print(n, f(n))\n    recover e\n        print(n, "caught", e)\n',
+        "2996 [1]\n2997 caught maximum recursion depth exceeded\n", None),
+    "the depth is put back after every call": (
+        'print(length(where(range(0, 5000), (x) => x > 2)), reduce(range(0, 4000), (a, b) => a + 1, 0))\n',
+        "4997 4000\n", None),
+    "the depth is put back after a failing call": (
+        'let n be 0\neach i in range(0, 3500)\n    try\n        apply([0], (x) => 1 // x)\n    recover e\n'
+        '        set n to n + 1\nprint(n, apply([1], (x) => x))\n', "3500 [1]\n", None),
+    "a call once something is private runs under the builtin's argument labels": (
+        'print(apply(private([1], "app"), (x) => print(x)))\n', "", "label_violation"),
+    "a call once something is private is labelled by them": (
+        'let xs be apply(private([1, 2], "app"), (x) => x + 1)\nprint(xs, declassify(xs, "t"))\n',
+        "private(app) [2, 3]\n", None),
+    "a callback that makes the first private value labels the builtin's result": (
+        'let big be where([1, 2, 3], (x) => private(x > 1, "app"))\nprint(big, declassify(big, "t"))\n',
+        "private(app) [2, 3]\n", None),
+    "a two-argument callback that makes the first private value labels the result": (
+        'let s be reduce([1, 2, 3], (a, b) => a + private(b, "app"), 0)\nprint(s, declassify(s, "t"))\n',
+        "private(app) 6\n", None),
+    "the answer of a callback that made the first private value is stripped": (
+        'let xs be sort_by([3, 1, 2], (x) => [private(x, "app")])\nprint(xs, declassify(xs, "t"))\n',
+        "private(app) [1, 2, 3]\n", None),
+    "an error of a callback while nothing is private is catchable": (
+        'try\n    print(apply([1, 0], (x) => 1 // x))\nrecover e\n    print("caught", e)\n',
+        "caught Division by zero\n", None),
+}
+
+
+@pytest.mark.parametrize("name", sorted(ENTRY_RULES))
+def test_generated_callbacks_keep_runtime_calls_rules(tmp_path, name):
+    source, stdout, in_stderr = ENTRY_RULES[name]
+    code, out, err, _ = assert_same(tmp_path, source, labels=True)
+    assert out == stdout, (out, err)
+    if in_stderr is None:
+        assert err == "" and code == 0, err
+    else:
+        assert code != 0 and in_stderr in err, err
+
+
+def test_labelled_lambdas_handed_to_builtins_are_one_generated_function():
+    """The callback labelled_callback gives for a lambda written with its labels in locals is the
+    generated entry itself (a silent fall back to the wrapper would pass every test above)."""
+    from synsema.runtime.interp import Runtime
+    output = io.StringIO()
+    rt = Runtime(out=output.write, err=output.write, labels=True)
+    rt.run_main("let one be (w) => length(w) > 2\nlet two be (a, b) => a + b\n", "lambdas.syn")
+    for name, arity in (("one", 1), ("two", 2)):
+        call = rt.callback(rt.globals[name], arity)
+        assert call.__code__.co_filename == "<synsema generated>", name
+        assert call.__name__ == "callback", name
