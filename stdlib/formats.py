@@ -14,6 +14,7 @@ import io
 import json
 import math
 import re
+import sys
 from decimal import Decimal
 from itertools import accumulate
 
@@ -191,12 +192,23 @@ _CONSTANTS = {"NaN": math.nan, "Infinity": math.inf, "-Infinity": -math.inf}
 
 
 def _decode(text, allow_nan: bool):
+    """The value of JSON `text`. Integers are read by the decoder itself while CPython's int↔text
+    guard is MAX_INT_DIGITS (runtime.limits.install), which then refuses exactly the integers
+    _parse_int refuses, with a ValueError: the text is then read again with _parse_int, which
+    gives the language's error (a call per integer is the slow part of a big reply)."""
     if type(text) is not str:
         raise wrong_type("json_decode", "JSON text", text)
     _check_depth(text)
+    constant = _CONSTANTS.__getitem__ if allow_nan else _refuse_constant
     try:
-        return json.loads(text, parse_int=_parse_int, parse_float=_parse_float,
-                          parse_constant=_CONSTANTS.__getitem__ if allow_nan else _refuse_constant)
+        if sys.get_int_max_str_digits() == MAX_INT_DIGITS:
+            try:
+                return json.loads(text, parse_float=_parse_float, parse_constant=constant)
+            except json.JSONDecodeError:
+                raise
+            except ValueError:   # an integer past the guard: read again, for _parse_int's error
+                pass
+        return json.loads(text, parse_int=_parse_int, parse_float=_parse_float, parse_constant=constant)
     except json.JSONDecodeError as error:
         raise SynError(f"json_decode: invalid JSON at line {error.lineno} column {error.colno}: "
                        f"{error.msg} — json_decode(text, nothing) gives nothing instead of this error") from None
