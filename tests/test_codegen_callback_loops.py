@@ -13,10 +13,12 @@ prints is asserted too, so each of those tests fails if it is dropped from the l
 from __future__ import annotations
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from synsema.runtime import codegen
 from synsema.runtime.calls import RECURSION_LIMIT
-from tests.test_codegen_differential import assert_same
+from tests.test_codegen_differential import EXAMPLES, PRELUDE, _expressions, assert_same
 
 LIMIT = RECURSION_LIMIT
 
@@ -174,3 +176,24 @@ def test_the_loop_is_written(tmp_path):
         codegen._compiled = original
     written = "\n".join(sources)
     assert written.count("next(STEPS)\n") and "for c" in written and ".append(c" in written, written
+
+
+# Random lambda bodies (the differential test's expressions over the lambda's parameters, the task's
+# names and the globals) in every builtin of the loop, in a task and in a top-level loop.
+_BODY = _expressions(["y", "z", "x", "p", "a", "b", "c"])
+_LIST = st.sampled_from(["b", "[]", "[1, \"ab\", nothing]", "range(4)", "x", "c", "[[1], 2.5, true]"])
+_CALL = st.one_of(
+    st.tuples(st.sampled_from(["where", "apply", "count_where", "every", "some", "find_first"]), _LIST, _BODY)
+    .map(lambda t: f"{t[0]}({t[1]}, (y) => {t[2].replace('z', 'y')})"),
+    st.tuples(_LIST, _BODY, _BODY).map(lambda t: f"reduce({t[0]}, (z, y) => {t[1]}, {t[2].replace('y', 'a').replace('z', 'a')})"))
+loop_programs = st.tuples(_CALL, _CALL).map(
+    lambda t: PRELUDE + "task body(x)\n    let p be 1\n    print(" + t[0] + ")\n    give steps()\n"
+    "print(body(a))\nprint(body(b))\neach p in [1, 2]\n    let x be p\n    print(" + t[1].replace("z", "y") + ")\n"
+    "print(steps())\n")
+
+
+@settings(max_examples=max(20, EXAMPLES // 2), deadline=None, derandomize=True,
+          suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
+@given(source=loop_programs, labels=st.booleans())
+def test_random_bodies_compute_what_the_closures_compute(tmp_path, source, labels):
+    assert_same(tmp_path, source, labels)
