@@ -17,7 +17,7 @@ from synsema.lang import ast
 from synsema.lang.checks import PROTECTED_NAMES, protected_binding
 from synsema.lang.errors import SynError
 from synsema.lang.gcpause import collector_paused
-from synsema.lang.resolve import Scope, arm_scope, block_scope, task_scope, test_scope
+from synsema.lang.resolve import Scope, arm_scope, block_scope, task_scope
 from synsema.runtime.calls import (GIVE, host_failure, RECURSION_LIMIT, REG, STEPS, STOP, TaskCode, call_builtin, call_value,
                            invoke, invoke1)
 from synsema.runtime.control import StopLoop
@@ -243,10 +243,16 @@ class Compiler:
 
     def _method(self, table: dict, prefix: str, node):
         """This compiler's `s_…`/`e_…` method for the node's class, looked up by name once per
-        class and kept in `table`."""
-        method = getattr(self, prefix + type(node).__name__, None)
+        class and kept in `table`: its class's own, else runtime.compiler_more's function of that
+        name (a subclass overrides either kind by defining the method)."""
+        name = prefix + type(node).__name__
+        method = getattr(self, name, None)
         if method is None:
-            raise SynError(f"'{type(node).__name__}' is not supported by this implementation", node.span)
+            from synsema.runtime import compiler_more   # the constructs hello world does not use
+            function = getattr(compiler_more, name, None)
+            if function is None:
+                raise SynError(f"'{type(node).__name__}' is not supported by this implementation", node.span)
+            method = function.__get__(self)   # bound to this compiler, as a method of its class would be
         table[node.__class__] = method
         return method
 
@@ -848,124 +854,6 @@ class Compiler:
                       for p in params)
         return code, infos
 
-    def s_Try(self, node, scope, tail):
-        body = self.block(node.body, scope, tail)
-        recover, template = self.frame_block(node.recover, scope, tail, preset=[node.err_name or "error"])
-
-        def run(f):
-            try:
-                return body(f)
-            except SynError as e:
-                return recover([f, e.message, *template])
-            except RecursionError:
-                return recover([f, "maximum recursion depth exceeded", *template])
-            except MemoryError:
-                return recover([f, host_failure("this block", MemoryError()).message, *template])
-        return run
-
-    def s_Raise(self, node, scope, tail):
-        value = self.expr(node.value, scope)
-        span = node.span
-
-        def run(f):
-            raise SynError(display(value(f)), span)
-        return run
-
-    def s_Intent(self, node, scope, tail):
-        rt = self.rt
-        text = node.text
-        span = node.span
-
-        def run(f):
-            rt.declare_intent(text, span)
-            return None
-        return run
-
-    def s_Invariant(self, node, scope, tail):
-        cond = self.expr(node.cond, scope)
-        label = node.label
-        span = node.span
-
-        def run(f):
-            if not cond(f):
-                raise SynError(f"Invariant violation: {label}" if label else "Invariant violation", span)
-            return None
-        return run
-
-    def s_Require(self, node, scope, tail):
-        for cap in node.caps:
-            self.rt.validate_cap(cap.name, cap.scope is not None, cap.span or node.span)
-        if self.is_module and scope.is_global:
-            raise SynError(f"module '{node.span.file if node.span else 'this module'}' must not have a top-level "
-                           "'require': capabilities are granted "
-                           "by the main program", node.span)
-        if not scope.is_global or self.in_sandbox:
-            return None  # a nested require never grants anything
-        caps = [(c.name, self.expr(c.scope, scope) if c.scope is not None else None, c.span or node.span)
-                for c in node.caps]
-        rt = self.rt
-
-        def run(f):
-            for name, s, span in caps:
-                rt.grant_cap(name, _scope_text(s(f)) if s is not None else None, span)
-            return None
-        return run
-
-    def _under(self, under, scope):
-        if under is None:
-            return None
-        for cap in under:
-            self.rt.validate_cap(cap.name, cap.scope is not None, cap.span)
-        caps = [(c.name, self.expr(c.scope, scope) if c.scope is not None else None) for c in under]
-        return lambda f: [(n, _scope_text(s(f)) if s is not None else None) for n, s in caps]
-
-    def s_Sandbox(self, node, scope, tail):
-        under = self._under(node.under, scope)
-        self.in_sandbox += 1
-        body, template = self.frame_block(node.body, scope, tail)
-        self.in_sandbox -= 1
-        rt = self.rt
-
-        def run(f):
-            token = rt.enter_sandbox(under(f) if under is not None else None)
-            try:
-                return body([f, *template])
-            finally:
-                rt.leave_caps(token)
-        return run
-
-    def s_TypeDef(self, node, scope, tail):
-        name = node.name
-        fields = tuple(field for field, _ in node.fields)
-        store = self.binder(name, scope, node.span)
-
-        def build(args):
-            if len(args) != len(fields):
-                raise SynError(f"{name} takes {len(fields)} field{'s' if len(fields) != 1 else ''} "
-                               f"({', '.join(fields)}), got {len(args)}")
-            return dict(zip(fields, args))
-        ctor = Constructor(name, fields, build)
-
-        def run(f):
-            store(f, ctor)
-            return None
-        return run
-
-    def s_EnumDef(self, node, scope, tail):
-        name = node.name
-        variants = {}
-        for variant, fields in node.variants:
-            if fields:
-                variants[variant] = _variant_constructor(name, variant, tuple(fields))
-            else:
-                variants[variant] = EnumValue(name, variant)
-        store = self.binder(name, scope, node.span)
-
-        def run(f):
-            store(f, dict(variants))
-            return None
-        return run
-
     def s_Use(self, node, scope, tail):
         store = self.binder(node.alias, scope, node.span)
         rt = self.rt
@@ -975,42 +863,6 @@ class Compiler:
 
         def run(f):
             store(f, rt.load_module(path, origin, span))
-            return None
-        return run
-
-    def s_TestBlock(self, node, scope, tail):
-        if self.tests is None:
-            return None
-        if not scope.is_global:
-            raise SynError("test blocks belong at the top level of a file", node.span)
-        inner = test_scope(scope, node.body)
-        saved_loops, self.loops = self.loops, 0
-        body = self.block(node.body, inner, True)
-        self.loops = saved_loops
-        template = [UNBOUND] * (inner.size - 1)
-        self.tests.append((node.name, body, template, node.span))
-        return None
-
-    def s_Log(self, node, scope, tail):
-        value = self.expr(node.value, scope)
-        rt = self.rt
-        span = node.span
-
-        def run(f):
-            text = "[LOG] " + display(value(f)) + "\n"
-            rt.site = span  # the console capability check names this line
-            rt.stderr(text, "log")
-            return None
-        return run
-
-    def s_Marker(self, node, scope, tail):
-        return self.block(node.body, scope, tail)
-
-    def s_Checkpoint(self, node, scope, tail):
-        value = self.expr(node.value, scope)
-
-        def run(f):
-            value(f)
             return None
         return run
 
@@ -1439,38 +1291,6 @@ class Compiler:
             raise no_methods(name, span, node.obj)
         return method
 
-    def e_SandboxExpr(self, node, scope):
-        under = self._under(node.under, scope)
-        body = self.expr(node.body, scope)
-        rt = self.rt
-
-        def run(f):
-            token = rt.enter_sandbox(under(f) if under is not None else None)
-            try:
-                return body(f)
-            finally:
-                rt.leave_caps(token)
-        return run
-
-    def e_LLMExpr(self, node, scope):
-        subject = self.expr(node.subject, scope)
-        given = self.expr(node.given, scope) if node.given is not None else None
-        objective = self.expr(node.objective, scope) if node.objective is not None else None
-        with_ = [(k, self.expr(v, scope)) for k, v in node.with_]
-        kind = node.kind
-        rt = self.rt
-        span = node.span
-
-        def run(f):
-            rt.site = span
-            try:
-                return rt.llm_expression(kind, subject(f), given(f) if given else None,
-                                         objective(f) if objective else None,
-                                         {k: v(f) for k, v in with_})
-            except SynError as e:
-                raise e.at(span)
-        return run
-
     def e_HumanExpr(self, node, scope):
         value = self.expr(node.value, scope)
         extra = self.expr(node.extra, scope) if node.extra is not None else None
@@ -1514,15 +1334,6 @@ def _comparison(op: str):
 
 def _scope_text(value) -> str:
     return value if type(value) is str else display(value)
-
-
-def _variant_constructor(enum: str, variant: str, fields: tuple[str, ...]) -> Constructor:
-    def build(args):
-        if len(args) != len(fields):
-            raise SynError(f"{enum}.{variant} takes {len(fields)} value{'s' if len(fields) != 1 else ''} "
-                           f"({', '.join(fields)}), got {len(args)}")
-        return EnumValue(enum, variant, tuple(args), fields)
-    return Constructor(f"{enum}.{variant}", fields, build)
 
 
 def _step_into(holder, key, k):

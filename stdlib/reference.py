@@ -20,7 +20,8 @@ REFUSED = "synsema.stdlib.unsupported"
 # What each module's builtins are about, for the reference's section headings (a module
 # missing here is listed under its own name).
 SECTIONS = {
-    "synsema.stdlib.core": "Core: output, conversion, types, assertions",
+    "synsema.stdlib.core": "Core: output, text, types, assertions",
+    "synsema.stdlib.convert": "Conversions: numbers from text and between kinds",
     "synsema.stdlib.text": "Text and regular expressions",
     "synsema.stdlib.collections": "Lists and maps",
     "synsema.stdlib.numbers": "Numbers and statistics",

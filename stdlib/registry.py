@@ -128,7 +128,7 @@ def _read_table() -> dict[str, BuiltinSpec]:
 
 # Modules that declare builtins, in the order `load_all` imports them and the table lists them.
 MODULES = tuple(PACKAGE + name for name in (
-    "core", "text", "collections", "numbers", "formats", "bytes", "secrets", "time_random", "files_env", "net",
+    "core", "convert", "text", "collections", "numbers", "formats", "bytes", "secrets", "time_random", "files_env", "net",
     "tools", "llm", "script_math", "labels", "mcp", "concurrency", "memory", "unsupported"))
 
 # Every builtin, from the table: nothing here imports a builtin's module.

@@ -28,7 +28,7 @@ ON_FIRST_USE = ("synsema.runtime.label_compiler", "synsema.runtime.diffs", "diff
                 "synsema.runtime.testrunner", "synsema.runtime.testsession", "synsema.runtime.repl", "secrets", "csv", "datetime",
                 "fractions", "hashlib",
                 # builtins are known from stdlib/builtins.json: a module loads at its first call
-                *(f"synsema.stdlib.{name}" for name in ("text", "numbers", "formats", "bytes", "secrets",
+                *(f"synsema.stdlib.{name}" for name in ("convert", "text", "numbers", "formats", "bytes", "secrets",
                                                         "time_random", "files_env", "net", "tools", "llm",
                                                         "script_math", "labels", "mcp", "concurrency",
                                                         "memory", "unsupported")),
@@ -46,7 +46,9 @@ ON_FIRST_USE = ("synsema.runtime.label_compiler", "synsema.runtime.diffs", "diff
                 "synsema.lang.reduce_code",
                 # the static tools' whole-module name resolution, and the run's trace (no --trace,
                 # no OTLP endpoint variable)
-                "synsema.lang.resolution", "synsema.runtime.trace")
+                "synsema.lang.resolution", "synsema.runtime.trace",
+                # the closure compiler's seldom used constructs (try, require, enum, sandbox, log, …)
+                "synsema.runtime.compiler_more")
 
 
 # What the start-up benchmark's program (bench/programs/hello.syn: one `print`) must not load
@@ -134,3 +136,35 @@ def test_what_loads_at_first_use_reads_as_before(tmp_path):
                                     encoding="utf-8")
     result = run_synsema("run", "p.syn", cwd=tmp_path)
     assert (result.returncode, result.stdout, result.stderr) == (0, "a\tb| 1.5 1000 255 2.5 t 2 it's\n", "")
+
+
+MORE_CONSTRUCTS = """intent: "check the constructs compiled by runtime.compiler_more"
+require time
+enum Shape
+    circle(r)
+    point
+invariant "positive": 1 > 0
+print(Shape.circle(3), Shape.point)
+try
+    raise "boom"
+recover e
+    print("caught", e)
+sandbox
+    print("in sandbox")
+print(sandbox length([1, 2]))
+log "logged"
+measure "timed"
+    print("inside measure")
+test "t"
+    assert_eq(1, 1)
+"""
+
+
+@pytest.mark.parametrize("flags", [[], ["--labels"]])
+def test_constructs_compiled_by_the_module_loaded_at_first_use(tmp_path, flags):
+    (tmp_path / "p.syn").write_text(MORE_CONSTRUCTS, encoding="utf-8")
+    result = run_synsema("run", *flags, "p.syn", cwd=tmp_path)
+    assert (result.returncode, result.stderr) == (0, "[LOG] logged\n"), result.stderr
+    assert result.stdout == "Shape.circle(3) Shape.point\ncaught boom\nin sandbox\n2\ninside measure\n"
+    tested = run_synsema("test", "p.syn", cwd=tmp_path)
+    assert tested.returncode == 0 and "1 passed, 0 failed" in tested.stdout + tested.stderr
