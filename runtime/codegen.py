@@ -664,22 +664,47 @@ class Generator:
     def set_append(self, node, name, candidates) -> str:
         """`set xs to append(xs, item)` as compiler._append_pattern runs it: in place when the
         list is nobody else's, the list read before `item` runs; every temporary dropped before
-        the reference count is read."""
+        the reference count is read. The variable is written again only when it gets another
+        list (a copy, or the item's code rebound it: tested only when `item` holds a call)."""
         c = self.c
         call = node.value
         builtin_append = self.value(c.globals.get("append"))
         callee = c._global_name(call.func, self.scope) if type(c.globals.get("append")) is Builtin else None
         xs, v = self.temp(), self.temp()
+        item_node = call.args[1]
 
         def grow(where):
-            self.emit(f"if {where} is not {xs}:")
-            self.emit(f"    {xs} = {xs} + [{v}]")
-            self.emit(f"elif getrefcount({xs}) > 3:")
+            if _contains_call(item_node):   # code the item runs may have rebound the variable
+                self.emit(f"if {where} is not {xs}:")
+                self.emit(f"    {xs} = {xs} + [{v}]")
+                self.emit(f"    {where} = {xs}")
+                self.emit(f"elif getrefcount({xs}) > 3:")
+            else:
+                self.emit(f"if getrefcount({xs}) > 3:")
             self.emit(f"    {xs} = {xs}.copy()")
             self.emit(f"    {xs}.append({v})")
+            self.emit(f"    {where} = {xs}")
             self.emit("else:")
             self.emit(f"    {xs}.append({v})")
-            self.emit(f"{where} = {xs}")
+
+        def item(keep):
+            """The item into `v`, then every temporary but `keep` dropped; the ones the item made
+            are not dropped again at the statement's end (nothing after this assigns them)."""
+            made = len(self.statement_temps)
+            self.emit(f"{v} = {self.expr(item_node)}")
+            self.drop_temps(keep)
+            self.statement_temps[made:] = [t for t in self.statement_temps[made:] if t in keep]
+
+        def general(write):
+            """The general path, its own temporaries dropped where it ends."""
+            made = len(self.statement_temps)
+            self.emit(f"{v} = {self.general_call(call)}")
+            self.refresh_hoisted()
+            write()
+            own = self.statement_temps[made:]
+            if own:
+                self.emit(" = ".join(own) + " = None")
+                del self.statement_temps[made:]
 
         if len(candidates) == 1 and candidates[0][0] == 0:
             where = self.location(0, candidates[0][1])
@@ -687,19 +712,14 @@ class Generator:
             test = self.is_builtin(callee) if callee else f"{self.expr(call.func)} is {builtin_append}"
             self.emit(f"if {xs}.__class__ is list and {test}:")
             self.indent += 1
-            item = self.expr(call.args[1])
-            self.emit(f"{v} = {item}")
-            self.drop_temps((xs, v))
+            item((xs, v))
             grow(where)
             self.emit(f"{v} = {xs}")
             self.indent -= 1
             self.emit("else:")
             self.indent += 1
             self.emit(f"{xs} = None")
-            general = self.general_call(call)
-            self.emit(f"{v} = {general}")
-            self.refresh_hoisted()
-            self.emit(f"{where} = {v}")
+            general(lambda: self.emit(f"{where} = {v}"))
             self.indent -= 1
             return v
         done = self.temp()
@@ -709,26 +729,29 @@ class Generator:
         self.indent += 1
 
         def in_place(where):
-            self.emit(f"{xs} = {where}")
+            if where is not None:
+                self.emit(f"{xs} = {where}")
             self.emit(f"if {xs}.__class__ is list:")
             self.indent += 1
-            item = self.expr(call.args[1])
-            self.emit(f"{v} = {item}")
-            self.drop_temps((xs, v, done))
-            grow(where)
+            item((xs, v, done))
+            grow(where or f"g[{self.key(name)}]")
             self.emit(f"{v} = {xs}")
             self.emit(f"{done} = True")
             self.indent -= 1
             self.emit("else:")
             self.emit(f"    {xs} = None")
-        self.located(name, candidates, node.span, in_place)
+        if candidates:
+            self.located(name, candidates, node.span, in_place)
+        else:   # a global only: read in a `try` (free), not tested with `in` first
+            self.emit("try:")
+            self.emit(f"    {xs} = g[{self.key(name)}]")
+            self.emit("except KeyError:")
+            self.emit(f"    raise {self.value(_not_declared_raiser(name, node.span))}()")
+            in_place(None)
         self.indent -= 1
         self.emit(f"if not {done}:")
         self.indent += 1
-        general = self.general_call(call)
-        self.emit(f"{v} = {general}")
-        self.refresh_hoisted()
-        self.located(name, candidates, node.span, lambda where: self.emit(f"{where} = {v}"))
+        general(lambda: self.located(name, candidates, node.span, lambda where: self.emit(f"{where} = {v}")))
         self.indent -= 1
         return v
 

@@ -53,6 +53,15 @@ PROGRAMS = {
         HEAD + "let top be []\neach v in [1, 2, 3]\n    set top to append(top, v)\n    when v == 2\n"
         "        set append to mine\nprint(top)\n",
         "[\"mine\", 3]\n"),
+    # The item's own call rebinds the list's variable after the list was read: the append is
+    # made to the list read first and the variable then holds it (the statement writes the
+    # variable back only when it got another list or when the item holds a call).
+    "the item's call rebinds the list": (
+        "let acc be [1]\ntask sneaky(v)\n    set acc to [100]\n    give v\n"
+        "each i in range(2)\n    set acc to append(acc, sneaky(i))\nprint(acc)\n"
+        "task local(n)\n    let xs be []\n    each i in range(n)\n        set xs to append(xs, sneaky(i) + length(xs))\n"
+        "    give xs\nprint(local(3), acc)\n",
+        "[1, 0, 1]\n[0, 2, 4] [100]\n"),
     "not a list: the builtin's error": (
         "task f(xs)\n    let i be 0\n    while i < 2\n        set xs to append(xs, i)\n        set i to i + 1\n"
         "    give xs\nprint(f([]))\nprint(f(\"ab\"))\n",
