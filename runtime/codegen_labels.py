@@ -80,7 +80,8 @@ def public_builtin_call(gen, node, fn: str, t: str, args: list, span: str, found
 def generate_labelled(compiler, kind: str, node, scope, tail: bool):
     """codegen.generate for the LabelCompiler: a task or lambda body every node of which
     runtime.codegen_split writes, with each variable's value and label in Python locals; any
-    other body, or one it gives up on, in frame mode here."""
+    other body, or one it gives up on, in frame mode here. A lambda body of one or two
+    parameters written so also gets the callback entry label_compiler.labelled_callback takes."""
     if kind != "loop":
         from synsema.runtime import codegen_split
         if codegen_split.writable(node):
@@ -88,9 +89,13 @@ def generate_labelled(compiler, kind: str, node, scope, tail: bool):
                 split = codegen_split.SplitGenerator(compiler, kind == "task")
                 if kind == "task":
                     return split.task(node, scope), None
+                plain = None
+                if scope.params in (1, 2):
+                    split.names = {**split.names, "LabelledCall": _LabelledCall}
+                    plain = PlainCallback(compiler, split).lines_for(node, scope)
                 body = split.lambda_body(node, scope)
                 if scope.params in (1, 2):
-                    body.entry = callback_entry(split, scope.params, body.__globals__)
+                    body.entry = callback_entry(split, scope.params, body.__globals__, plain)
                 return body, None
             except _GiveUp:
                 pass
@@ -101,7 +106,7 @@ def generate_labelled(compiler, kind: str, node, scope, tail: bool):
 _RETURN = re.compile(r"\s*return\b")
 
 
-def callback_entry(split, params: int, namespace: dict):
+def callback_entry(split, params: int, namespace: dict, plain: list | None):
     """`entry(env, slow, leave)` of a lambda body `split` wrote (its lines, head included, and
     the namespace its body runs in), for label_compiler.labelled_callback, or None: a Python
     function of the lambda's `params` arguments for a builtin calling it once per item, the
@@ -112,13 +117,28 @@ def callback_entry(split, params: int, namespace: dict):
     should the body make the run's first private value, `leave(result, error)` does what `slow`
     does after its body (the answer stripped and labelled, an error made secret, the label state
     emptied again). A call that starts once something is private is `slow`'s. The body is an
-    expression, so its one `return` is its last line, which here keeps the answer instead."""
+    expression, so its one `return` is its last line, which here keeps the answer instead.
+
+    With `plain` (PlainCallback's lines), the call first runs the body without labels, which
+    cannot make a private value: it answers, or fails, as the labelled body would; where it
+    meets a callee that may (LabelledCall, raised before that call, after nothing but pure
+    work), the labelled body runs instead, the step already counted."""
     lines = split.lines
     returns = [i for i, line in enumerate(lines) if _RETURN.match(line)]
     if split.sites or returns != [len(lines) - 1] or not lines[-1].startswith("        return "):
         return None
-    args = ", ".join(f"cb_a{i}" for i in range(1, params + 1))
+    args = ", ".join(f"v{i}" for i in range(1, params + 1))
     last = lines[-1].replace("return ", "cb_result = ", 1)
+    if plain is None:
+        first = ""
+    else:
+        first = ("        depth = cb_depth + 1\n"
+                 "        try:\n"
+                 + "".join(f"    {line}\n" for line in plain)
+                 + "        except LabelledCall:\n"
+                 "            pass\n"
+                 "        finally:\n"
+                 "            reg.depth = cb_depth\n")
     source = ("def entry(cb_env, cb_slow, cb_leave):\n"
               f"    def callback({args}):\n"
               "        if st.touched:\n"
@@ -126,8 +146,9 @@ def callback_entry(split, params: int, namespace: dict):
               "        cb_depth = reg.depth\n"
               "        if cb_depth >= RECURSION_LIMIT:\n"
               "            raise SynError('maximum recursion depth exceeded')\n"
-              "        reg.depth = cb_depth + 1\n"
               "        next(STEPS)\n"
+              + first
+              + "        reg.depth = cb_depth + 1\n"
               "        try:\n"
               f"            f0 = [cb_env, {args}]\n"
               + "".join(f"    {line}\n" for line in lines[:-1]) + f"    {last}\n"
@@ -144,6 +165,75 @@ def callback_entry(split, params: int, namespace: dict):
     names = {placeholder: name for name, placeholder in split.name_reads.items()}
     constants = {_CONSTANT.format(k): split.values[int(k[1:])] for k in split.constants}
     return _callback_entry(source, namespace, names, constants)
+
+
+class _LabelledCall(Exception):
+    """A lambda's plain body met a callee that is not one of _PURE_BUILTINS; nothing but pure
+    work has happened (PlainCallback)."""
+
+
+# The builtins a lambda's plain body calls: functions of their arguments alone, which run no
+# code of the program's, make no private value, change nothing and read nothing the labels
+# track (each is "propagate", behind no capability, with no effect: tests/test_codegen_label_callbacks.py).
+_PURE_BUILTINS = frozenset({"length", "get", "lower", "upper", "trim", "text", "contains", "starts_with",
+                            "ends_with", "abs", "split", "replace", "slice", "append", "keys", "values",
+                            "type_of"})
+
+# What a lambda's plain body is made of: the constructs codegen.Generator writes, on values
+# that hold no label while nothing is private.
+_PLAIN_EXPRESSIONS = frozenset({"Num", "Str", "Bool", "Nothing", "Name", "Unary", "Binary", "Compare",
+                                "ListLit", "Call"})
+
+
+class PlainCallback(Generator):
+    """The lines of a lambda body as runtime.codegen writes it without labels (a direct body,
+    arguments `v1`, `v2`, the depth in `depth`), for callback_entry's first try at a call that
+    starts while nothing is private. While nothing is private no value holds a label and the pc
+    is empty, so every operator, comparison, name and literal computes what its labelled form
+    computes, error included; what could end that is a call, so the only calls are of builtins
+    in _PURE_BUILTINS, and a call site whose callee is something else when it runs (the name
+    rebound) raises LabelledCall before the call. Written with the labelled body's constants,
+    names and namespace (`split`'s), into which both are compiled."""
+
+    def __init__(self, compiler, split):
+        super().__init__(compiler, True, direct=True)
+        self.values, self.value_names, self.name_reads = split.values, split.value_names, split.name_reads
+        self.constants, self.names = split.constants, split.names
+
+    def lines_for(self, node, scope) -> list | None:
+        """The body's lines, ending with its `return`; None when it holds anything else."""
+        self.open_body(scope)
+        try:
+            self.emit(f"return {self.expr(node)}")
+        except _GiveUp:
+            return None
+        return self.lines
+
+    def expr(self, node) -> str:
+        if type(node).__name__ not in _PLAIN_EXPRESSIONS:
+            raise _GiveUp()
+        return super().expr(node)
+
+    def fallback_expr(self, node) -> str:
+        raise _GiveUp()
+
+    def e_Call(self, node):
+        if node.named or type(node.func) is ast.Attr or assertions.is_check(node, self.scope):
+            raise _GiveUp()
+        known = self.known_builtin(node.func, len(node.args))
+        if known is None or known.spec.name not in _PURE_BUILTINS:
+            raise _GiveUp()
+        fn = self.atom(node.func, node.args)
+        args = [self.atom(a, node.args[i + 1:]) for i, a in enumerate(node.args)]
+        t = self.temp()
+        span = self.value(node.span)
+        self.emit("try:")
+        self.builtin_call(known, fn, t, ", ".join(args), span, args)
+        self.emit("    else:")
+        self.emit("        raise LabelledCall")
+        self.emit("except SynError as error:")
+        self.emit(f"    raise error.at({span})")
+        return t
 
 
 class LabelGenerator(Generator):

@@ -8,7 +8,7 @@ comparing exit code, stdout, stderr and written files, and its stdout is the one
 requires, written out here: each rule fails if the check of the entry that keeps it is dropped
 (the step counted, the depth limit and the depth put back, a call that starts once something is
 private handed to the full steps, the answer of a body that made the first private value stripped
-and labelled).
+and labelled, the body without labels giving way to the labelled one at a callee rebound since).
 """
 
 from __future__ import annotations
@@ -52,6 +52,16 @@ ENTRY_RULES = {
     "the answer of a callback that made the first private value is stripped": (
         'let xs be sort_by([3, 1, 2], (x) => [private(x, "app")])\nprint(xs, declassify(xs, "t"))\n',
         "private(app) [1, 2, 3]\n", None),
+    # the body without labels (PlainCallback) for a call that starts while nothing is private
+    "a callee rebound after the body was written runs the labelled body, one step per call": (
+        'let check be (w) => length(w) > 2\nprint(where(["a", "abc"], check), steps())\n'
+        'set length to (w) => 3\nprint(where(["a", "abc"], check), steps())\n'
+        'set length to (w) => private(5, "app")\nlet r be where(["a", "abc"], check)\nprint(r, declassify(r, "t"))\n',
+        '["abc"] 2\n["a", "abc"] 6\nprivate(app) ["a", "abc"]\n', None),
+    "a callback's body without labels fails and answers as the labelled one": (
+        'try\n    print(apply(["ab", 5], (x) => length(x) + 1))\nrecover e\n    print("caught", e, steps())\n'
+        'print(apply(["ab", "abc"], (x) => [length(x) * 2, lower(x)]), steps())\n',
+        'caught length expects text, a list or a map, got number 2\n[[4, "ab"], [6, "abc"]] 4\n', None),
     "an error of a callback while nothing is private is catchable": (
         'try\n    print(apply([1, 0], (x) => 1 // x))\nrecover e\n    print("caught", e)\n',
         "caught Division by zero\n", None),
@@ -80,3 +90,19 @@ def test_labelled_lambdas_handed_to_builtins_are_one_generated_function():
         call = rt.callback(rt.globals[name], arity)
         assert call.__code__.co_filename == "<synsema generated>", name
         assert call.__name__ == "callback", name
+        assert "LabelledCall" in call.__code__.co_names, name   # with its body without labels first
+
+
+def test_the_builtins_a_plain_callback_body_calls_are_pure():
+    """codegen_labels._PURE_BUILTINS: each builtin there passes labels on as any computation does,
+    behind no capability, with no effect the labels track, and takes no function to call (a
+    callback could make the run's first private value while the body runs without labels)."""
+    import inspect
+    from synsema.runtime.codegen_labels import _PURE_BUILTINS
+    from synsema.stdlib.registry import load_all
+    specs = load_all()
+    for name in sorted(_PURE_BUILTINS):
+        spec = specs[name]
+        assert (spec.flow, spec.cap, spec.changes, spec.reads) == ("propagate", None, (), ()), name
+        source = inspect.getsource(spec.implementation())
+        assert "rt.call" not in source and "rt.run_task" not in source, name
