@@ -217,6 +217,13 @@ class PlainCallback(Generator):
     def fallback_expr(self, node) -> str:
         raise _GiveUp()
 
+    def e_Name(self, node):
+        """A parameter or a global (the entry has no enclosing frame to read)."""
+        candidates = self.scope.resolve(node.name)
+        if candidates and candidates[0][0] != 0:
+            raise _GiveUp()
+        return super().e_Name(node)
+
     def e_Call(self, node):
         if node.named or type(node.func) is ast.Attr or assertions.is_check(node, self.scope):
             raise _GiveUp()
@@ -675,7 +682,7 @@ class LabelGenerator(Generator):
         found = self.temp()
         self.emit(f"if {fn}.__class__ is Builtin and not st.touched:")
         self.indent += 1
-        public_builtin_call(self, node, fn, t, args, span, found)
+        public_builtin_call(self, node, fn, t, args, span, found, inline=True)   # (args: temporaries, constants)
         self.emit(f"    {t} = wrap({t}, {found})")
         self.indent -= 1
         self.emit("else:")

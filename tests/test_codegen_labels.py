@@ -254,15 +254,20 @@ RULES = {
 }
 
 
-@pytest.mark.parametrize("name", sorted(RULES))
-def test_label_rules_in_generated_code(tmp_path, name):
-    source, stdout, in_stderr = RULES[name]
+def assert_rule(tmp_path, source: str, stdout: str, in_stderr: str | None) -> None:
+    """`source` runs alike generated and on the closures under --labels, printing `stdout`, and
+    ends cleanly (`in_stderr` None) or fails with `in_stderr` in its error."""
     code, out, err, _ = assert_same(tmp_path, source, labels=True)
     assert out == stdout, (out, err)
     if in_stderr is None:
         assert err == "" and code == 0, err
     else:
         assert code != 0 and in_stderr in err, err
+
+
+@pytest.mark.parametrize("name", sorted(RULES))
+def test_label_rules_in_generated_code(tmp_path, name):
+    assert_rule(tmp_path, *RULES[name])
 
 
 def test_labelled_hot_bodies_are_generated():
