@@ -68,6 +68,10 @@ ENTRY_RULES = {
         'print(counts, get(counts, "z"), get(counts, 1, 5))\nlet p be private("a", "app")\n'
         'each w in [p, "c"]\n    set counts[w] to get(counts, w, 0) + length(w)\nprint(counts, declassify(counts, "t"))\n',
         '{a: 2, b: 1} nothing 5\nprivate(app) {a: 3, b: 1, c: 1}\n', None),
+    "a labelled call once something is private is never the inline one": (
+        'let counts be {"a": 2}\nlet p be private("a", "app")\neach w in [p, "c"]\n'
+        '    let n be get(counts, w, 0) + length(w)\n    print(declassify(n, "t"), n)\n',
+        '3 private(app)\n1 1\n', None),
     "an error of a callback while nothing is private is catchable": (
         'try\n    print(apply([1, 0], (x) => 1 // x))\nrecover e\n    print("caught", e)\n',
         "caught Division by zero\n", None),
