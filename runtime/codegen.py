@@ -39,7 +39,7 @@ from synsema.runtime.calls import (BUILTIN_FAILURES, GIVE, RECURSION_LIMIT, REG,
 from synsema.runtime.control import StopLoop
 from synsema.runtime.limits import MAX_INT_BITS, MAX_LIST_LENGTH, MAX_TEXT_LENGTH, check_result, joined
 from synsema.runtime.operators import checked_product
-from synsema.runtime.patterns import NOT_LITERAL, literal_mismatch, literal_value
+from synsema.runtime.patterns import NOT_LITERAL, literal_match, literal_mismatch, literal_value
 from synsema.runtime.scope import UNBOUND
 from synsema.runtime.values import Builtin, Task, display, equal, map_key, type_name
 
@@ -177,6 +177,46 @@ def _inline_operator(node) -> bool:
 # A jump on a `match` subject's first item writes the tests of the arms that do not name one into
 # every group: at most this many copies of them (Generator.head_keys).
 _OPEN_ARM_COPIES = 24
+
+# A `match` subject read from a Python local needs no temporary: nothing while its arms are
+# tried can rebind it (a guard is an expression; an arm binds names of its own).
+_LOCAL_READ = re.compile(r"v[0-9]+|w[0-9]+_[0-9]+")
+
+
+def _pattern_kind(pattern):
+    """What every value fitting `pattern` is: 'list', 'map', 'text', 'nothing' or 'number' (an
+    int or bool literal: only numbers and bools equal one), None when any value may fit."""
+    t = type(pattern)
+    if t is ast.PList:
+        return "list"
+    if t is ast.PMap:
+        return "map"
+    constant = literal_value(pattern)
+    if constant is NOT_LITERAL:
+        return None
+    return "text" if type(constant) is str else "nothing" if constant is None else "number"
+
+
+def _exclusive(p, q) -> bool:
+    """Whether no value fits both patterns `p` and `q`, judged from what their tests read first
+    (the kind, a list's length, a text first item), so neither test has run anything else when
+    it says no: after an arm of one whose guard said no, the other need not be tried."""
+    kp, kq = _pattern_kind(p), _pattern_kind(q)
+    if kp is None or kq is None:
+        return False
+    if kp != kq:
+        return True
+    if kp == "text":
+        return literal_value(p) != literal_value(q)
+    if kp != "list":
+        return False
+    (np, open_p), (nq, open_q) = [(len(x.before) + len(x.after), x.rest is not None) for x in (p, q)]
+    if (not open_p and not open_q and np != nq) or (open_p and not open_q and nq < np) \
+            or (open_q and not open_p and np < nq):
+        return True
+    heads = [literal_value(x.before[0]) if x.before else NOT_LITERAL for x in (p, q)]
+    return all(type(h) is str for h in heads) and heads[0] != heads[1]
+
 
 # Builtins whose common case is a Python expression that runs no code but the builtin's own and
 # reads no call depth: (name, number of arguments) -> (the test that the arguments are of those
@@ -826,14 +866,19 @@ class Generator:
 
     def s_Match(self, node, tail):
         """`match` as compiler.s_Match runs it with every arm folded, its tests written into this
-        function as patterns.Dispatcher writes them into its own: the subject read once, each arm
-        tried in source order (its pattern binding into the enclosing frame as the test goes, then
-        its guard, whose "no" resets the arm's names), the body of the first arm that fits run
-        here, its names reset to unbound however it ends. When list arms start with texts (an
+        function: the subject read once, each arm tried in source order, the body of the first arm
+        that fits run here, its names reset to unbound however it ends. An arm whose pattern reads
+        nothing but the subject (kinds, lengths, literals, items, keys: `pattern_test`) is one
+        branch of an `if`/`elif` chain, its names bound once it fits, then its guard, whose "no"
+        resets them; the chain goes on after a guarded arm only to arms no value can fit along
+        with it (`_exclusive`), else a new chain starts, passed over once an arm was chosen (`if
+        chosen: pass`, then `elif …`); `chosen` is not kept when nothing reads it. Any other arm
+        is tested as patterns.Dispatcher tests it (`test`). When list arms start with texts (an
         instruction set), a jump on the subject's first item tries only the arms that can fit it
-        (head_keys), and the body of an arm naming a text is written in its group. Kept as the
-        Dispatcher when an arm or `otherwise` cannot be folded (it makes a task or lambda, or this
-        is the top level) or a pattern names an enum variant."""
+        (head_keys); the body of an arm naming a text is written in its group, the bodies of the
+        others once, after the groups. Kept as the Dispatcher when an arm or `otherwise` cannot
+        be folded (it makes a task or lambda, or this is the top level) or a pattern names an
+        enum variant."""
         from synsema.lang.resolve import arm_scope, block_scope
         from synsema.runtime.compiler import _foldable
         scope = self.scope
@@ -842,24 +887,65 @@ class Generator:
         if node.otherwise is not None and not _foldable(node.otherwise, scope):
             return False
         subject = self.expr(node.subject)
-        if subject[0] != "t":
-            held = self.temp()
-            self.emit(f"{held} = {subject}")
-            subject = held
-        self.statement_temps.remove(subject)
-        self.end_statement()
-        self.statement_temps.append(subject)
-        chosen = self.temp()   # the number of the arm that fits, 0 while none does
+        if _LOCAL_READ.fullmatch(subject):   # a local: no test or guard can rebind it
+            self.end_statement()
+        else:
+            if subject[0] != "t":
+                held = self.temp()
+                self.emit(f"{held} = {subject}")
+                subject = held
+            self.statement_temps.remove(subject)
+            self.end_statement()
+            self.statement_temps.append(subject)
+        ints = set()   # the temporaries holding ints, never dropped
+
+        def int_temp():
+            t = self.temp()
+            self.statement_temps.remove(t)
+            ints.add(t)
+            return t
+        start = len(self.lines)
+        chosen = int_temp()   # the number of the arm that fits, 0 while none does
         self.emit(f"{chosen} = 0")
-        shape = self.subject_shape(node, subject)
+        shape = self.subject_shape(node, subject, int_temp)
         name = self.frames[-1][0]
         arms = [(inner, arm.body) for arm, inner in zip(node.arms, [arm_scope(scope, a, shared=True) for a in node.arms])]
         if node.otherwise is not None:
             arms.append((block_scope(scope, node.otherwise, shared=True), node.otherwise))
         binders = {}
+        heads = self.head_keys(node) if shape is not None and shape[1] is not None else None
+
+        def guard(number, bound, taken):
+            """Arm `number`'s guard, its names `bound`: `taken()` writes what follows a yes; a no
+            resets the arm's names. The guard's temporaries are dropped in both branches."""
+            arm, inner = node.arms[number - 1], arms[number - 1][0]
+            mark = len(self.statement_temps)
+            saved = set(self.bound)
+            self.bound.update(bound)
+            if type(arm.guard) is ast.Compare and _inline_operator(arm.guard):
+                test = self.e_Compare(arm.guard, in_test=True)
+            else:
+                test = self.expr(arm.guard)
+            self.bound = saved
+            made = self.statement_temps[mark:]
+            del self.statement_temps[mark:]
+            self.emit(f"if {test}:")
+            self.indent += 1
+            if made:
+                self.emit(" = ".join(made) + " = None")
+            taken()
+            self.indent -= 1
+            slots = [self.location(0, slot) for slot in inner.slots.values()]
+            if slots or made:
+                self.emit("else:")
+                if slots:
+                    self.emit(f"    {' = '.join(slots)} = U")
+                if made:
+                    self.emit(f"    {' = '.join(made)} = None")
 
         def test(number, head_known=False):
-            """The test of arm `number`, ending with `chosen = number` when the arm fits."""
+            """The test of arm `number` as statements, ending with `chosen = number` when the arm
+            fits (a pattern that computes a value, or reads an item of an item through a local)."""
             arm, inner = node.arms[number - 1], arms[number - 1][0]
             self.frames[-1] = (name, inner)
             self.emit(f"while {chosen} == 0:")   # left with `break` when the arm does not fit
@@ -868,25 +954,24 @@ class Generator:
             if arm.guard is not None:
                 saved = set(self.bound)
                 self.bound.update(bound)
-                guard = self.expr(arm.guard)
+                test = self.expr(arm.guard)
                 self.bound = saved
-                self.emit(f"if not {guard}:")
+                self.emit(f"if not {test}:")
                 for slot in inner.slots.values():
                     self.emit(f"    {self.location(0, slot)} = U")
                 self.emit("    break")
             self.emit(f"{chosen} = {number}")
+            self.emit("break")
             self.indent -= 1
 
-        def run(number, branch):
-            """The body of arm `number` (or `otherwise`) under `branch`, the tests' values dropped
-            first, its names reset however it ends."""
+        def run(number):
+            """The body of arm `number` (or `otherwise`) here, the tests' values dropped first, its
+            names reset however it ends."""
             inner, body = arms[number - 1]
-            self.emit(branch)
-            self.indent += 1
-            tested = [t for t in self.statement_temps if t != chosen]   # not read again
+            tested = [t for t in self.statement_temps if t not in ints]   # not read again
             if tested:
                 self.emit(" = ".join(tested) + " = None")
-            held, self.statement_temps = self.statement_temps, [chosen]
+            held, self.statement_temps = self.statement_temps, []
             self.frames[-1] = (name, inner)
             saved = set(self.bound)
             self.bound.update(binders.get(number, ()))
@@ -901,64 +986,113 @@ class Generator:
                 self.emit(f"    {' = '.join(slots)} = U")
             self.bound = saved
             self.statement_temps = held
-            self.indent -= 1
 
-        heads = self.head_keys(node) if shape is not None and shape[1] is not None else None
+        def try_arms(numbers, inline):
+            """The arms `numbers` in source order, with `chosen` 0 on entry; the bodies of those
+            in `inline` written where their arm fits."""
+            chain = None   # the guarded patterns of the `if`/`elif` chain being written
+            for number in numbers:
+                arm, inner = node.arms[number - 1], arms[number - 1][0]
+                head_known = heads is not None and heads[number - 1] is not None
+                self.frames[-1] = (name, inner)
+                fits = self.pattern_test(arm.pattern, subject, shape, head_known)
+                if fits is None:
+                    test(number, head_known)
+                    chain = None
+                    if number in inline:
+                        self.emit(f"if {chosen} == {number}:")
+                        self.indent += 1
+                        run(number)
+                        self.indent -= 1
+                    continue
+                conditions, binds = fits
+                if chain is None or not all(_exclusive(p, arm.pattern) for p in chain):
+                    chain = []   # a new chain, passed over once an arm has been chosen
+                    if number == numbers[0]:
+                        self.emit(f"if {' and '.join(conditions) or 'True'}:")
+                        conditions = None
+                    else:
+                        self.emit(f"if {chosen}:")
+                        self.emit("    pass")
+                if conditions:
+                    self.emit(f"elif {' and '.join(conditions)}:")
+                elif conditions is not None:   # fits any value: nothing after it in this chain
+                    self.emit("else:")
+                    chain = None
+                self.indent += 1
+                for where, item in binds:
+                    self.emit(f"{where} = {item}")
+                bound = binders[number] = [where for where, _ in binds]
+
+                def taken(number=number):
+                    self.emit(f"{chosen} = {number}")
+                    if number in inline:
+                        run(number)
+                if arm.guard is None:
+                    taken()
+                else:
+                    guard(number, bound, taken)
+                    if chain is not None:
+                        chain.append(arm.pattern)
+                self.indent -= 1
+
         later = list(range(1, len(node.arms) + 1))   # arms whose bodies follow the tests
         if heads is None:
-            for number in later:
-                test(number)
+            try_arms(later, set(later))
+            later = []
         else:   # a jump on the first item: only the arms that can fit a list starting with it
             table = {}
             for key in heads:
                 if key is not None:
                     table.setdefault(key, len(table) + 1)
-            group = self.temp()
+            group = int_temp()
             self.emit(f"{group} = {self.value(table)}.get({shape[1]}, 0) if {shape[1]}.__class__ is str else 0")
             shared = len(self.statement_temps)
             for key, number in table.items():
                 self.emit(f"{'if' if number == 1 else 'elif'} {group} == {number}:")
                 self.indent += 1
-                for arm, head in enumerate(heads, 1):
-                    if head is None or head == key:
-                        test(arm, head_known=head is not None)
-                self.drop_group_temps(shared)
-                keyed = [arm for arm, head in enumerate(heads, 1) if head == key]
-                for i, arm in enumerate(keyed):
-                    run(arm, f"{'if' if i == 0 else 'elif'} {chosen} == {arm}:")
-                self.indent -= 1
-            if None in heads:
-                self.emit("else:")
-                self.indent += 1
-                for arm, head in enumerate(heads, 1):
-                    if head is None:
-                        test(arm)
+                try_arms([arm for arm, head in enumerate(heads, 1) if head is None or head == key],
+                         {arm for arm, head in enumerate(heads, 1) if head == key})
                 self.drop_group_temps(shared)
                 self.indent -= 1
             later = [arm for arm, head in enumerate(heads, 1) if head is None]
-        if heads is None:   # every body follows the tests: drop their values once, here
-            self.emit(" = ".join(t for t in self.statement_temps if t != chosen) + " = None")
-            self.statement_temps = [chosen]
-        branches = [f"{chosen} == {number}" for number in later]
+            if later:
+                self.emit("else:")
+                self.indent += 1
+                try_arms(later, set())
+                self.drop_group_temps(shared)
+                self.indent -= 1
         for i, number in enumerate(later):
-            run(number, f"{'if' if i == 0 else 'elif'} {chosen} == {number}:")
+            self.emit(f"{'if' if i == 0 else 'elif'} {chosen} == {number}:")
+            self.indent += 1
+            run(number)
+            self.indent -= 1
         if node.otherwise is not None:   # `chosen` is 0 only while no arm has run
-            run(len(arms), f"elif {chosen} == 0:" if branches else f"if {chosen} == 0:")
+            self.emit(f"elif {chosen} == 0:" if later else f"if {chosen} == 0:")
+            self.indent += 1
+            run(len(arms))
+            self.indent -= 1
         elif tail:
-            self.emit("else:" if branches else f"if {chosen} == 0:")
+            self.emit(f"if {chosen} == 0:")
             self.emit("    return None")
         self.frames[-1] = (name, scope)
+        written = self.lines[start:]
+        setting, read = re.compile(rf"\s*{chosen} = [0-9]+"), re.compile(rf"\b{chosen}\b")
+        if not any(read.search(line) and not setting.fullmatch(line) for line in written):
+            # nothing reads `chosen` (every body written where its arm fits): its stores go
+            self.lines[start:] = [line for line in written if not setting.fullmatch(line)]
         return True
 
-    def subject_shape(self, node, subject):
+    def subject_shape(self, node, subject, int_temp):
         """When two or more arms are list patterns (an instruction set, a token stream), the
-        subject's length (-1 for a non-list) and, if they start with a literal, its first item,
-        read once for every arm: (length, first item or None); else None. The subject is a
-        value nothing can change while the arms are tried, so these are what each test reads."""
+        subject's length (-1 for a non-list, in an int temporary of `int_temp`) and, if they start
+        with a literal, its first item, read once for every arm: (length, first item or None);
+        else None. The subject is a value nothing can change while the arms are tried, so these
+        are what each test reads."""
         lists = [arm.pattern for arm in node.arms if type(arm.pattern) is ast.PList]
         if len(lists) < 2:
             return None
-        length = self.temp()
+        length = int_temp()
         self.emit(f"{length} = len({subject}) if {subject}.__class__ is list else -1")
         heads = [p for p in lists if p.before and literal_value(p.before[0]) is not NOT_LITERAL]
         if len(heads) < 2:
@@ -1068,6 +1202,59 @@ class Generator:
         y = self.temp()
         self.emit(f"{y} = {item}")
         return self.pattern(sub, y)
+
+    def pattern_test(self, pattern, x: str, shape=None, head_known=False):
+        """When `pattern`'s test reads nothing but the value in `x` (kinds, lengths, literals,
+        items and keys, however nested): (the conditions that it fits, each a Python expression
+        over `x`, in the order patterns.Dispatcher tests them; the bindings, (location, item
+        expression) in the order it makes them), declaring its names; else None (a value the
+        pattern computes). `shape` and `head_known` as for `pattern`."""
+        t = type(pattern)
+        if t is ast.PWildcard:
+            return [], []
+        if t is ast.PBind:
+            return [], [(self.location(0, self.scope.declare(pattern.name)), x)]
+        constant = literal_value(pattern)
+        if constant is not NOT_LITERAL:
+            test = literal_match(x, constant, self.value(constant), lambda: self.value(type(constant)))
+            return [test], []
+        if t is ast.PValue:
+            return None
+        conditions, binds = [], []
+        if t is ast.PList:
+            before, after, rest = pattern.before, pattern.after, pattern.rest
+            fixed = self.value(len(before) + len(after))
+            compare = ">=" if rest is not None else "=="
+            if shape is None:
+                conditions += [f"{x}.__class__ is list", f"len({x}) {compare} {fixed}"]
+            else:
+                conditions.append(f"{shape[0]} {compare} {fixed}")
+            items = [(sub, f"{x}[{self.value(i)}]") for i, sub in enumerate(before)]
+            items += [(sub, f"{x}[{self.value(i - len(after))}]") for i, sub in enumerate(after)]
+            for i, (sub, item) in enumerate(items):
+                if i == 0 and head_known:
+                    continue
+                if i == 0 and before and shape is not None and shape[1] is not None:
+                    item = shape[1]
+                fits = self.pattern_test(sub, item)
+                if fits is None:
+                    return None
+                conditions += fits[0]
+                binds += fits[1]
+            if rest:
+                end = f"len({x}) - {self.value(len(after))}" if after else ""
+                binds.append((self.location(0, self.scope.declare(rest)), f"{x}[{self.value(len(before))}:{end}]"))
+            return conditions, binds
+        conditions.append(f"{x}.__class__ is dict")
+        for key, sub in pattern.entries:
+            k = self.value(key)
+            conditions.append(f"{k} in {x}")
+            fits = self.pattern_test(ast.PBind(key, span=pattern.span) if sub is None else sub, f"{x}[{k}]")
+            if fits is None:
+                return None
+            conditions += fits[0]
+            binds += fits[1]
+        return conditions, binds
 
     def s_Give(self, node, tail):
         scope = self.scope

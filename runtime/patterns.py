@@ -54,6 +54,15 @@ def literal_mismatch(x: str, constant, c: str, kind) -> str:
     return f"not ({x} == {c} if {x}.__class__ is {kind()} else equal({x}, {c}))"
 
 
+def literal_match(x: str, constant, c: str, kind) -> str:
+    """The Python test that the value in `x` is the literal `constant`: literal_mismatch's negation."""
+    if type(constant) is str:
+        return f"{x}.__class__ is str and {x} == {c}"
+    if constant is None:
+        return f"{x} is None"
+    return f"({x} == {c} if {x}.__class__ is {kind()} else equal({x}, {c}))"
+
+
 class _Source:
     """The statements of one generated function and the values its maker is called with."""
 

@@ -136,6 +136,16 @@ PROGRAMS = {
         "        is [a, b] when noisy(\"open-guard\", a)\n            give \"open\"\n        is [\"x\", a]\n            give \"x2\"\n"
         "        is [\"y\", a] when noisy(\"y-guard\", a)\n            give \"y\"\n"
         "print(f([\"x\", 1]), f([\"y\", 2]), f([\"z\", 3]))\n"),
+    "a chain of arms after guards that say no": (
+        "task said(tag, answer)\n    print(tag)\n    give answer\n"
+        "task f(v)\n    match v\n        is [x] when said(`one {x}`, false)\n            give \"one\"\n"
+        "        is [x, y] when said(`two {x}`, x == 1)\n            give \"two\"\n"
+        "        is [x]\n            give `one again {x}`\n        is \"a\" when said(\"a?\", false)\n            give \"a\"\n"
+        "        is {k: x} when said(`map {x}`, false)\n            give \"map\"\n        is \"a\"\n            give \"a again\"\n"
+        "        is nothing\n            give \"nothing\"\n        is _ when said(\"any\", false)\n            give \"any\"\n"
+        "        is [x, ...rest] when said(`rest {x}`, true)\n            give `rest {rest}`\n"
+        "        is {k}\n            give `key {k}`\n        otherwise\n            give \"otherwise\"\n"
+        "each v in [[1], [1, 2], [2, 3], \"a\", {k: 1}, nothing, [1, 2, 3], 5, [], {j: 1}]\n    print(f(v))\n"),
 }
 
 EXPECTED = {
@@ -162,6 +172,9 @@ EXPECTED = {
     "loop control and give in jumped arms": "[1, \"? noop\", 2]\n[9, [1]]\n2 10 0 0\n2 nothing\n",
     "guards of a jump's arms run in source order": (
         "x-guard 1\nopen-guard x\nopen-guard y\ny-guard 2\nopen-guard z\nx2 nothing nothing\n"),
+    "a chain of arms after guards that say no": (
+        "one 1\none again 1\ntwo 1\ntwo\ntwo 2\nany\nrest 2\nrest [3]\na?\na again\nmap 1\nany\nkey 1\nnothing\n"
+        "any\nrest 1\nrest [2, 3]\nany\notherwise\nany\notherwise\nany\notherwise\n"),
 }
 
 
@@ -197,22 +210,26 @@ def test_match_bodies_are_direct():
 # that reach each (a first item of every kind, lists of every length, non-lists).
 ARMS = ['["a", x]', '["a"]', '["b", _, y]', '[x]', '[x, ...r]', '"a"', '_', '["a", 1]', '[1, x]',
         '["b", x] when x == 2', '[x, y] when x == "b"', '["a", ...r]', '{k: x}', 'nothing', '[]',
-        '["c", ["a", x]]', '[x, "a"]', '["b", x]']
+        '["c", ["a", x]]', '[x, "a"]', '["b", x]',
+        # guards that print, saying no or yes: which run, and in what order, is part of the answer
+        '[x] when said(x, false)', '["a", x] when said(x, x == 1)', '[x, y] when said(y, true)',
+        '"a" when said("a", false)', '_ when said("any", false)', '{k: x} when said(x, false)',
+        '[x, ...r] when said(r, false)', '["b", ...r] when said(r, true)']
 SUBJECTS = ('[["a", 1], ["a"], ["b", 1, 2], ["b", 2], ["b", 5], [1, 2], ["c"], "a", [], nothing, [["a"], 1],\n'
             '           ["a", 1, 2], {k: 3}, 1, ["c", ["a", 4]], ["a", "a"], [true], [1.0, 2], ["b"]]')
 
 
-@settings(max_examples=40, deadline=None, derandomize=True, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(max_examples=60, deadline=None, derandomize=True, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(arms=st.lists(st.sampled_from(ARMS), min_size=1, max_size=8), otherwise=st.booleans(), labels=st.booleans())
 def test_generated_matches_decide_as_the_closures(tmp_path, arms, otherwise, labels):
-    lines = ["task f(v)", "    match v"]
+    lines = ["task said(tag, answer)", "    print(tag)", "    give answer", "task f(v)", "    match v"]
     for i, arm in enumerate(arms):
         lines += [f"        is {arm}", f"            give {i}"]
     if otherwise:
         lines += ["        otherwise", "            give \"none\""]
-    source = "\n".join(lines) + f"\neach v in {SUBJECTS}\n    print(f(v))\n"
+    source = "\n".join(lines) + f"\neach v in {SUBJECTS}\n    print(`= {{f(v)}}`)\n"
     code, out, err, _ = assert_same(tmp_path, source, labels)
-    assert code == 0 and len(out.splitlines()) == 19, err
+    assert code == 0 and sum(line.startswith("= ") for line in out.splitlines()) == 19, err
 
 
 def test_equality_with_a_literal_keeps_the_labels(tmp_path):
