@@ -148,6 +148,46 @@ def _contains_call(node) -> bool:
     return _contains(node, (ast.Call, ast.Pipe))
 
 
+# The start of a line assigning a temporary (Generator.store).
+_ASSIGNED = re.compile(r"^(\s*)t[0-9]+ = ")
+# Lines that end one clause of a compound statement and start the next, which a clause that has
+# run to its end skips (`finally` runs after it, so it is not among them).
+_CLAUSE = re.compile(r"(elif .*|else|except.*):")
+
+
+def _last_assignments(lines: list[str], t: str) -> bool:
+    """Whether generated `lines` (an expression's statements) assign the temporary `t`, never read
+    it, and run nothing after an assignment of it: every later line less indented than the clause
+    it is in starts another clause of the same statement; no loop. The variable written instead
+    of `t` then changes only as the expression's last act, after every read of it there."""
+    name = re.compile(rf"\b{t}\b")
+    assigns = []
+    for i, line in enumerate(lines):
+        body = line.lstrip()
+        if body.startswith(("for ", "while ")):
+            return False
+        if body.startswith(t + " = "):
+            if name.search(body[len(t) + 3:]):
+                return False
+            assigns.append(i)
+        elif name.search(line):
+            return False
+    if not assigns:
+        return False
+    for i in assigns:
+        level, other_clause = len(lines[i]) - len(lines[i].lstrip()), False
+        for line in lines[i + 1:]:
+            indent = len(line) - len(line.lstrip())
+            if indent >= level:   # in the assignment's own block (runs after it), or in a clause it skips
+                if not other_clause:
+                    return False
+            elif _CLAUSE.fullmatch(line.strip()):
+                level, other_clause = indent + 4, True
+            else:
+                return False
+    return True
+
+
 def _signals(node) -> bool:
     """Whether a statement may end with the GIVE or STOP signal."""
     return _contains(node, (ast.Give, ast.Stop))
@@ -592,9 +632,10 @@ class Generator:
             self.emit(f"g[{self.key(node.name)}] = {v}")
         elif self.c.plain_slots:
             slot = scope.declare(node.name)
+            mark = len(self.lines)
             v = self.expr(node.value)
             where = self.location(0, slot)
-            self.emit(f"{where} = {v}")
+            v = self.store(where, v, mark)
             self.bound.add(where)
         else:
             return False
@@ -628,9 +669,10 @@ class Generator:
                 if tail:
                     self.emit(f"return {v}")
                 return True
+            mark = len(self.lines)
             v = self.expr(node.value)
             if where in self.bound:
-                self.emit(f"{where} = {v}")
+                v = self.store(where, v, mark)
                 if tail:
                     self.emit(f"return {v}")
                 return True
@@ -644,6 +686,20 @@ class Generator:
         if tail:
             self.emit(f"return {v}")
         return True
+
+    def store(self, where: str, v: str, mark: int) -> str:
+        """`where = v` for a value written from line `mark` on; what holds it afterwards. When
+        those lines only assign the temporary `v`, each assignment the last thing they run
+        (`_last_assignments`), they assign `where` instead: one store and no temporary to drop,
+        and `where` is still unchanged if they fail before it."""
+        written = self.lines[mark:]
+        if v in self.statement_temps and _last_assignments(written, v):
+            self.lines[mark:] = [_ASSIGNED.sub(lambda m: m.group(1) + where + " = ", line, count=1)
+                                 if line.lstrip().startswith(v + " = ") else line for line in written]
+            self.statement_temps.remove(v)
+            return where
+        self.emit(f"{where} = {v}")
+        return v
 
     def set_shrink(self, node, where) -> str:
         """`set xs to slice(xs, i, j)` as compiler._shrink_pattern runs it: the local list cut in
@@ -922,9 +978,8 @@ class Generator:
             mark = len(self.statement_temps)
             saved = set(self.bound)
             self.bound.update(bound)
-            if type(arm.guard) is ast.Compare and _inline_operator(arm.guard):
-                test = self.e_Compare(arm.guard, in_test=True)
-            else:
+            test = self.pure_test(arm.guard)
+            if test is None:
                 test = self.expr(arm.guard)
             self.bound = saved
             made = self.statement_temps[mark:]
@@ -1083,6 +1138,27 @@ class Generator:
             self.lines[start:] = [line for line in written if not setting.fullmatch(line)]
         return True
 
+    def pure_test(self, node) -> str | None:
+        """A guard made of comparisons joined by `and`/`or` as one Python expression, when each
+        comparison is written without a statement (its operands are names and literals): Python's
+        `and`/`or` try the operands in the language's order and stop where it stops, and a branch
+        on the result decides as Generator.logic's temporaries would. Else None, nothing written."""
+        t = type(node)
+        if t is ast.And or t is ast.Or:
+            left = self.pure_test(node.left)
+            right = self.pure_test(node.right) if left is not None else None
+            if right is None:
+                return None
+            return f"({left}) {'and' if t is ast.And else 'or'} ({right})"
+        if t is not ast.Compare or not _inline_operator(node):
+            return None
+        lines, temps = len(self.lines), len(self.statement_temps)
+        test = self.e_Compare(node, in_test=True)
+        if len(self.lines) == lines and len(self.statement_temps) == temps:
+            return test
+        del self.lines[lines:], self.statement_temps[temps:]
+        return None
+
     def subject_shape(self, node, subject, int_temp):
         """When two or more arms are list patterns (an instruction set, a token stream), the
         subject's length (-1 for a non-list, in an int temporary of `int_temp`) and, if they start
@@ -1216,21 +1292,21 @@ class Generator:
             return [], [(self.location(0, self.scope.declare(pattern.name)), x)]
         constant = literal_value(pattern)
         if constant is not NOT_LITERAL:
-            test = literal_match(x, constant, self.value(constant), lambda: self.value(type(constant)))
+            test = literal_match(x, constant, self.literal(constant), lambda: self.value(type(constant)))
             return [test], []
         if t is ast.PValue:
             return None
         conditions, binds = [], []
         if t is ast.PList:
             before, after, rest = pattern.before, pattern.after, pattern.rest
-            fixed = self.value(len(before) + len(after))
+            fixed = self.literal(len(before) + len(after))
             compare = ">=" if rest is not None else "=="
             if shape is None:
                 conditions += [f"{x}.__class__ is list", f"len({x}) {compare} {fixed}"]
             else:
                 conditions.append(f"{shape[0]} {compare} {fixed}")
-            items = [(sub, f"{x}[{self.value(i)}]") for i, sub in enumerate(before)]
-            items += [(sub, f"{x}[{self.value(i - len(after))}]") for i, sub in enumerate(after)]
+            items = [(sub, f"{x}[{self.literal(i)}]") for i, sub in enumerate(before)]
+            items += [(sub, f"{x}[{self.literal(i - len(after))}]") for i, sub in enumerate(after)]
             for i, (sub, item) in enumerate(items):
                 if i == 0 and head_known:
                     continue
@@ -1247,7 +1323,7 @@ class Generator:
             return conditions, binds
         conditions.append(f"{x}.__class__ is dict")
         for key, sub in pattern.entries:
-            k = self.value(key)
+            k = self.literal(key)
             conditions.append(f"{k} in {x}")
             fits = self.pattern_test(ast.PBind(key, span=pattern.span) if sub is None else sub, f"{x}[{k}]")
             if fits is None:
@@ -1255,6 +1331,13 @@ class Generator:
             conditions += fits[0]
             binds += fits[1]
         return conditions, binds
+
+    def literal(self, value) -> str:
+        """A pattern's literal, length or position (an int, text or bool, one side of a test of
+        the subject) as a constant of the compiled code, as `operand` writes one."""
+        k = self.value(value)
+        self.constants.add(k)
+        return repr(_CONSTANT.format(k))
 
     def s_Give(self, node, tail):
         scope = self.scope
