@@ -3,9 +3,11 @@ JSON [[text, result or the refusal's message], ...]. A recording, not a test:
 
     .venv/bin/python tests/math/record_minimal_polynomials.py 31 250 > recorded.json
 
-tests/math/data/minimal_polynomial_sympy.json is this run (seed 31, 250 random texts) in a
-checkout of 40f070e, where sympy's Poly composed the polynomials; tests/math/test_sympy_free.py
-checks that the FLINT composition answers every one of them the same, byte for byte.
+tests/math/data/minimal_polynomial_answers.json is this run (seed 31, 250 random texts). It was
+first recorded at 40f070e, where sympy's Poly composed the polynomials; after the decimal's lost
+sign was fixed, 70 `approx` fields changed and nothing else. tests/math/test_sympy_free.py checks
+that the FLINT composition answers every text byte for byte as recorded, and checks every
+recorded answer independently (irreducible, vanishing at the number, the decimal).
 """
 from __future__ import annotations
 

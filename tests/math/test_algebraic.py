@@ -9,6 +9,7 @@ resultant composition), and it agrees with sympy's own minimal_polynomial on sma
 from __future__ import annotations
 
 import ast
+import operator
 from fractions import Fraction
 
 from math_support import rejected, run
@@ -39,7 +40,8 @@ def numeric(text: str):
         op = type(node.op).__name__
         if op == "Pow":
             return mpmath.power(mpmath.mpc(a), b)
-        return {"Add": a + b, "Sub": a - b, "Mult": a * b, "Div": a / b}[op]
+        return {"Add": operator.add, "Sub": operator.sub, "Mult": operator.mul,
+                "Div": operator.truediv}[op](a, b)  # only the node's own operation (0 * x)
     return ev(ast.parse(text.replace("^", "**"), mode="eval").body)
 
 
@@ -51,6 +53,8 @@ def check(text: str, result: dict) -> None:
         value = numeric(text)
         size = sum(abs(c) for c in cs) * max(1, abs(value)) ** (len(cs) - 1)
         assert abs(mpmath.polyval(cs, value)) / size < mpmath.mpf(10) ** -60
+        approx = mpmath.mpc(complex(result["approx"].replace(" ", "").replace("*I", "j")))
+        assert abs(approx - value) <= mpmath.mpf(10) ** -15 * max(1, abs(value)), text
     x = Symbol("x")
     _, factors = Poly(cs, x).factor_list()
     assert len(factors) == 1 and factors[0][1] == 1 and cs[0] > 0
@@ -95,6 +99,25 @@ def test_adversarial_degree_drops_and_principal_branches():
     assert branch["approx"].startswith("0 + 2.828")
     # cube roots: the principal cube root of -8 is not -2
     assert minpoly("cbrt(-8)")["minimal_polynomial"]["coefficients"] == [1, -2, 4]
+
+
+def test_negative_parts_and_negative_powers_on_the_branch_cut():
+    """The decimal keeps its sign, and a^(-p/q) of a negative a is the principal
+    exp(-(p/q) Log a) = 1/(a^(1/q))^p, never (1/a)^(1/q) (the other side of the cut)."""
+    cases = {
+        "-sqrt(2)": ([1, 0, -2], "-1.4142135623730950"),
+        "-cos(pi/5)": ([4, 2, -1], "-0.80901699437494742"),
+        "(-2)^(-1/2)": ([2, 0, 1], "0 - 0.70710678118654752*I"),
+        "(-8)^(-1/3)": ([4, -2, 1], "0.25000000000000000 - 0.43301270189221932*I"),
+        "(-4)^(-3/2)": ([64, 0, 1], "0 + 0.125*I"),
+        # sqrt(-2) * (-2)^(-1/2) = (i sqrt 2)(-i / sqrt 2) = 1
+        "sqrt(-2) * (-2)^(-2/4) + 7^(-2/2)": ([7, -8], "1.1428571428571429"),
+    }
+    for text, (coefficients, approx) in cases.items():
+        result = minpoly(text)
+        assert (result["minimal_polynomial"]["coefficients"], result["approx"]) == \
+            (coefficients, approx), text
+        check(text, result)
 
 
 def test_agrees_with_sympy_minimal_polynomial_on_small_cases():

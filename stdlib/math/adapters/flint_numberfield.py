@@ -52,8 +52,11 @@ def minimal(tree) -> tuple[list[int], tuple[Fraction, Fraction]] | None:
 
 
 def _fraction(x) -> Fraction:
-    man, exp = mpmath.mpf(x).man_exp
-    return Fraction(int(man) * 2 ** exp) if exp >= 0 else Fraction(int(man), 2 ** -exp)
+    """The exact value of an mpf (mpmath's `man_exp` gives the mantissa without its sign)."""
+    x = mpmath.mpf(x)
+    man, exp = x.man_exp
+    man = -int(man) if x < 0 else int(man)
+    return Fraction(man * 2 ** exp) if exp >= 0 else Fraction(man, 2 ** -exp)
 
 
 class _Composer:
@@ -83,13 +86,17 @@ class _Composer:
                 if p < 0:
                     raise _Undefined
                 return self.rational(Fraction(0 if p else 1))
-            if p < 0:
-                f, v, p = _positive_lead(f[::-1]), 1 / v, -p
             if q > 1:
                 v = self.snap_real(f, v)
                 root = mpmath.power(v, mpmath.mpf(1) / q)
+                if p < 0:  # the principal a^(-1/q) is 1/(a^(1/q)), not (1/a)^(1/q): they differ
+                    root = 1 / root  # on the branch cut (a < 0); the root of 1/a's polynomial
+                    f = _positive_lead(f[::-1])
                 inflated = [c for a in f[:-1] for c in [a] + [0] * (q - 1)] + [f[-1]]  # f(x^q)
                 f, v = self.choose(inflated, root)
+            elif p < 0:
+                f, v = _positive_lead(f[::-1]), 1 / v
+            p = abs(p)
             if p == 1:
                 return f, v
             return self.choose(_resultant(f, _X - _Y ** p), v ** p)
