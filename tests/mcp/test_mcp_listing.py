@@ -10,12 +10,15 @@ once it has answered `initialize`), after it the listing answers.
 
 from __future__ import annotations
 
+import array
 import contextlib
 import fcntl
 import json
+import os
 import select
 import subprocess
 import sys
+import termios
 import time
 
 import pytest
@@ -47,6 +50,8 @@ class Pipe:
         self.process = subprocess.Popen([sys.executable, "-m", "synsema", "mcp", "serve", *args],
                                         cwd=str(ROOT), env=synsema_env(), stdin=subprocess.PIPE,
                                         stdout=subprocess.PIPE, stderr=stderr)
+        self._stdout = self.process.stdout.fileno()
+        self._unread = bytearray()
 
     def send(self, message: dict | str) -> None:
         line = message if isinstance(message, str) else json.dumps(message)
@@ -54,10 +59,30 @@ class Pipe:
         self.process.stdin.flush()
 
     def line(self, seconds: float = 60) -> bytes:
+        """The next line the server writes (b"" at its end). Lines are cut from this reader's own
+        buffer, and the pipe is waited on only when that holds no whole line: replies the server
+        wrote together arrive in one read, and a buffered file's `readline` would keep the later
+        ones where `select` cannot see them (a CI run under load failed so)."""
         deadline = time.monotonic() + seconds
-        while not select.select([self.process.stdout], [], [], max(0.0, deadline - time.monotonic()))[0]:
-            assert time.monotonic() < deadline, "no reply from the server"
-        return self.process.stdout.readline()
+        while b"\n" not in self._unread:
+            ready = select.select([self._stdout], [], [], max(0.0, deadline - time.monotonic()))[0]
+            assert ready or time.monotonic() < deadline, "no reply from the server"
+            if ready:
+                chunk = os.read(self._stdout, 1 << 16)
+                if not chunk:
+                    break
+                self._unread += chunk
+        line, newline, rest = self._unread.partition(b"\n")
+        self._unread = bytearray(rest)
+        return bytes(line + newline)
+
+    def wait_until_written(self, size: int, seconds: float = 60) -> None:
+        """Wait, without reading, until the pipe holds `size` bytes the server wrote."""
+        deadline = time.monotonic() + seconds
+        waiting = array.array("i", [0])
+        while fcntl.ioctl(self._stdout, termios.FIONREAD, waiting) == 0 and waiting[0] < size:
+            assert time.monotonic() < deadline, f"the server wrote {waiting[0]} of {size} bytes"
+            time.sleep(0.01)
 
     def ask(self, method: str, params: dict | None = None, id=1) -> bytes:
         self.send({"jsonrpc": "2.0", "id": id, "method": method,
@@ -140,6 +165,64 @@ def test_lines_the_sdk_answers_otherwise_still_go_to_it(tmp_path):
         assert not any("tools" in r.get("result", {}) for r in replies)
     finally:
         pipe.close()
+
+
+def test_replies_written_together_are_each_read(tmp_path):
+    """Two replies already in the pipe when the client reads: the client reads both. (Under
+    load the server can write a reply before the client has read the one before it; a reader
+    that lost the second in a buffered file's `readline` waited out its deadline, "no reply
+    from the server".) The replies are the listing's, written in the reader thread in order."""
+    script = tmp_path / "tools.syn"
+    script.write_text(TOOLS)
+    pipe = _pipe(str(script))
+    try:
+        pipe.send(INITIALIZED)
+        size = len(pipe.ask("tools/list", id=1))
+        pipe.send('{"jsonrpc": "2.0", "id": 2, "method": "tools/list"}\n'
+                  '{"jsonrpc": "2.0", "id": 3, "method": "tools/list"}')
+        pipe.wait_until_written(2 * size)
+        replies = [json.loads(pipe.line(seconds=10)) for _ in range(2)]
+    finally:
+        pipe.close()
+    assert [r["id"] for r in replies] == [2, 3]
+    assert all([t["name"] for t in r["result"]["tools"]] == ["add", "shout"] for r in replies)
+
+
+def test_a_client_that_writes_everything_before_the_server_is_up_gets_every_reply(tmp_path):
+    """Every line written at once, before the server has started reading: each request is
+    answered once, by the SDK or the listing as if sent one at a time."""
+    script = tmp_path / "tools.syn"
+    script.write_text(TOOLS)
+    pipe = Pipe(str(script))
+    try:
+        requests = [{"jsonrpc": "2.0", "id": 1, "method": "tools/list"},       # the SDK's refusal
+                    {"jsonrpc": "2.0", "id": 2, "method": "initialize", "params": INITIALIZE},
+                    INITIALIZED,
+                    {"jsonrpc": "2.0", "id": 3, "method": "tools/list"},
+                    '{"jsonrpc": "2.0", "id": 4, "method": "tools/list"',      # not JSON: a log line
+                    {"jsonrpc": "2.0", "id": 5, "method": "tools/call",
+                     "params": {"name": "add", "arguments": {"a": 2}}},
+                    {"jsonrpc": "2.0", "id": 6, "method": "tools/list", "params": {"cursor": 5}},
+                    {"jsonrpc": "2.0", "id": 7, "method": "tools/list"},
+                    {"jsonrpc": "2.0", "id": 8, "method": "ping"}]
+        pipe.send("\n".join(r if isinstance(r, str) else json.dumps(r) for r in requests))
+        replies, notices = {}, []
+        while len(replies) < 7:
+            reply = json.loads(pipe.line())
+            if "id" not in reply:
+                notices.append(reply["method"])
+                continue
+            assert reply["id"] not in replies, reply
+            replies[reply["id"]] = reply
+    finally:
+        pipe.close()
+    assert sorted(replies) == [1, 2, 3, 5, 6, 7, 8]
+    assert notices in ([], ["notifications/message"])
+    assert "error" in replies[1] and "error" in replies[6]
+    assert [t["name"] for t in replies[3]["result"]["tools"]] == ["add", "shout"]
+    assert replies[7]["result"] == replies[3]["result"]
+    assert replies[5]["result"]["structuredContent"] == {"result": 3}
+    assert replies[8]["result"] == {}
 
 
 @pytest.mark.parametrize("replier", ["listing", "sdk"])
