@@ -119,7 +119,7 @@ MATH_FIRST_CALLS = [("nt.integer.gcd", "no backend"), ("comb.binomial", "no back
                     ("linalg.lattice.reduce", "no backend"), ("seq.holonomic.find", "no backend"),
                     ("poly.galois.group", "sympy"), ("calculus.integrate.definite", "sympy"),
                     ("nt.algebraic.minimal_polynomial", "FLINT"),
-                    ("poly.system.solve", "sympy"), ("smt.nonlinear.solve", "z3"),
+                    ("poly.system.solve", "FLINT"), ("smt.nonlinear.solve", "z3"),
                     ("calculus.series.expand", "no backend"), ("nt.real.relations", "mpmath")]
 
 
@@ -434,14 +434,18 @@ def peer_rows(label: str, stem: str, reps: int) -> list[Row]:
     return rows
 
 
-def math_first_call_rows(folder: str, reps: int) -> list[Row]:
+def math_row_name(identifier: str, backend: str) -> str:
+    return f"first math call, {identifier} ({backend}): synsema run vs hello.syn"
+
+
+def math_first_call_rows(folder: str, reps: int, calls: list[tuple[str, str]]) -> list[Row]:
     """`synsema run` of a one-line program whose only statement is a math call, whole process,
     alternating with `synsema run hello.syn`: what the first math call of a program costs."""
     sys.path.insert(0, ROOT)
     from synsema.stdlib.math import catalog
     hello = os.path.join(HERE, "programs", "hello.syn")
     rows = []
-    for identifier, backend in MATH_FIRST_CALLS:
+    for identifier, backend in calls:
         payload = json.dumps(catalog.TOOLS[identifier].examples[0].payload)
         path = os.path.join(folder, identifier.replace(".", "_") + ".syn")
         with open(path, "w", encoding="utf-8") as handle:
@@ -451,7 +455,7 @@ def math_first_call_rows(folder: str, reps: int) -> list[Row]:
         for _ in range(reps):
             first.append(whole_process([SYNSEMA, "run", path]))
             base.append(whole_process([SYNSEMA, "run", hello]))
-        name = f"first math call, {identifier} ({backend}): synsema run vs hello.syn"
+        name = math_row_name(identifier, backend)
         raw = {"first_call": _raw(first), "hello": _raw(base)}
         failed = _failure(first) or _failure(base)
         if failed is not None:
@@ -621,9 +625,10 @@ def _run(args, began: float) -> int:
     if wanted("mcp serve"):
         for row in mcp_rows(3):
             add(row)
-    if wanted("first math call"):
+    math_calls = [(i, b) for i, b in MATH_FIRST_CALLS if wanted(math_row_name(i, b))]
+    if math_calls:
         with tempfile.TemporaryDirectory() as folder:
-            for row in math_first_call_rows(folder, args.reps):
+            for row in math_first_call_rows(folder, args.reps, math_calls):
                 add(row)
     for label, stem in PEER_PROGRAMS:
         if wanted(f"peers, {label}"):

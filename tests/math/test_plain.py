@@ -176,7 +176,8 @@ print(json.dumps({"code": code, "interpreter": sorted(sys.modules),
                   "worker": isolation._HELPER.modules()}))
 """
 # The backends behind each adapter a plain operation declares: they load in the worker only.
-BACKEND_OF = {"flint_matrix": ("flint",), "flint_numberfield": ("flint", "mpmath"),
+BACKEND_OF = {"flint_groebner": ("flint",), "flint_matrix": ("flint",),
+              "flint_numberfield": ("flint", "mpmath"),
               "flint_poly": ("flint",), "mpmath_pslq": ("mpmath",), "pari_integer": ("cypari2",),
               "pysat_solver": ("pysat",), "z3_smt": ("z3",)}
 HEAVY = ("pydantic", "pydantic_core", "sympy", "z3", "pysat", "mpmath", "flint", "cypari2",

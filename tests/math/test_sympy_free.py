@@ -1,5 +1,5 @@
-"""nt.integer.factor (PARI), linalg.det and nt.algebraic.minimal_polynomial (FLINT) give
-exactly what their sympy path gave.
+"""nt.integer.factor (PARI), linalg.det, nt.algebraic.minimal_polynomial and poly.system.solve
+(FLINT) give exactly what their sympy path gave.
 
 These operations used to compute with sympy (factorint; DomainMatrix.det over QQ; Poly's
 resultants, factorisations and Sturm counts), whose import alone is more than the budget of a
@@ -10,7 +10,10 @@ here against sympy itself, run in this test process the way the old domain funct
 over the published examples, MATH.md §5.1/§5.3's known answers, boundaries and adversarial
 cases, and hypothesis-generated inputs; the strong BPSW test written out in kernels/primes.py
 against sympy's; the refusals and the deadline kill; and for the minimal polynomial, whose
-`approx` comes from the unchanged mpmath steps, 296 answers recorded from the sympy path.
+`approx` comes from the unchanged mpmath steps, 296 answers recorded from the sympy path; for
+polynomial systems (a reduced Gröbner basis and a rational univariate representation, unique
+once the separating form and the families' order are fixed) 326 answers recorded from the sympy
+path, and sympy's own Gröbner basis on generated systems.
 """
 
 from __future__ import annotations
@@ -24,8 +27,11 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from conftest import ROOT
-from math_support import mat, run
+from math_support import check_system, largest_inputs, mat, run
 from record_minimal_polynomials import FIXED as FIXED_TEXTS, expr as random_number_text
+from record_system_answers import (FIXED as FIXED_SYSTEMS, SHAPES as SYSTEM_SHAPES,
+                                   answer as record_system_answer, random_system,
+                                   structured as structured_system)
 from test_algebraic import check as check_minimal_polynomial
 from synsema.stdlib.math import catalog, plain
 from synsema.stdlib.math.errors import MathError
@@ -321,3 +327,136 @@ def test_minimal_polynomial_at_its_bounds_answers_as_the_sympy_path_did():
                          ("(999999999989^(1/16) * 999999999959)^3", "de418c2c80e7")):
         answer = json.dumps(run(MINPOLY, {"number": text}))
         assert hashlib.sha256(answer.encode()).hexdigest()[:12] == digest, text
+
+
+# --- poly.system.solve ------------------------------------------------------------------------
+
+SYSTEM = "poly.system.solve"
+with open(ROOT / "tests/math/data/system_answers.json", encoding="utf-8") as _handle:
+    SYSTEMS = json.load(_handle)  # record_system_answers.py 31 (see its docstring)
+
+
+def _system_answer(result: dict):
+    return record_system_answer(json.loads(json.dumps(result)))
+
+
+def test_system_answers_every_recorded_payload_as_the_sympy_path_did():
+    """326 payloads (test_polysystem's cases, degenerate and adversarial systems, refusals,
+    120 structured and 147 random systems up to the Bézout bound with the largest
+    coefficients): 227 finite, 45 inconsistent, 30 positive-dimensional, 24 refusals, each
+    compared whole with what sympy's Buchberger and Polys answered (the longest by digest)."""
+    assert len(SYSTEMS) == 326 and SYSTEMS[:len(FIXED_SYSTEMS)] == [
+        [json.loads(json.dumps(p)), a] for p, (_, a) in zip(FIXED_SYSTEMS, SYSTEMS)]
+    for payload, expected in SYSTEMS:
+        if isinstance(expected, dict):
+            body = plain.compute(SYSTEM, json.dumps(payload).encode())
+            assert _system_answer(plain.result(SYSTEM, body)) == expected, payload
+        else:
+            assert plain.request(SYSTEM, payload) is None, payload
+            with pytest.raises(MathError) as info:
+                run(SYSTEM, payload)
+            assert str(info.value) == expected, payload
+
+
+def test_system_through_the_worker_on_the_fixed_systems():
+    for payload, expected in SYSTEMS[:len(FIXED_SYSTEMS)]:
+        if isinstance(expected, dict):
+            assert _system_answer(run(SYSTEM, payload)) == expected, payload
+
+
+def test_every_recorded_system_answer_is_right():
+    """Each recorded result passes the independent re-check (substitution modulo p, the
+    counts, the solutions numerically): the recording is checked, not trusted."""
+    checked = 0
+    for payload, expected in SYSTEMS:
+        if isinstance(expected, dict) and "status" in expected:
+            check_system(payload, expected)
+            checked += 1
+    assert checked > 250
+
+
+def sympy_basis(payload: dict) -> list:
+    """sympy's reduced grevlex Gröbner basis of the payload, as the wire writes a basis."""
+    n = len(payload["variables"])
+    gens = sympy.symbols(f"x0:{n}")
+    polys = [sympy.Poly.from_dict({tuple(t["exponents"]): sympy.Rational(t["coefficient"])
+                                   for t in eq["terms"]}, *gens, domain=sympy.QQ)
+             for eq in payload["equations"]]
+    basis = sympy.groebner(polys, *gens, order="grevlex", domain=sympy.QQ)
+    return [{"terms": [{"coefficient": str(c), "exponents": list(m)}
+                       for m, c in p.terms(order=sympy.polys.orderings.grevlex)]}
+            for p in basis.polys]
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.randoms(use_true_random=False))
+def test_system_basis_matches_sympy_and_the_answer_is_right_on_generated_systems(rng):
+    """Random systems of every shape the bound allows: the reduced basis (unique) is sympy's,
+    element for element and term for term, and the rest passes the independent re-check."""
+    payload = random_system_payload(rng) if rng.random() < 0.6 else structured_system(rng)
+    record = plain.request(SYSTEM, payload)
+    if record is None:
+        return
+    result = json.loads(plain.compute(SYSTEM, json.dumps(payload).encode()))
+    assert result["groebner_basis"] == sympy_basis(payload)
+    check_system(payload, result)
+
+
+def random_system_payload(rng) -> dict:
+    degrees, n = rng.choice(SYSTEM_SHAPES)
+    return random_system(rng, degrees, n, rng.choice([0.3, 0.6, 1.0]),
+                         rng.choice([6, 1000]), rng.choice([1, 3, 100]))
+
+
+def test_system_refusals_keep_their_messages():
+    expected = {
+        "- variables [system_variables]: a variable is named twice":
+            {"variables": ["x", "x"], "equations": [{"terms": [
+                {"coefficient": 1, "exponents": [1, 0]}]}] * 2},
+        "- equations [system_bezout]: the Bézout number (product of the 2 largest degrees) is "
+        "16; at most 9": {"variables": ["x", "y"], "equations": [{"terms": [
+            {"coefficient": 1, "exponents": [4, 0]}]}, {"terms": [
+                {"coefficient": 1, "exponents": [0, 4]}]}]}}
+    for line, payload in expected.items():
+        assert plain.request(SYSTEM, payload) is None
+        with pytest.raises(MathError) as info:
+            run(SYSTEM, payload)
+        assert str(info.value).splitlines()[:2] == [
+            "math.run poly.system.solve: invalid_request", line]
+
+
+def test_system_keeps_the_deadline_kill(monkeypatch):
+    """FLINT is stopped mid-computation like sympy was: SIGKILL at the deadline."""
+    from synsema.stdlib.math import isolation
+    monkeypatch.setitem(plain.OPS, SYSTEM, {**plain.OPS[SYSTEM], "deadline": 0.001})
+    largest = next(p for _, i, p in largest_inputs() if i == SYSTEM)
+    with pytest.raises(MathError) as info:
+        isolation.execute_plain(SYSTEM, largest)
+    assert info.value.kind == "execution_limit" and info.value.detail["limit"] == "deadline"
+
+
+def test_a_basis_the_backend_gets_wrong_is_a_backend_fault(monkeypatch):
+    """The families are substituted back into the equations: a wrong basis (here the one of
+    x^2 = 3 for the system x^2 = 2) never becomes an answer."""
+    from synsema.stdlib.math.adapters import flint_groebner
+    from synsema.stdlib.math.errors import BackendFault
+    right = flint_groebner.reduced_basis
+    monkeypatch.setattr(flint_groebner, "reduced_basis",
+                        lambda n, equations: right(n, [{(2,): Fraction(1), (0,): Fraction(-3)}]))
+    with pytest.raises(BackendFault) as info:
+        flint_groebner.solve(1, [{(2,): Fraction(1), (0,): Fraction(-2)}])
+    assert info.value.code == "solution_does_not_satisfy_the_system"
+
+
+def test_multiplicities_that_do_not_add_up_are_a_backend_fault(monkeypatch):
+    from synsema.stdlib.math.adapters import flint_groebner
+    from synsema.stdlib.math.errors import BackendFault
+
+    class Dropping(flint_groebner.fmpz_poly):
+        def factor(self):
+            content, factors = super().factor()
+            return content, factors[1:]
+    monkeypatch.setattr(flint_groebner, "fmpz_poly", Dropping)
+    with pytest.raises(BackendFault) as info:
+        flint_groebner.solve(1, [{(3,): Fraction(1), (1,): Fraction(-1)}])
+    assert info.value.code == "multiplicities_do_not_add_up"
