@@ -46,6 +46,7 @@ CALL_SECONDS = 60.0      # the defaults of mcp serve's --time-limit and --memory
 CALL_MEMORY = 1024 ** 3
 SPARES = 2               # children kept forked and waiting for a call
 _PID = struct.Struct("!q")
+_ANSWER_READ = 256 * 1024   # bytes of a call's answer read at once
 
 
 class CallProcesses:
@@ -89,44 +90,45 @@ class CallProcesses:
     async def call(self, name: str, arguments: dict, outcome_type):
         """Run one call in a waiting child; its Outcome (an error Outcome when it was stopped)."""
         request = json.dumps({"tool": name, "arguments": arguments}).encode() + b"\n"
-        pid = writer = None
+        loop = asyncio.get_running_loop()
+        pid = connection = None
         answered = False
         deferred = 0
-        data = b""
+        data = bytearray()
         try:
             async with asyncio.timeout(self.seconds):
-                while writer is None:
+                while connection is None:
                     spare = await self._take()
                     if spare is None:
                         return outcome_type(error=f"Runtime error: task '{name}' could not start: the "
                                                   "server's call processes are gone; restart the server")
-                    pid = spare[0]
+                    pid, connection = spare
                     self._running.add(pid)
                     if self._spares:
                         deferred += 1
                     else:
                         self._replace()
-                    reader, writer = await asyncio.open_unix_connection(sock=spare[1])
-                    writer.write(request)
+                    connection.setblocking(False)
                     try:
-                        await writer.drain()
+                        await loop.sock_sendall(connection, request)
                     except ConnectionError:     # that child is gone (killed from outside): the next
-                        writer.close()
+                        connection.close()
                         self._running.discard(pid)
-                        pid = writer = None
-                data = await reader.read()
+                        pid = connection = None
+                while chunk := await loop.sock_recv(connection, _ANSWER_READ):
+                    data += chunk
                 answered = True     # it closed its end: it is exiting, and is not ours to kill
         except TimeoutError:
             return outcome_type(error=f"Runtime error: task '{name}' ran longer than the per-call "
                                       f"time limit of {self.seconds:g} s (--time-limit), so it was stopped",
                                 stopped=True)
         except ConnectionError:
-            data = b""
+            data = bytearray()
         finally:
             for _ in range(deferred):
                 self._replace()
-            if writer is not None:
-                writer.close()
+            if connection is not None:
+                connection.close()
             if pid is not None:
                 self._running.discard(pid)
                 if not answered:     # stopped, abandoned or broken: the process still runs

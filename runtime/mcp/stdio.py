@@ -15,12 +15,17 @@ So a client sees the same bytes it would see from the SDK (tests/mcp/test_mcp_li
 them), sooner.
 
 A `tools/list` is answered in the worker thread that read its line, without waking the event
-loop; the SDK's own replies are written and flushed in one worker-thread hop (the SDK awaits
-`write` and `flush` as two); a lock keeps lines whole.
+loop. The SDK's own replies are written by the event loop itself when that cannot block (a
+short reply, a Linux pipe with room for it), else in one worker-thread hop (the SDK awaits
+`write` and `flush` as two): a client that stops reading never stops the loop, and with it the
+time limits and cancellations of calls. A lock keeps lines whole.
 """
 
 from __future__ import annotations
 
+import os
+import select
+import stat
 import sys
 import threading
 from io import TextIOBase, TextIOWrapper
@@ -55,22 +60,60 @@ class Listing:
 
 class Stdout:
     """A text file as the SDK's writer uses it (`write`, then `flush`): a write is written and
-    flushed at once in a worker thread; `flush` has nothing left to do. `write_now` is the same
-    for a thread: one line at a time, whoever writes it."""
+    flushed at once — in the event loop's own thread when that cannot block (`_write_if_room`),
+    else in a worker thread; `flush` has nothing left to do. `write_now` is the same for a
+    thread: one line at a time, whoever writes it."""
 
     def __init__(self, file: TextIOBase):
         self._file = file
         self._lock = threading.Lock()
+        self._pipe = _pipe_descriptor(file)
 
     async def write(self, text: str) -> None:
-        await anyio.to_thread.run_sync(self.write_now, text)
+        if not self._write_if_room(text):
+            await anyio.to_thread.run_sync(self.write_now, text)
 
     def write_now(self, text: str) -> None:
         with self._lock:
             self._file.write(text)
             self._file.flush()
 
+    def _write_if_room(self, text: str) -> bool:
+        """Write `text` now, without a thread's hop and wake-ups, if that cannot block: stdout
+        is a Linux pipe, no other write is under way, `text` is at most a page, and the pipe
+        has a free page (what `select` reports as writable). Such a write fills at most that
+        page and returns whole. Otherwise (a client not reading, a long reply) nothing is
+        written, and the caller writes it in a worker thread, which may wait."""
+        if self._pipe is None or len(text) > _PAGE // 4:       # UTF-8: at most 4 bytes a character
+            return False
+        data = text.encode()
+        if len(data) > _PAGE or not self._lock.acquire(blocking=False):
+            return False
+        try:
+            if not select.select([], [self._pipe], [], 0)[1]:
+                return False
+            os.write(self._pipe, data)      # whole: at most PIPE_BUF bytes, and room for them
+            return True
+        finally:
+            self._lock.release()
+
     async def flush(self) -> None:
+        return None
+
+
+# A pipe's page, which is also PIPE_BUF on Linux: a write of at most this many bytes is atomic.
+_PAGE = 4096
+
+
+def _pipe_descriptor(file: TextIOBase) -> int | None:
+    """The descriptor of `file` if it is a pipe on Linux (where a pipe that polls writable has a
+    free page), else None."""
+    if not sys.platform.startswith("linux"):
+        return None
+    try:
+        descriptor = file.fileno()
+        return descriptor if stat.S_ISFIFO(os.fstat(descriptor).st_mode) else None
+    except (AttributeError, OSError, ValueError):
         return None
 
 
