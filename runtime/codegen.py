@@ -28,18 +28,18 @@ import os
 import re
 import sys
 import warnings
+from types import FunctionType
 
 from synsema.lang import ast
 from synsema.lang.checks import PROTECTED_NAMES
 from synsema.lang.errors import SynError
-from synsema.runtime import fastpaths
 from synsema.runtime import operators as ops
 from synsema.runtime.calls import (BUILTIN_FAILURES, GIVE, RECURSION_LIMIT, REG, SIZED_RESULTS, STEPS, STOP,
                                    builtin_failure, call_builtin, call_value, host_failure, invoke)
+from synsema.runtime.compiler import _append_call
 from synsema.runtime.control import StopLoop
 from synsema.runtime.limits import MAX_INT_BITS, MAX_LIST_LENGTH, MAX_TEXT_LENGTH, check_result, joined
 from synsema.runtime.operators import checked_product
-from synsema.runtime.patterns import NOT_LITERAL, literal_match, literal_mismatch, literal_value
 from synsema.runtime.scope import UNBOUND
 from synsema.runtime.values import Builtin, Task, display, equal, map_key, type_name
 
@@ -54,6 +54,10 @@ _ORDERING = ("==", "!=", "<", "<=", ">", ">=")
 _INT_OPS = {"+": "{a} + {b}", "-": "{a} - {b}", "%": "{a} % {b}", "//": "{a} // {b}",
             "<": "{a} < {b}", "<=": "{a} <= {b}", ">": "{a} > {b}", ">=": "{a} >= {b}"}
 _NONZERO = ("%", "//")
+# The operators runtime.fastpaths has an integer fast path for (`fastpaths.has_fast_path`): named
+# here so that generating a body does not import that module, whose closures it never uses
+# (tests/test_codegen_constants.py checks the two agree).
+_FAST_OPERATORS = frozenset((*_INT_OPS, "*", "==", "!="))
 
 
 # Compiled generated sources: bodies of one shape (the program's values are passed in, never
@@ -90,17 +94,42 @@ _REFUSALS = (SyntaxError, RecursionError, MemoryError, ValueError)
 
 
 def _compiled(source: str):
-    """The code of a generated source and the Python builtins it names, compiled once per
-    process (bodies of one shape share it)."""
+    """The code of the one function a generated source defines (`make`, `entry`) and the Python
+    builtins it names, compiled once per process (bodies of one shape share it); `_define` makes
+    the function in a namespace.
+
+    The source is run by `exec` in a scratch namespace, which only defines the function, rather
+    than given to `compile()`: `compile()` first asks whether its argument is a Python AST object,
+    and that question creates the `_ast` module's hundred-odd node classes the first time a
+    process asks it (about ten million instructions, more than compiling the fib program itself);
+    `exec` of a text parses and compiles it the same way without asking."""
     compiled = _COMPILED.get(source)
     if compiled is None:
+        scratch: dict = {}
         with warnings.catch_warnings():   # `None[0]` and the like: the program's own error, at run time
             warnings.simplefilter("ignore")
-            code = compile(source, "<synsema generated>", "exec")
+            exec(source, scratch)
+        del scratch["__builtins__"]
+        (function,) = scratch.values()
+        code = _in_file(function.__code__)
         if len(_COMPILED) >= 4096:
             _COMPILED.clear()
         compiled = _COMPILED[source] = code, _python_builtins(code)
     return compiled
+
+
+def _in_file(code):
+    """`code` and the functions it defines as coming from "<synsema generated>" (`exec` of a text
+    names it "<string>"), the file Python's tracebacks and the tests see for generated code."""
+    consts = tuple(_in_file(c) if type(c) is type(code) else c for c in code.co_consts)
+    return code.replace(co_filename="<synsema generated>", co_consts=consts)
+
+
+def _define(code, namespace: dict):
+    """The function of `code` (from `_compiled`, maybe `_named`) made with `namespace` as its
+    globals, as running its `def` there would make it."""
+    function = namespace[code.co_name] = FunctionType(code, namespace)
+    return function
 
 
 def _callback_entry(source: str, namespace: dict, names: dict, constants: dict):
@@ -116,12 +145,20 @@ def _callback_entry(source: str, namespace: dict, names: dict, constants: dict):
             try:
                 code, python = _compiled(source)
                 namespace.update(python)
-                exec(_named(code, names, constants) if names or constants else code, namespace)
-                made.append(namespace["entry"])
+                made.append(_define(_named(code, names, constants) if names or constants else code, namespace))
             except _REFUSALS:
                 made.append(None)
         return made[0](*args) if made[0] is not None else None
     return entry
+
+
+def _is_check(node, scope) -> bool:
+    """`assertions.is_check`: runtime.assertions is imported only for a call whose name could be
+    an assert builtin's (each begins with `assert`), as the closure compiler does."""
+    if type(node.func) is not ast.Name or not node.func.name.startswith("assert"):
+        return False
+    from synsema.runtime import assertions
+    return assertions.is_check(node, scope)
 
 
 class _GiveUp(Exception):
@@ -211,51 +248,7 @@ def _inline_operator(node) -> bool:
     general operator called from the generated code), one comparison with an int fast path."""
     if type(node) is ast.Binary:
         return True
-    return len(node.ops) == 1 and fastpaths.has_fast_path(node.ops[0])
-
-
-# A jump on a `match` subject's first item writes the tests of the arms that do not name one into
-# every group: at most this many copies of them (Generator.head_keys).
-_OPEN_ARM_COPIES = 24
-
-# A `match` subject read from a Python local needs no temporary: nothing while its arms are
-# tried can rebind it (a guard is an expression; an arm binds names of its own).
-_LOCAL_READ = re.compile(r"v[0-9]+|w[0-9]+_[0-9]+")
-
-
-def _pattern_kind(pattern):
-    """What every value fitting `pattern` is: 'list', 'map', 'text', 'nothing' or 'number' (an
-    int or bool literal: only numbers and bools equal one), None when any value may fit."""
-    t = type(pattern)
-    if t is ast.PList:
-        return "list"
-    if t is ast.PMap:
-        return "map"
-    constant = literal_value(pattern)
-    if constant is NOT_LITERAL:
-        return None
-    return "text" if type(constant) is str else "nothing" if constant is None else "number"
-
-
-def _exclusive(p, q) -> bool:
-    """Whether no value fits both patterns `p` and `q`, judged from what their tests read first
-    (the kind, a list's length, a text first item), so neither test has run anything else when
-    it says no: after an arm of one whose guard said no, the other need not be tried."""
-    kp, kq = _pattern_kind(p), _pattern_kind(q)
-    if kp is None or kq is None:
-        return False
-    if kp != kq:
-        return True
-    if kp == "text":
-        return literal_value(p) != literal_value(q)
-    if kp != "list":
-        return False
-    (np, open_p), (nq, open_q) = [(len(x.before) + len(x.after), x.rest is not None) for x in (p, q)]
-    if (not open_p and not open_q and np != nq) or (open_p and not open_q and nq < np) \
-            or (open_q and not open_p and np < nq):
-        return True
-    heads = [literal_value(x.before[0]) if x.before else NOT_LITERAL for x in (p, q)]
-    return all(type(h) is str for h in heads) and heads[0] != heads[1]
+    return len(node.ops) == 1 and node.ops[0] in _FAST_OPERATORS
 
 
 # Builtins whose common case is a Python expression that runs no code but the builtin's own and
@@ -295,18 +288,6 @@ _CALLBACK_LOOPS = {
 
 # Nodes written inline as parts of another (a `match`'s arms and patterns: Generator.s_Match).
 _WRITTEN_PARTS = frozenset({"Module", "MatchArm", "PWildcard", "PBind", "PValue", "PList", "PMap"})
-
-
-def _inline_pattern(pattern) -> bool:
-    """Whether Generator.pattern writes `pattern` (every shape but an enum variant's)."""
-    t = type(pattern)
-    if t is ast.PEnum:
-        return False
-    if t is ast.PList:
-        return all(_inline_pattern(p) for p in (*pattern.before, *pattern.after))
-    if t is ast.PMap:
-        return all(sub is None or _inline_pattern(sub) for _, sub in pattern.entries)
-    return True
 
 
 # What a loop body may hold for the in-place `append`/`slice` statements in it to test once, before
@@ -506,12 +487,11 @@ class Generator:
             constants = {_CONSTANT.format(k): self.values[int(k[1:])] for k in self.constants}
             if names or constants:
                 code = _named(code, names, constants)
-            exec(code, namespace)
         except _REFUSALS as problem:
             if len(REFUSED) < 20:   # tests/test_codegen_differential.py checks nothing it runs lands here
                 REFUSED.append(f"{type(problem).__name__}: {problem}")
             raise _GiveUp() from None
-        made = namespace["make"]()
+        made = _define(code, namespace)()
         if self.direct and self.callback_arity and params == self.callback_arity:
             made[1].entry = _callback_entry(self.callback_source(params, size, declared), namespace, names, constants)
         return made
@@ -653,7 +633,7 @@ class Generator:
         c = self.c
         scope = self.scope
         candidates = scope.resolve(name)
-        if c._append_pattern(node, name, scope) is not None:
+        if _append_call(node, name):   # (not _append_pattern: it compiles the statement's closures)
             v = self.set_append(node, name, candidates)
         elif not candidates:
             v = self.expr(node.value)
@@ -921,416 +901,9 @@ class Generator:
         return True
 
     def s_Match(self, node, tail):
-        """`match` as compiler.s_Match runs it with every arm folded, its tests written into this
-        function: the subject read once, each arm tried in source order, the body of the first arm
-        that fits run here, its names reset to unbound however it ends. An arm whose pattern reads
-        nothing but the subject (kinds, lengths, literals, items, keys: `pattern_test`) is one
-        branch of an `if`/`elif` chain, its names bound once it fits, then its guard, whose "no"
-        resets them; the chain goes on after a guarded arm only to arms no value can fit along
-        with it (`_exclusive`), else a new chain starts, passed over once an arm was chosen (`if
-        chosen: pass`, then `elif …`); `chosen` is not kept when nothing reads it. Any other arm
-        is tested as patterns.Dispatcher tests it (`test`). When list arms start with texts (an
-        instruction set), a jump on the subject's first item tries only the arms that can fit it
-        (head_keys); the body of an arm naming a text is written in its group, the bodies of the
-        others once, after the groups. Kept as the Dispatcher when an arm or `otherwise` cannot
-        be folded (it makes a task or lambda, or this is the top level) or a pattern names an
-        enum variant."""
-        from synsema.lang.resolve import arm_scope, block_scope
-        from synsema.runtime.compiler import _foldable
-        scope = self.scope
-        if not all(_foldable(arm, scope) and _inline_pattern(arm.pattern) for arm in node.arms):
-            return False
-        if node.otherwise is not None and not _foldable(node.otherwise, scope):
-            return False
-        subject = self.expr(node.subject)
-        if _LOCAL_READ.fullmatch(subject):   # a local: no test or guard can rebind it
-            self.end_statement()
-        else:
-            if subject[0] != "t":
-                held = self.temp()
-                self.emit(f"{held} = {subject}")
-                subject = held
-            self.statement_temps.remove(subject)
-            self.end_statement()
-            self.statement_temps.append(subject)
-        ints = set()   # the temporaries holding ints, never dropped
-
-        def int_temp():
-            t = self.temp()
-            self.statement_temps.remove(t)
-            ints.add(t)
-            return t
-        start = len(self.lines)
-        chosen = int_temp()   # the number of the arm that fits, 0 while none does
-        self.emit(f"{chosen} = 0")
-        shape = self.subject_shape(node, subject, int_temp)
-        name = self.frames[-1][0]
-        arms = [(inner, arm.body) for arm, inner in zip(node.arms, [arm_scope(scope, a, shared=True) for a in node.arms])]
-        if node.otherwise is not None:
-            arms.append((block_scope(scope, node.otherwise, shared=True), node.otherwise))
-        binders = {}
-        heads = self.head_keys(node) if shape is not None and shape[1] is not None else None
-
-        def guard(number, bound, taken):
-            """Arm `number`'s guard, its names `bound`: `taken()` writes what follows a yes; a no
-            resets the arm's names. The guard's temporaries are dropped in both branches."""
-            arm, inner = node.arms[number - 1], arms[number - 1][0]
-            mark = len(self.statement_temps)
-            saved = set(self.bound)
-            self.bound.update(bound)
-            test = self.pure_test(arm.guard)
-            if test is None:
-                test = self.expr(arm.guard)
-            self.bound = saved
-            made = self.statement_temps[mark:]
-            del self.statement_temps[mark:]
-            self.emit(f"if {test}:")
-            self.indent += 1
-            if made:
-                self.emit(" = ".join(made) + " = None")
-            taken()
-            self.indent -= 1
-            slots = [self.location(0, slot) for slot in inner.slots.values()]
-            if slots or made:
-                self.emit("else:")
-                if slots:
-                    self.emit(f"    {' = '.join(slots)} = U")
-                if made:
-                    self.emit(f"    {' = '.join(made)} = None")
-
-        def test(number, head_known=False):
-            """The test of arm `number` as statements, ending with `chosen = number` when the arm
-            fits (a pattern that computes a value, or reads an item of an item through a local)."""
-            arm, inner = node.arms[number - 1], arms[number - 1][0]
-            self.frames[-1] = (name, inner)
-            self.emit(f"while {chosen} == 0:")   # left with `break` when the arm does not fit
-            self.indent += 1
-            bound = binders[number] = self.pattern(arm.pattern, subject, shape, head_known)
-            if arm.guard is not None:
-                saved = set(self.bound)
-                self.bound.update(bound)
-                test = self.expr(arm.guard)
-                self.bound = saved
-                self.emit(f"if not {test}:")
-                for slot in inner.slots.values():
-                    self.emit(f"    {self.location(0, slot)} = U")
-                self.emit("    break")
-            self.emit(f"{chosen} = {number}")
-            self.emit("break")
-            self.indent -= 1
-
-        def run(number):
-            """The body of arm `number` (or `otherwise`) here, the tests' values dropped first, its
-            names reset however it ends."""
-            inner, body = arms[number - 1]
-            tested = [t for t in self.statement_temps if t not in ints]   # not read again
-            if tested:
-                self.emit(" = ".join(tested) + " = None")
-            held, self.statement_temps = self.statement_temps, []
-            self.frames[-1] = (name, inner)
-            saved = set(self.bound)
-            self.bound.update(binders.get(number, ()))
-            slots = [self.location(0, slot) for slot in inner.slots.values()]
-            if slots:
-                self.emit("try:")
-                self.indent += 1
-            self.block_body(body, tail)
-            if slots:
-                self.indent -= 1
-                self.emit("finally:")
-                self.emit(f"    {' = '.join(slots)} = U")
-            self.bound = saved
-            self.statement_temps = held
-
-        def try_arms(numbers, inline):
-            """The arms `numbers` in source order, with `chosen` 0 on entry; the bodies of those
-            in `inline` written where their arm fits."""
-            chain = None   # the guarded patterns of the `if`/`elif` chain being written
-            for number in numbers:
-                arm, inner = node.arms[number - 1], arms[number - 1][0]
-                head_known = heads is not None and heads[number - 1] is not None
-                self.frames[-1] = (name, inner)
-                fits = self.pattern_test(arm.pattern, subject, shape, head_known)
-                if fits is None:
-                    test(number, head_known)
-                    chain = None
-                    if number in inline:
-                        self.emit(f"if {chosen} == {number}:")
-                        self.indent += 1
-                        run(number)
-                        self.indent -= 1
-                    continue
-                conditions, binds = fits
-                if chain is None or not all(_exclusive(p, arm.pattern) for p in chain):
-                    chain = []   # a new chain, passed over once an arm has been chosen
-                    if number == numbers[0]:
-                        self.emit(f"if {' and '.join(conditions) or 'True'}:")
-                        conditions = None
-                    else:
-                        self.emit(f"if {chosen}:")
-                        self.emit("    pass")
-                if conditions:
-                    self.emit(f"elif {' and '.join(conditions)}:")
-                elif conditions is not None:   # fits any value: nothing after it in this chain
-                    self.emit("else:")
-                    chain = None
-                self.indent += 1
-                for where, item in binds:
-                    self.emit(f"{where} = {item}")
-                bound = binders[number] = [where for where, _ in binds]
-
-                def taken(number=number):
-                    self.emit(f"{chosen} = {number}")
-                    if number in inline:
-                        run(number)
-                if arm.guard is None:
-                    taken()
-                else:
-                    guard(number, bound, taken)
-                    if chain is not None:
-                        chain.append(arm.pattern)
-                self.indent -= 1
-
-        later = list(range(1, len(node.arms) + 1))   # arms whose bodies follow the tests
-        if heads is None:
-            try_arms(later, set(later))
-            later = []
-        else:   # a jump on the first item: only the arms that can fit a list starting with it
-            table = {}
-            for key in heads:
-                if key is not None:
-                    table.setdefault(key, len(table) + 1)
-            group = int_temp()
-            self.emit(f"{group} = {self.value(table)}.get({shape[1]}, 0) if {shape[1]}.__class__ is str else 0")
-            shared = len(self.statement_temps)
-            for key, number in table.items():
-                self.emit(f"{'if' if number == 1 else 'elif'} {group} == {number}:")
-                self.indent += 1
-                try_arms([arm for arm, head in enumerate(heads, 1) if head is None or head == key],
-                         {arm for arm, head in enumerate(heads, 1) if head == key})
-                self.drop_group_temps(shared)
-                self.indent -= 1
-            later = [arm for arm, head in enumerate(heads, 1) if head is None]
-            if later:
-                self.emit("else:")
-                self.indent += 1
-                try_arms(later, set())
-                self.drop_group_temps(shared)
-                self.indent -= 1
-        for i, number in enumerate(later):
-            self.emit(f"{'if' if i == 0 else 'elif'} {chosen} == {number}:")
-            self.indent += 1
-            run(number)
-            self.indent -= 1
-        if node.otherwise is not None:   # `chosen` is 0 only while no arm has run
-            self.emit(f"elif {chosen} == 0:" if later else f"if {chosen} == 0:")
-            self.indent += 1
-            run(len(arms))
-            self.indent -= 1
-        elif tail:
-            self.emit(f"if {chosen} == 0:")
-            self.emit("    return None")
-        self.frames[-1] = (name, scope)
-        written = self.lines[start:]
-        setting, read = re.compile(rf"\s*{chosen} = [0-9]+"), re.compile(rf"\b{chosen}\b")
-        if not any(read.search(line) and not setting.fullmatch(line) for line in written):
-            # nothing reads `chosen` (every body written where its arm fits): its stores go
-            self.lines[start:] = [line for line in written if not setting.fullmatch(line)]
-        return True
-
-    def pure_test(self, node) -> str | None:
-        """A guard made of comparisons joined by `and`/`or` as one Python expression, when each
-        comparison is written without a statement (its operands are names and literals): Python's
-        `and`/`or` try the operands in the language's order and stop where it stops, and a branch
-        on the result decides as Generator.logic's temporaries would. Else None, nothing written."""
-        t = type(node)
-        if t is ast.And or t is ast.Or:
-            left = self.pure_test(node.left)
-            right = self.pure_test(node.right) if left is not None else None
-            if right is None:
-                return None
-            return f"({left}) {'and' if t is ast.And else 'or'} ({right})"
-        if t is not ast.Compare or not _inline_operator(node):
-            return None
-        lines, temps = len(self.lines), len(self.statement_temps)
-        test = self.e_Compare(node, in_test=True)
-        if len(self.lines) == lines and len(self.statement_temps) == temps:
-            return test
-        del self.lines[lines:], self.statement_temps[temps:]
-        return None
-
-    def subject_shape(self, node, subject, int_temp):
-        """When two or more arms are list patterns (an instruction set, a token stream), the
-        subject's length (-1 for a non-list, in an int temporary of `int_temp`) and, if they start
-        with a literal, its first item, read once for every arm: (length, first item or None);
-        else None. The subject is a value nothing can change while the arms are tried, so these
-        are what each test reads."""
-        lists = [arm.pattern for arm in node.arms if type(arm.pattern) is ast.PList]
-        if len(lists) < 2:
-            return None
-        length = int_temp()
-        self.emit(f"{length} = len({subject}) if {subject}.__class__ is list else -1")
-        heads = [p for p in lists if p.before and literal_value(p.before[0]) is not NOT_LITERAL]
-        if len(heads) < 2:
-            return length, None
-        head = self.temp()
-        self.emit(f"{head} = {subject}[0] if {length} > 0 else None")
-        return length, head
-
-    def drop_group_temps(self, shared: int) -> None:
-        """End a group of head_keys' jump: drop the temporaries its tests made (those after the
-        first `shared`), there, so the line after the jump drops only the ones every group has."""
-        made = self.statement_temps[shared:]
-        if made:
-            self.emit(" = ".join(made) + " = None")
-            del self.statement_temps[shared:]
-
-    def head_keys(self, node):
-        """For a jump on the subject's first item: per arm, the text its list pattern's first item
-        must be, or None for an arm that may fit whatever the first item is; None when fewer than
-        two arms have such a text, or when writing the other arms' tests into every group would
-        cost more than it saves. Skipping an arm whose text differs is exact because its test
-        reads the length and then that first item before anything else (no binding, no computed
-        pattern, no guard has run when it says no)."""
-        heads = []
-        for arm in node.arms:
-            p = arm.pattern
-            first = literal_value(p.before[0]) if type(p) is ast.PList and p.before else NOT_LITERAL
-            heads.append(first if type(first) is str else None)
-        keyed = len(heads) - heads.count(None)
-        if keyed < 2 or len(set(heads) - {None}) * heads.count(None) > _OPEN_ARM_COPIES:
-            return None
-        return heads
-
-    def pattern(self, pattern, x: str, shape=None, head_known=False) -> list[str]:
-        """Statements testing the value `x` against `pattern` (patterns._emit's tests; `break`
-        on a mismatch) and binding its names; the locations it binds. `shape`: the subject's
-        length and first item when read once (subject_shape); `head_known`: the first item is
-        known to be the text the pattern's first item is (head_keys' jump)."""
-        t = type(pattern)
-        if t is ast.PWildcard:
-            return []
-        if t is ast.PBind:
-            where = self.location(0, self.scope.declare(pattern.name))
-            self.emit(f"{where} = {x}")
-            return [where]
-        constant = literal_value(pattern)
-        if constant is not NOT_LITERAL:
-            self.emit(f"if {literal_mismatch(x, constant, self.value(constant), lambda: self.value(type(constant)))}:")
-            self.emit("    break")
-            return []
-        if t is ast.PValue:   # a value computed when the arm is tried (patterns.compile_pattern)
-            span = self.value(pattern.span)
-            self.emit("try:")
-            self.indent += 1
-            expected = self.expr(pattern.expr)
-            same = self.temp()
-            self.emit(f"{same} = equal({x}, {expected})")
-            self.indent -= 1
-            self.emit("except SynError as error:")
-            self.emit(f"    raise error.at({span})")
-            self.emit(f"if not {same}:")
-            self.emit("    break")
-            return []
-        bound = []
-        if t is ast.PList:
-            before, after, rest = pattern.before, pattern.after, pattern.rest
-            fixed = self.value(len(before) + len(after))
-            compare = '<' if rest is not None else '!='
-            if shape is None:
-                self.emit(f"if {x}.__class__ is not list or len({x}) {compare} {fixed}:")
-            else:
-                self.emit(f"if {shape[0]} {compare} {fixed}:")
-            self.emit("    break")
-            items = [(sub, f"{x}[{self.value(i)}]") for i, sub in enumerate(before)]
-            items += [(sub, f"{x}[{self.value(i - len(after))}]") for i, sub in enumerate(after)]
-            for i, (sub, item) in enumerate(items):
-                if i == 0 and head_known:
-                    continue
-                if i == 0 and before and shape is not None and shape[1] is not None:
-                    bound += self.pattern(sub, shape[1]) if literal_value(sub) is not NOT_LITERAL \
-                        else self.pattern_item(sub, shape[1])
-                else:
-                    bound += self.pattern_item(sub, item)
-            if rest:
-                where = self.location(0, self.scope.declare(rest))
-                end = f"len({x}) - {self.value(len(after))}" if after else ""
-                self.emit(f"{where} = {x}[{self.value(len(before))}:{end}]")
-                bound.append(where)
-            return bound
-        self.emit(f"if {x}.__class__ is not dict:")   # a map pattern
-        self.emit("    break")
-        for key, sub in pattern.entries:
-            k = self.value(key)
-            self.emit(f"if {k} not in {x}:")
-            self.emit("    break")
-            bound += self.pattern_item(ast.PBind(key, span=pattern.span) if sub is None else sub, f"{x}[{k}]")
-        return bound
-
-    def pattern_item(self, sub, item: str) -> list[str]:
-        """A sub-pattern of one item of a list or map (an index expression), read once."""
-        if type(sub) is ast.PWildcard:
-            return []
-        if type(sub) is ast.PBind:
-            where = self.location(0, self.scope.declare(sub.name))
-            self.emit(f"{where} = {item}")
-            return [where]
-        y = self.temp()
-        self.emit(f"{y} = {item}")
-        return self.pattern(sub, y)
-
-    def pattern_test(self, pattern, x: str, shape=None, head_known=False):
-        """When `pattern`'s test reads nothing but the value in `x` (kinds, lengths, literals,
-        items and keys, however nested): (the conditions that it fits, each a Python expression
-        over `x`, in the order patterns.Dispatcher tests them; the bindings, (location, item
-        expression) in the order it makes them), declaring its names; else None (a value the
-        pattern computes). `shape` and `head_known` as for `pattern`."""
-        t = type(pattern)
-        if t is ast.PWildcard:
-            return [], []
-        if t is ast.PBind:
-            return [], [(self.location(0, self.scope.declare(pattern.name)), x)]
-        constant = literal_value(pattern)
-        if constant is not NOT_LITERAL:
-            test = literal_match(x, constant, self.literal(constant), lambda: self.value(type(constant)))
-            return [test], []
-        if t is ast.PValue:
-            return None
-        conditions, binds = [], []
-        if t is ast.PList:
-            before, after, rest = pattern.before, pattern.after, pattern.rest
-            fixed = self.literal(len(before) + len(after))
-            compare = ">=" if rest is not None else "=="
-            if shape is None:
-                conditions += [f"{x}.__class__ is list", f"len({x}) {compare} {fixed}"]
-            else:
-                conditions.append(f"{shape[0]} {compare} {fixed}")
-            items = [(sub, f"{x}[{self.literal(i)}]") for i, sub in enumerate(before)]
-            items += [(sub, f"{x}[{self.literal(i - len(after))}]") for i, sub in enumerate(after)]
-            for i, (sub, item) in enumerate(items):
-                if i == 0 and head_known:
-                    continue
-                if i == 0 and before and shape is not None and shape[1] is not None:
-                    item = shape[1]
-                fits = self.pattern_test(sub, item)
-                if fits is None:
-                    return None
-                conditions += fits[0]
-                binds += fits[1]
-            if rest:
-                end = f"len({x}) - {self.value(len(after))}" if after else ""
-                binds.append((self.location(0, self.scope.declare(rest)), f"{x}[{self.value(len(before))}:{end}]"))
-            return conditions, binds
-        conditions.append(f"{x}.__class__ is dict")
-        for key, sub in pattern.entries:
-            k = self.literal(key)
-            conditions.append(f"{k} in {x}")
-            fits = self.pattern_test(ast.PBind(key, span=pattern.span) if sub is None else sub, f"{x}[{k}]")
-            if fits is None:
-                return None
-            conditions += fits[0]
-            binds += fits[1]
-        return conditions, binds
+        """`match`, written by runtime.codegen_match (imported at the first `match` a body holds)."""
+        from synsema.runtime.codegen_match import write_match
+        return write_match(self, node, tail)
 
     def literal(self, value) -> str:
         """A pattern's literal, length or position (an int, text or bool, one side of a test of
@@ -1700,7 +1273,7 @@ class Generator:
     def e_Binary(self, node):
         op = node.op
         general = _slow_binary(ops.BINARY[op], node.span, f"`{op}`")
-        if not fastpaths.has_fast_path(op):   # `/`, `**`: the general operator, called from here
+        if op not in _FAST_OPERATORS:   # `/`, `**`: the general operator, called from here
             a = self.atom(node.left, [node.right])
             b = self.expr(node.right)
             t = self.temp()
@@ -1852,9 +1425,8 @@ class Generator:
         return self.e_Call(call)
 
     def e_Call(self, node):
-        from synsema.runtime import assertions
         c = self.c
-        if node.named or type(node.func) is ast.Attr or assertions.is_check(node, self.scope):
+        if node.named or type(node.func) is ast.Attr or _is_check(node, self.scope):
             return None
         if not self.inline_calls:
             if self.c.generated_public_calls:
@@ -1905,9 +1477,8 @@ class Generator:
         range(…)`): `call_other`, which runs any callee exactly as e_Call's branches do, in a few
         lines instead of e_Call's many (less text to compile for a path that rarely runs).
         Labelled code keeps its own e_Call (codegen_labels), which holds the label rules."""
-        from synsema.runtime import assertions
         if (not self.inline_calls or getattr(self.c, "labelled", False) or node.named or type(node.func) is ast.Attr
-                or assertions.is_check(node, self.scope)):
+                or _is_check(node, self.scope)):
             return self.e_Call(node) or self.fallback_expr(node)
         fn = self.atom(node.func, node.args)
         args = [self.atom(a, node.args[i + 1:]) for i, a in enumerate(node.args)]

@@ -102,6 +102,15 @@ _BOOLEAN_NODES = (ast.And, ast.Or, ast.Bool)
 _ORDERING = ("==", "!=", "<", "<=", ">", ">=")
 
 
+def _append_call(node, name: str) -> bool:
+    """Whether the `set` statement `node` is `set name to append(name, item)`, the statement
+    Compiler._append_pattern (and codegen's in-place append) runs in place."""
+    call = node.value
+    return (type(call) is ast.Call and type(call.func) is ast.Name and call.func.name == "append"
+            and not call.named and len(call.args) == 2 and type(call.args[0]) is ast.Name
+            and call.args[0].name == name)
+
+
 def _int_literal(node):
     """The value of an integer literal, negative ones included (`-1`), else None."""
     if type(node) is ast.Unary and node.op == "-":
@@ -477,11 +486,9 @@ class Compiler:
         in `xs` while `item` runs also keeps it visibly shared to any in-place change `item`
         would make, so such a change copies instead of writing into it.
         """
-        call = node.value
-        if not (type(call) is ast.Call and type(call.func) is ast.Name and call.func.name == "append"
-                and not call.named and len(call.args) == 2 and type(call.args[0]) is ast.Name
-                and call.args[0].name == name):
+        if not _append_call(node, name):
             return None
+        call = node.value
         item = self.expr(call.args[1], scope)
         fn = self.expr(call.func, scope)
         general = self.expr(call, scope)
