@@ -14,21 +14,15 @@ initialization), or one that is not a valid request (the SDK answers those with 
 So a client sees the same bytes it would see from the SDK (tests/mcp/test_mcp_listing.py compares
 them), sooner.
 
-Few thread hand-offs, since on a busy machine each is a wait for a core. Stdin, when it is a
-pipe or socket, is read by the event loop itself, and a `tools/list` answered there on the spot;
-other stdins are read line by line in a worker thread, as the SDK reads them. Replies are
-written by the event loop itself when that cannot block (a Linux pipe with room for the whole
-reply), else in one worker-thread hop (the SDK awaits `write` and `flush` as two): a client
-that stops reading never stops the loop, and with it the time limits and cancellations of
-calls. A lock keeps lines whole.
+A `tools/list` is answered in the worker thread that read its line, without waking the event
+loop. The SDK's own replies are written by the event loop itself when that cannot block (a
+short reply, a Linux pipe with room for it), else in one worker-thread hop (the SDK awaits
+`write` and `flush` as two): a client that stops reading never stops the loop, and with it the
+time limits and cancellations of calls. A lock keeps lines whole.
 """
 
 from __future__ import annotations
 
-import array
-import codecs
-import collections
-import io
 import os
 import select
 import stat
@@ -86,34 +80,22 @@ class Stdout:
 
     def _write_if_room(self, text: str) -> bool:
         """Write `text` now, without a thread's hop and wake-ups, if that cannot block: stdout
-        is a Linux pipe with room for all of it (`_room_for`) and no other write is under way.
-        Otherwise (a client not reading, a reply longer than the room) nothing is written, and
-        the caller writes it in a worker thread, which may wait."""
-        if self._pipe is None:
+        is a Linux pipe, no other write is under way, `text` is at most a page, and the pipe
+        has a free page (what `select` reports as writable). Such a write fills at most that
+        page and returns whole. Otherwise (a client not reading, a long reply) nothing is
+        written, and the caller writes it in a worker thread, which may wait."""
+        if self._pipe is None or len(text) > _PAGE // 4:       # UTF-8: at most 4 bytes a character
             return False
-        data = memoryview(text.encode())
-        if not self._lock.acquire(blocking=False):
+        data = text.encode()
+        if len(data) > _PAGE or not self._lock.acquire(blocking=False):
             return False
         try:
-            if not self._room_for(len(data)):
+            if not select.select([], [self._pipe], [], 0)[1]:
                 return False
-            while data:                         # one write: nothing can fill the room meanwhile
-                data = data[os.write(self._pipe, data):]
+            os.write(self._pipe, data)      # whole: at most PIPE_BUF bytes, and room for them
             return True
         finally:
             self._lock.release()
-
-    def _room_for(self, size: int) -> bool:
-        """Whether the pipe takes `size` bytes at once: at most a page when it has a free page
-        (what `select` reports as writable; such a write fills at most that page), or any size
-        up to its capacity when it is empty."""
-        if size <= _PAGE:
-            return bool(select.select([], [self._pipe], [], 0)[1])
-        import fcntl
-        import termios
-        unread = array.array("i", [0])
-        fcntl.ioctl(self._pipe, termios.FIONREAD, unread)
-        return unread[0] == 0 and size <= fcntl.fcntl(self._pipe, fcntl.F_GETPIPE_SZ)
 
     async def flush(self) -> None:
         return None
@@ -137,116 +119,38 @@ def _pipe_descriptor(file: TextIOBase) -> int | None:
 
 class Stdin:
     """The lines of `file` for the SDK's reader, less the `tools/list` requests that `listing`
-    answers on `stdout` (once the client has sent `notifications/initialized`), answered on the
-    spot. A pipe or socket is read by the event loop itself when it polls readable (one wake-up
-    for a line, no thread); anything else line by line in a worker thread, as the SDK reads it.
-    Either way no more is read while a line read is not yet taken, and the lines are the ones
-    the SDK's own reader makes of the bytes (`Lines`)."""
+    answers on `stdout` (once the client has sent `notifications/initialized`). Lines are read
+    in a worker thread, as the SDK reads them, and a `tools/list` is answered there on the spot:
+    the event loop never wakes for it."""
 
     def __init__(self, file: TextIOBase, listing: Listing, stdout: Stdout):
         self._file = file
         self._listing = listing
         self._stdout = stdout
         self._initialized = False
-        self._polled = _polled_descriptor(file)
-        self._lines = Lines()
-        self._read: collections.deque[str] = collections.deque()
-        self._ended = False
 
     def __aiter__(self):
         return self
 
     async def __anext__(self) -> str:
-        if self._polled is None:
-            line = await anyio.to_thread.run_sync(self._next_line)
-        else:
-            line = await self._next_polled_line()
+        line = await anyio.to_thread.run_sync(self._next_line)
         if not line:
             raise StopAsyncIteration
         return line
 
     def _next_line(self) -> str:
-        """In a worker thread: the next line for the SDK ("" at the end)."""
         while True:
             line = self._file.readline()
             if not line:
                 return line
-            reply = self._reply(line)
-            if reply is None:
-                return line
-            self._stdout.write_now(reply)
-
-    async def _next_polled_line(self) -> str:
-        """In the event loop: the next line for the SDK ("" at the end)."""
-        while True:
-            while not self._read and not self._ended:
-                await anyio.wait_readable(self._polled)
-                data = os.read(self._polled, _READ)
-                self._read.extend(self._lines.feed(data) if data else self._lines.end())
-                self._ended = not data
-            if not self._read:
-                return ""
-            line = self._read.popleft()
-            reply = self._reply(line)
-            if reply is None:
-                return line
-            await self._stdout.write(reply)
-
-    def _reply(self, line: str) -> str | None:
-        """The listing's reply to `line` when it answers it, else None (the line is the SDK's)."""
-        if not self._initialized:
-            self._initialized = _is_initialized_notification(line)
-        elif '"tools/list"' in line:
-            return self._listing.reply(line)
-        return None
-
-
-_READ = 64 * 1024   # bytes of stdin read at once
-
-
-class Lines:
-    """Bytes in, lines out, as the SDK's reader makes them (`TextIOWrapper(…, encoding="utf-8",
-    errors="replace")`, whose `readline` it calls): UTF-8 with what does not decode replaced,
-    `\r\n` and `\r` read as `\n`, the last line maybe without one. A line arriving in many
-    pieces is joined once."""
-
-    def __init__(self):
-        self._decoder = io.IncrementalNewlineDecoder(codecs.getincrementaldecoder("utf-8")("replace"),
-                                                     translate=True)
-        self._parts: list[str] = []
-
-    def feed(self, data: bytes) -> list[str]:
-        return self._split(self._decoder.decode(data))
-
-    def end(self) -> list[str]:
-        lines = self._split(self._decoder.decode(b"", final=True))
-        rest = "".join(self._parts)
-        self._parts = []
-        return lines + [rest] if rest else lines
-
-    def _split(self, text: str) -> list[str]:
-        if "\n" not in text:
-            if text:
-                self._parts.append(text)
-            return []
-        first, *lines = text.split("\n")
-        last = lines.pop()
-        whole = ["".join(self._parts) + first + "\n", *(line + "\n" for line in lines)]
-        self._parts = [last] if last else []
-        return whole
-
-
-def _polled_descriptor(file: TextIOBase) -> int | None:
-    """The descriptor of `file` if it is a pipe or a socket (which the event loop can poll),
-    else None."""
-    if sys.platform == "win32":
-        return None
-    try:
-        descriptor = file.fileno()
-        mode = os.fstat(descriptor).st_mode
-    except (AttributeError, OSError, ValueError):
-        return None
-    return descriptor if stat.S_ISFIFO(mode) or stat.S_ISSOCK(mode) else None
+            if not self._initialized:
+                self._initialized = _is_initialized_notification(line)
+            elif '"tools/list"' in line:
+                reply = self._listing.reply(line)
+                if reply is not None:
+                    self._stdout.write_now(reply)
+                    continue
+            return line
 
 
 def _is_initialized_notification(line: str) -> bool:
@@ -292,9 +196,10 @@ async def serve_stdio(server, tools: list[types.Tool]) -> None:
 
 def _client_gone() -> None:
     """A reply met a closed stdout: the client went away (as when it closes stdin), so the server
-    ends quietly; what is left to flush at exit goes to /dev/null instead of failing again. (A
-    stdin read in a worker thread — not a pipe or socket — keeps the server until it ends, as
-    the SDK's own reader does; a polled one is let go at once.)"""
+    ends quietly once stdin is closed too; what is left to flush at exit goes to /dev/null
+    instead of failing again. (A client that closes stdout alone keeps the server, as the SDK's
+    reader waits in a thread that only the end of stdin releases.)"""
+    import os
     quiet = os.open(os.devnull, os.O_WRONLY)
     os.dup2(quiet, sys.stdout.fileno())
     os.close(quiet)

@@ -270,10 +270,8 @@ def test_math_listing_is_the_sdks_rendering_and_the_client_reads_it():
     assert [t["name"] for t in rendered["tools"]] == names
 
 
-@pytest.mark.parametrize("source", ["file", "pipe"])
-def test_the_reader_answers_tools_list_once_initialized_and_passes_every_other_line_on(source):
-    """In process, over a text file (read in a worker thread) and over a pipe (read by the
-    event loop): which lines reach the SDK and which the listing answers."""
+def test_the_reader_answers_tools_list_once_initialized_and_passes_every_other_line_on():
+    """In process, over text files: which lines reach the SDK and which the listing answers."""
     import io
 
     import anyio
@@ -295,72 +293,14 @@ def test_the_reader_answers_tools_list_once_initialized_and_passes_every_other_l
              request(6, "tools/list", {"cursor": "c"})]      # the listing's
     tool = types.Tool(name="add", inputSchema={"type": "object"})
     written = io.StringIO()
-    if source == "file":
-        file = io.StringIO("".join(lines))
-    else:
-        read, write = os.pipe()
-        os.write(write, "".join(lines).encode())
-        os.close(write)
-        file = io.TextIOWrapper(os.fdopen(read, "rb"), encoding="utf-8")
-    stdin = Stdin(file, Listing([tool]), Stdout(written))
+    stdin = Stdin(io.StringIO("".join(lines)), Listing([tool]), Stdout(written))
 
     async def read_all():
         return [line async for line in stdin]
 
-    try:
-        forwarded = anyio.run(read_all)
-    finally:
-        file.close()
+    forwarded = anyio.run(read_all)
     assert forwarded == [lines[i] for i in (0, 1, 2, 3, 5, 6)]
     replies = [json.loads(line) for line in written.getvalue().splitlines()]
     assert [r["id"] for r in replies] == [3, 6]
     assert all(r["result"] == {"tools": [{"name": "add", "inputSchema": {"type": "object"}}]}
                for r in replies)
-
-
-def test_the_polled_reader_makes_the_lines_the_sdks_reader_makes():
-    """Bytes in any pieces (`Lines`, used when the event loop reads stdin): the lines
-    `TextIOWrapper(…, encoding="utf-8", errors="replace").readline()` makes of them — broken
-    UTF-8, a character or a \\r\\n split between pieces, \\r and \\r\\n line ends, a last line
-    without an end."""
-    import io
-
-    from hypothesis import given, settings
-    from hypothesis import strategies as st
-
-    from synsema.runtime.mcp.stdio import Lines
-
-    pieces = st.lists(st.sampled_from([b"\n", b"\r", b"\r\n", b"a", b'{"x": 1}', "\u00e9\u2713".encode(),
-                                       "\U0001F600".encode(), b"\xff", b"\xe2\x9c", b"\x80"]), max_size=30)
-
-    @settings(max_examples=300, deadline=None)
-    @given(pieces, st.data())
-    def same_lines(parts, data):
-        whole = b"".join(parts)
-        cuts = sorted(data.draw(st.lists(st.integers(0, len(whole)), max_size=8)))
-        lines, reader, start = [], Lines(), 0
-        for cut in [*cuts, len(whole)]:
-            lines += reader.feed(whole[start:cut])
-            start = cut
-        lines += reader.end()
-        assert lines == io.TextIOWrapper(io.BytesIO(whole), encoding="utf-8", errors="replace").readlines()
-
-    same_lines()
-
-
-def test_a_client_that_closes_stdout_and_keeps_stdin_open_lets_the_server_end(tmp_path):
-    """The client is gone once a reply meets its closed stdout, whether or not it closed stdin:
-    the server ends (status 0) instead of waiting on stdin (it reads a pipe in its event loop)."""
-    script = tmp_path / "tools.syn"
-    script.write_text(TOOLS)
-    pipe = Pipe(str(script), stderr=subprocess.PIPE)
-    try:
-        assert b'"result"' in pipe.ask("initialize", INITIALIZE, id=0)
-        pipe.send(INITIALIZED)
-        pipe.process.stdout.close()
-        pipe.send({"jsonrpc": "2.0", "id": 1, "method": "ping"})
-        assert pipe.process.wait(timeout=60) == 0
-    finally:
-        pipe.close()
-    errors = pipe.process.stderr.read().decode()
-    assert "Traceback" not in errors and "Error" not in errors, errors

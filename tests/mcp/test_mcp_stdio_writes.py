@@ -105,18 +105,6 @@ def test_a_reply_longer_than_a_page_is_left_to_the_worker_thread(pipe):
     assert _returns(lambda: stdout._write_if_room(long)) == (True, False)
 
 
-@pytest.mark.skipif(not os.uname().sysname == "Linux", reason="the loop writes itself on Linux pipes only")
-def test_a_long_reply_into_an_empty_pipe_is_written_at_once_and_whole(pipe):
-    """The listing of `--math` (220 kB) into a pipe enlarged for it: one write, no thread."""
-    read, write, stdout = pipe
-    fcntl.fcntl(write, fcntl.F_SETPIPE_SZ, 256 * 1024)
-    long = '{"jsonrpc":"2.0","id":1,"result":{"text":"' + "y" * 200_000 + '"}}\n'
-    assert _returns(lambda: stdout._write_if_room(long)) == (True, True)
-    assert _drain(read, len(long)) == long.encode()
-    too_long = long.replace("y", "yy")
-    assert _returns(lambda: stdout._write_if_room(too_long)) == (True, False)
-
-
 def test_a_write_under_way_in_a_thread_is_not_interleaved(pipe):
     """The listing being written by the reader thread (the lock held): the loop does not write
     between its bytes."""
