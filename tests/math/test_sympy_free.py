@@ -460,3 +460,32 @@ def test_multiplicities_that_do_not_add_up_are_a_backend_fault(monkeypatch):
     with pytest.raises(BackendFault) as info:
         flint_groebner.solve(1, [{(3,): Fraction(1), (1,): Fraction(-1)}])
     assert info.value.code == "multiplicities_do_not_add_up"
+
+
+def test_a_vanishing_denominator_is_a_backend_fault(monkeypatch):
+    """g_0 = g_1 mod p is mu f' at the roots of p, never 0; if it were, the quotients would be
+    undefined while the substitution check (multiplied through by g_0) could still pass."""
+    from synsema.stdlib.math.adapters import flint_groebner
+    from synsema.stdlib.math.errors import BackendFault
+    right = flint_groebner.univariate_numerators
+    monkeypatch.setattr(flint_groebner, "univariate_numerators",
+                        lambda *a: (flint_groebner.fmpq_poly(0), right(*a)[1]))
+    with pytest.raises(BackendFault) as info:
+        flint_groebner.solve(1, [{(2,): Fraction(1), (0,): Fraction(-2)}])
+    assert info.value.code == "denominator_vanishes"
+
+
+def test_a_factor_with_a_negative_leading_coefficient_is_a_backend_fault(monkeypatch):
+    """The families' polynomials are published primitive with a positive leading coefficient,
+    and ordered by that text: a factorisation that changed the sign convention faults."""
+    from synsema.stdlib.math.adapters import flint_groebner
+    from synsema.stdlib.math.errors import BackendFault
+
+    class Negating(flint_groebner.fmpz_poly):
+        def factor(self):
+            content, factors = super().factor()
+            return content, [(-p, e) for p, e in factors]
+    monkeypatch.setattr(flint_groebner, "fmpz_poly", Negating)
+    with pytest.raises(BackendFault) as info:
+        flint_groebner.solve(1, [{(2,): Fraction(1), (0,): Fraction(-2)}])
+    assert info.value.code == "factor_sign"

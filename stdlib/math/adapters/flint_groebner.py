@@ -28,6 +28,7 @@ or a BackendFault).
 
 from __future__ import annotations
 
+import math
 from fractions import Fraction
 
 from flint import fmpq, fmpq_mat, fmpq_poly, fmpz_mpoly_ctx, fmpz_mpoly_vec, fmpz_poly
@@ -53,9 +54,7 @@ def reduced_basis(n: int, equations: list[Terms]) -> list[dict[Monomial, fmpq]]:
     context = fmpz_mpoly_ctx.get(tuple(f"x{i}" for i in range(n)), "degrevlex")
     polys = []
     for equation in equations:
-        scale = 1
-        for c in equation.values():
-            scale = scale * c.denominator // _gcd(scale, c.denominator)
+        scale = math.lcm(*(c.denominator for c in equation.values()))
         polys.append(context.from_dict({m: int(c * scale) for m, c in equation.items()}))
     reduced = fmpz_mpoly_vec(polys, context).buchberger_naive().autoreduction()
     basis = []
@@ -65,12 +64,6 @@ def reduced_basis(n: int, equations: list[Terms]) -> list[dict[Monomial, fmpq]]:
         basis.append({tuple(int(e) for e in m): fmpq(int(c)) / lead for m, c in terms})
     basis.sort(key=lambda element: grevlex(next(iter(element))), reverse=True)
     return basis
-
-
-def _gcd(a: int, b: int) -> int:
-    while b:
-        a, b = b, a % b
-    return a
 
 
 def solve(n: int, equations: list[Terms]):
@@ -87,11 +80,47 @@ def solve(n: int, equations: list[Terms]):
     pure = {i for m in leading for i, e in enumerate(m) if e and sum(m) == e}
     if len(pure) < n:
         return "positive_dimensional", basis
+    mult, tau, distinct = _quotient_algebra(n, reduced, leading)
+    dim = mult[0].nrows()
+    weights, m_t, chi, f = _separating_form(mult, distinct)
+    g1, coordinates = univariate_numerators(mult, tau, m_t, f)
+    _, factors = fmpz_poly([int(c * chi.denom()) for c in chi.coeffs()]).factor()
+    if sum(p.degree() * e for p, e in factors) != dim:
+        raise BackendFault("multiplicities_do_not_add_up")
+    families = []
+    tvar = fmpq_poly([0, 1])
+    for p_int, e in sorted(factors, key=lambda pair: (
+            pair[0].degree(), str([int(c) for c in reversed(pair[0].coeffs())]))):
+        p = fmpq_poly(p_int)
+        denominator = g1 % p
+        if denominator == 0:
+            raise BackendFault("denominator_vanishes")
+        numerators = [h % p for h in coordinates]
+        # x = numerators / denominator at the roots of p: t must come back, and every
+        # equation, multiplied by denominator^deg, must vanish modulo p
+        if (sum((h * w for h, w in zip(numerators, weights)), fmpq_poly(0))
+                - denominator * tvar) % p != 0:
+            raise BackendFault("separating_element_mismatch")
+        for equation in equations:
+            if not _vanishes(equation, numerators, denominator, p):
+                raise BackendFault("solution_does_not_satisfy_the_system")
+        integer = [int(c) for c in reversed(p_int.coeffs())]
+        if integer[0] < 0:
+            raise BackendFault("factor_sign")
+        families.append((integer, int(e), [_high_first(h) for h in numerators],
+                         _high_first(denominator)))
+    return "finite", basis, dim, distinct, weights, families
+
+
+def _quotient_algebra(n: int, reduced: list[dict[Monomial, fmpq]], leading: list[Monomial]
+                      ) -> tuple[list[fmpq_mat], fmpq_mat, int]:
+    """The multiplication matrices M_i on the normal set (M_i[k, j] = the coefficient of
+    normal[k] in the normal form of x_i normal[j]), the traces Tr(M_b) of the normal monomials
+    b as a row, and N = the rank of the trace form."""
     normal = _normal_set(n, leading)
     index = {m: i for i, m in enumerate(normal)}
     dim = len(normal)
     normal_form = _NormalForms(reduced, index)
-
     mult = []
     for i in range(n):
         entries = [[fmpq(0)] * dim for _ in range(dim)]
@@ -109,8 +138,14 @@ def solve(n: int, equations: list[Terms]):
     trace = [sum((of_monomial[m][k, k] for k in range(dim)), fmpq(0)) for m in normal]
     tau = fmpq_mat(1, dim, trace)
     hermite = fmpq_mat(dim, dim, [c for m in normal for c in (tau * of_monomial[m]).entries()])
-    distinct = int(hermite.rank())
+    return mult, tau, int(hermite.rank())
 
+
+def _separating_form(mult: list[fmpq_mat], distinct: int):
+    """The first weights (1, 0, ..), then (1, c, c^2, ..) for c = 1, 2, .. whose t = sum w_i x_i
+    has a characteristic polynomial with a square-free part of degree N: the weights, M_t,
+    chi_t and the monic square-free part's coefficients f_0 .. f_N."""
+    n, dim = len(mult), mult[0].nrows()
     for c in range(0, dim * dim * n + 2):
         weights = [c ** i for i in range(n)] if c else [int(i == 0) for i in range(n)]
         m_t = fmpq_mat(dim, dim)
@@ -120,10 +155,13 @@ def solve(n: int, equations: list[Terms]):
         chi = m_t.charpoly()
         square_free = chi // chi.gcd(chi.derivative())
         if square_free.degree() == distinct:
-            break
-    else:
-        raise BackendFault("no_separating_element")
-    f = (square_free / square_free[square_free.degree()]).coeffs()  # f_0 .. f_d, monic
+            return weights, m_t, chi, (square_free / square_free[distinct]).coeffs()
+    raise BackendFault("no_separating_element")
+
+
+def univariate_numerators(mult: list[fmpq_mat], tau: fmpq_mat, m_t: fmpq_mat,
+                          f: list[fmpq]) -> tuple[fmpq_poly, list[fmpq_poly]]:
+    """g_1 and g_(x_1) .. g_(x_n) of the module docstring, from the sums s_v(m) = Tr(M_v M_t^m)."""
     d = len(f) - 1
 
     def g_of(start: fmpq_mat) -> fmpq_poly:
@@ -134,33 +172,9 @@ def solve(n: int, equations: list[Terms]):
         return fmpq_poly([sum((f[k] * sums[k - 1 - j] for k in range(j + 1, d + 1)), fmpq(0))
                           for j in range(d)])
 
+    dim = m_t.nrows()
     one = fmpq_mat(dim, 1, [int(k == 0) for k in range(dim)])
-    g1 = g_of(one)
-    coordinates = [g_of(mult[i] * one) for i in range(n)]
-    content, factors = fmpz_poly([int(c * chi.denom()) for c in chi.coeffs()]).factor()
-    if sum(p.degree() * e for p, e in factors) != dim:
-        raise BackendFault("multiplicities_do_not_add_up")
-    families = []
-    tvar = fmpq_poly([0, 1])
-    for p_int, e in sorted(factors, key=lambda pair: (
-            pair[0].degree(), str([int(c) for c in reversed(pair[0].coeffs())]))):
-        p = fmpq_poly(p_int)
-        denominator = g1 % p
-        numerators = [h % p for h in coordinates]
-        # x = numerators / denominator at the roots of p: t must come back, and every
-        # equation, multiplied by denominator^deg, must vanish modulo p
-        if (sum((h * w for h, w in zip(numerators, weights)), fmpq_poly(0))
-                - denominator * tvar) % p != 0:
-            raise BackendFault("separating_element_mismatch")
-        for equation in equations:
-            if not _vanishes(equation, numerators, denominator, p):
-                raise BackendFault("solution_does_not_satisfy_the_system")
-        integer = [int(c) for c in reversed(p_int.coeffs())]
-        if integer[0] < 0:
-            raise BackendFault("factor_sign")
-        families.append((integer, int(e), [_high_first(h) for h in numerators],
-                         _high_first(denominator) or [Fraction(0)]))
-    return "finite", basis, dim, distinct, weights, families
+    return g_of(one), [g_of(m * one) for m in mult]
 
 
 def _high_first(poly: fmpq_poly) -> list[Fraction]:
