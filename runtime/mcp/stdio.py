@@ -84,7 +84,7 @@ class Stdout:
         has a free page (what `select` reports as writable). Such a write fills at most that
         page and returns whole. Otherwise (a client not reading, a long reply) nothing is
         written, and the caller writes it in a worker thread, which may wait."""
-        if self._pipe is None or len(text) > _PAGE // 4:       # UTF-8: at most 4 bytes a character
+        if self._pipe is None or len(text) > _PAGE:      # a character is at least one byte
             return False
         data = text.encode()
         if len(data) > _PAGE or not self._lock.acquire(blocking=False):

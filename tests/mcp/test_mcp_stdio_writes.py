@@ -71,6 +71,16 @@ def test_a_reply_with_room_in_the_pipe_is_written_at_once_and_whole(pipe):
     assert _unread(read) == REPLY.encode()
 
 
+@pytest.mark.skipif(not os.uname().sysname == "Linux", reason="the loop writes itself on Linux pipes only")
+def test_a_reply_of_a_page_is_written_at_once(pipe):
+    read, _, stdout = pipe
+    page = '{"text":"' + "y" * (4096 - 12) + '"}\n'
+    assert len(page.encode()) == 4096
+    assert _returns(lambda: stdout._write_if_room(page)) == (True, True)
+    assert _unread(read) == page.encode()
+    assert _returns(lambda: stdout._write_if_room(page.replace("y", "\u00e9", 1))) == (True, False)
+
+
 def test_a_full_pipe_is_left_to_the_worker_thread(pipe):
     """A client that stopped reading: the loop writes nothing; the worker thread's write
     waits, and the reply is whole once the client reads again."""
