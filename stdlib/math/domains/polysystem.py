@@ -12,6 +12,7 @@ The computation is FLINT's (adapters/flint_groebner.py, no sympy). The reduced b
 and so is everything after it once the separating form (the first c that separates) and the
 families' order are fixed, so it answers byte for byte as the sympy implementation did
 (tests/math/test_sympy_free.py).
+
 The cost is bounded a priori by Bézout's theorem: the dimension D of Q[x]/I (the number of
 solutions counted with multiplicity) is at most the product of the n largest degrees, and the
 request bounds that product, the number of variables and the coefficient sizes.
