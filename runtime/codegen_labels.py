@@ -37,7 +37,8 @@ from synsema.lang import ast
 from synsema.lang.checks import PROTECTED_NAMES
 from synsema.runtime import assertions, fastpaths
 from synsema.runtime.compiler import _early_returns_as_branches
-from synsema.runtime.codegen import _CONSTANT, Generator, _callback_entry, _frame_mode, _GiveUp, _signals, _slow_binary
+from synsema.runtime.codegen import (_CONSTANT, Generator, _callback_entry, _frame_mode, _GiveUp, _inline_operator, _signals,
+                                     _slow_binary)
 from synsema.runtime.label_compiler import _may_give, labelled_comparison, labelled_index, not_iterable
 from synsema.runtime.labels import EMPTY, Labeled, make_secret, strip, wrap
 from synsema.runtime.limits import MAX_TEXT_LENGTH
@@ -199,6 +200,23 @@ class PlainCallback(Generator):
         super().__init__(compiler, True, direct=True)
         self.values, self.value_names, self.name_reads = split.values, split.value_names, split.name_reads
         self.constants, self.names = split.constants, split.names
+        self.loop = False    # writing a callback loop's body (loop_body)
+        self.callees: list = []   # (global name, builtin) of each call written
+
+    def loop_body(self, node, scope, indent: int, temps: int) -> str | None:
+        """The body's lines for LabelGenerator.callback_loop, written at `indent` with
+        temporaries numbered after `temps` (the labelled function's), the parameters `v1`, `v2`,
+        the depth in `depth`: what computes the body's value (a comparison as the expression
+        itself), or None when it holds anything else. `callees`: the globals it calls and the
+        builtins they held as it was written, which the loop tests before it starts."""
+        self.open_body(scope)
+        self.indent, self.temps, self.loop = indent, temps, True
+        try:
+            if type(node) is ast.Compare and _inline_operator(node):
+                return self.e_Compare(node, in_test=True)
+            return self.expr(node)
+        except _GiveUp:
+            return None
 
     def lines_for(self, node, scope) -> list | None:
         """The body's lines, ending with its `return`; None when it holds anything else."""
@@ -230,7 +248,11 @@ class PlainCallback(Generator):
         known = self.known_builtin(node.func, len(node.args))
         if known is None or known.spec.name not in _PURE_BUILTINS:
             raise _GiveUp()
-        fn = self.atom(node.func, node.args)
+        if self.loop:   # the loop tested the global before it started; nothing in it can rebind one
+            self.callees.append((self.c._global_name(node.func, self.scope), known))
+            fn = self.value(known)
+        else:
+            fn = self.atom(node.func, node.args)
         args = [self.atom(a, node.args[i + 1:]) for i, a in enumerate(node.args)]
         t = self.temp()
         span = self.value(node.span)
@@ -247,7 +269,7 @@ class LabelGenerator(Generator):
     """Writes one labelled function in frame mode (see the module doc)."""
 
     names = {"Labeled": Labeled, "wrap": wrap, "make_secret": make_secret, "EMPTY": EMPTY,
-             "not_iterable": not_iterable, "strip": strip}
+             "not_iterable": not_iterable, "strip": strip, "LabelledCall": _LabelledCall}
 
     def __init__(self, compiler, task_body: bool):
         super().__init__(compiler, task_body, direct=False)
@@ -674,10 +696,19 @@ class LabelGenerator(Generator):
     def e_Call(self, node):
         if node.named or type(node.func) is ast.Attr or assertions.is_check(node, self.scope):
             return None
+        looped = self.callback_loop(node)
+        if looped is not None:
+            return looped
         fn = self.atom(node.func, node.args)
         args = [self.atom(a, node.args[i + 1:]) for i, a in enumerate(node.args)]
-        listed = ", ".join(args)
         t = self.temp()
+        self.labelled_call(node, fn, args, t)
+        return t
+
+    def labelled_call(self, node, fn: str, args: list, t: str) -> None:
+        """`t` = the call of `fn` on `args` under the label rules: a builtin while nothing is
+        private as public_builtin (written out), anything else the LabelCompiler's general_call."""
+        listed = ", ".join(args)
         span = self.value(node.span)
         found = self.temp()
         self.emit(f"if {fn}.__class__ is Builtin and not st.touched:")
@@ -687,5 +718,75 @@ class LabelGenerator(Generator):
         self.indent -= 1
         self.emit("else:")
         self.emit(f"    {t} = {self.value(self.c.general_call(node.span))}(None, {fn}, [{listed}], ())")
+
+    def callback_loop(self, node):
+        """codegen.Generator.callback_loop under labels: `where(xs, (x) => …)` and the other
+        builtins of _CALLBACK_LOOPS as a loop here, for a call that starts while nothing is
+        private, with the lambda's body as PlainCallback writes it (no labels; operators, its
+        parameters, globals, literals, calls of _PURE_BUILTINS) inline per item. Taken when the
+        global still holds that builtin, `xs` is a list, nothing is private (`st.touched` empty:
+        then the pc, the give taint, the builtin's argument labels and `callback_labels` are empty
+        too) and every callee of the body is still its builtin. Nothing in the loop can change
+        any of that: the body runs no code of the program's and makes no private value, so each
+        item computes what labelled_callback's entry computes for it (its plain body), with the
+        same depth tests, steps, depth and errors, and the answer carries no label. Any other
+        call is `labelled_call` on the lambda made there, as before. None when the call is not of
+        that form or PlainCallback cannot write the body."""
+        from synsema.lang.resolve import task_scope
+        from synsema.runtime.codegen import _CALLBACK_LOOPS
+        lam = node.args[1] if len(node.args) in (2, 3) else None
+        if type(lam) is not ast.Lambda or any(p.default is not None for p in lam.params):
+            return None
+        fn_value = self.known_builtin(node.func, len(node.args))
+        form = _CALLBACK_LOOPS.get(fn_value.spec.name) if fn_value is not None else None
+        if form is None or fn_value.spec.cap is not None or form[:2] != (len(node.args), len(lam.params)):
+            return None
+        _, params, start, before, after = form
+        plain = PlainCallback(self.c, self)
+        written = plain.loop_body(lam.body, task_scope(self.scope, lam.params, lam.body), self.indent + 4, self.temps)
+        if written is None:
+            return None
+        self.temps = plain.temps
+        fn = self.atom(node.func, node.args)
+        xs = self.atom(node.args[0], node.args[1:])
+        rest = [self.atom(a, node.args[i + 3:]) for i, a in enumerate(node.args[2:])]   # reduce's initial value
+        span = self.value(node.span)
+        t, d = self.temp(), self.temp()
+        item = f"v{params}"
+        names = {"r": t, "x": item, "a": "v1", "i": rest[0] if rest else None}
+        callees = "".join(f" and g.get({self.key(name)}) is {self.value(callee)}" for name, callee in plain.callees)
+        self.emit(f"if {fn} is {self.value(fn_value)} and not st.touched and {xs}.__class__ is list{callees}:")
+        self.indent += 1
+        self.emit("try:")
+        self.indent += 1
+        self.emit(f"{d} = reg.depth")
+        self.emit(f"if {d} >= RECURSION_LIMIT or ({xs} and {d} + 1 >= RECURSION_LIMIT):")   # the call's, the first item's
+        self.emit("    raise SynError('maximum recursion depth exceeded')")
+        self.emit(start.format(**names))
+        self.emit(f"reg.depth = depth = {d} + 2")   # the body's level: below the builtin's and the callback's
+        self.emit("try:")
+        self.indent += 1
+        self.emit(f"for {item} in {xs}:")
+        self.indent += 1
+        self.emit("next(STEPS)")
+        for line in before:
+            self.emit(line.format(**names))
+        self.lines.extend(plain.lines)
+        self.statement_temps.extend(plain.statement_temps)
+        for line in after:
+            self.emit(line.format(v=written, **names))
+        self.indent -= 2
+        self.emit("except BUILTIN_FAILURES as problem:")
+        self.emit(f"    raise builtin_failure({self.value(fn_value.spec.name)}, problem) from None")
+        self.emit("finally:")
+        self.emit(f"    reg.depth = {d}")
+        self.indent -= 1
+        self.emit("except SynError as error:")
+        self.emit(f"    raise error.at({span})")
+        self.indent -= 1
+        self.emit("else:")
+        self.indent += 1
+        self.labelled_call(node, fn, [xs, self.fallback_expr(lam), *rest], t)
+        self.indent -= 1
         return t
 
