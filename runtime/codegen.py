@@ -59,6 +59,9 @@ _NONZERO = ("%", "//")
 # (tests/test_codegen_constants.py checks the two agree).
 _FAST_OPERATORS = frozenset((*_INT_OPS, "*", "==", "!="))
 
+# What follows a name that an assignment writes, chained or augmented, or a walrus (`_writes`).
+_ASSIGNING = ("=", ":=", "+=", "-=", "*=", "/=", "%=", "&=", "|=", "^=", "@=", "//=", "**=", "<<=", ">>=")
+
 
 # Compiled generated sources: bodies of one shape (the program's values are passed in, never
 # written into the text) compile once per process, which is most of what loading a long script
@@ -73,14 +76,38 @@ REFUSED: list[str] = []
 # What an empty call-site cache holds: no program value is this object.
 _NO_TASK = object()
 
-# A statement temporary's name in generated text (Generator.condition: a test reading none is written inline).
-_TEMPORARY = re.compile(r"\bt[0-9]+\b")
+# Generated text with every character that cannot be part of a name made a space (`_words`).
+# The tests below are string operations, not regular expressions: compiling a pattern costs a
+# run about half a million instructions, more than generating a small task's body.
+_NOT_A_NAME = {c: " " for c in range(128) if not (chr(c).isalnum() or chr(c) == "_")}
+
+
+def _words(text: str) -> list[str]:
+    """The names and numbers in generated `text` (which is ASCII)."""
+    return text.translate(_NOT_A_NAME).split()
+
+
+def _is_temporary(word: str) -> bool:
+    """Whether a name in generated text is a statement temporary's (t0, t1, …)."""
+    return word[:1] == "t" and word[1:].isdigit() and word[1:].isascii()
+
 
 # The names of a generated function's own globals besides _NAMESPACE's (values k0, call-site
 # caches site0_fn, the run's g, rt, reg, …, `make`, a lambda's `entry`): a program's global of
 # such a name, or of a Python builtin's, is read from the dictionary (`Generator.global_read`),
 # never by its name.
-_OWN_GLOBAL = re.compile(r"k[0-9]+|site[0-9]+(?:_fn|_env)?|g|rt|reg|store|st|make|entry")
+_OWN_NAMES = frozenset({"g", "rt", "reg", "store", "st", "make", "entry"})
+
+
+def _own_global(name: str) -> bool:
+    """Whether `name` is, or may be, one of those (k0, site0, site0_fn, site0_env, g, …)."""
+    if name in _OWN_NAMES:
+        return True
+    number = name[1:] if name[:1] == "k" else name[4:].removesuffix("_fn").removesuffix("_env") \
+        if name[:4] == "site" else ""
+    return number.isdigit() and number.isascii()
+
+
 # How generated text names the n-th global read by name: only in the text, as `_named` gives the
 # compiled code the real names before it runs (a program's own `_G0` is read from `g`).
 _PLACEHOLDER = "_G{}"
@@ -116,6 +143,28 @@ def _compiled(source: str):
             _COMPILED.clear()
         compiled = _COMPILED[source] = code, _python_builtins(code)
     return compiled
+
+
+def _is_local_value(v: str) -> bool:
+    """Whether generated text `v` is a direct body's local holding a value (v1, v2, …)."""
+    return v[:1] == "v" and v[1:].isdigit() and v[1:].isascii()
+
+
+def _writes(text: str, v: str) -> bool:
+    """Whether generated `text` may assign the local `v`: an occurrence of the name followed by
+    an assignment (chained or augmented) or a walrus, after `for ` or on a line with `del`."""
+    end = 0
+    while (at := text.find(v, end)) >= 0:
+        end = at + len(v)
+        before, after = text[at - 1:at], text[end:end + 1]
+        if before.isalnum() or before in ("_", ".") or after.isalnum() or after == "_":
+            continue   # part of another name (v12, v1_int, a.v1)
+        if text[end:].lstrip(" ").startswith(_ASSIGNING) and not text[end:].lstrip(" ").startswith("=="):
+            return True
+        line = text[text.rfind("\n", 0, at) + 1:at]
+        if line.rstrip().endswith("for") or "del " in line:
+            return True
+    return False
 
 
 def _in_file(code):
@@ -401,6 +450,8 @@ class Generator:
         self.constants: set[str] = set()       # values kN written as constants of the code (`operand`)
         self.callback_arity = 0         # a direct lambda body of 1 or 2 parameters gets an entry (finish)
         self.frameless = False          # writing a lambda's body inline (callback_loop): it has no frame list
+        self.hoists = False             # a parameter's int test may be made once at entry (is_int; `generate` sets it)
+        self.int_marks: set[str] = set()   # the locals whose int test is_int wrote as a marker
 
     # ------------------------------------------------------------------ plumbing
     def emit(self, text: str) -> None:
@@ -456,6 +507,8 @@ class Generator:
         of its own holding this body's values (k0, k1, …) and call-site caches as globals: globals,
         not closure cells, because a Python call copies every cell of a closure into the new frame
         and a body's values are many (18 for fib), while a global read is one specialised lookup."""
+        if self.hoists:
+            self.hoist_int_tests(params)
         sites = [f"{s}{part}" for s in self.sites for part in ("", "_fn", "_env")]
         declared = f"        global {', '.join(sites)}\n" if sites else ""
         if self.direct:
@@ -522,7 +575,7 @@ class Generator:
         compile once. A name that the generated function's own globals or Python's builtins
         hold (or may: one starting with `_`) is a subscript of `g`."""
         if (not name.startswith("_") and name not in _NAMESPACE and name not in _PYTHON and name not in self.names
-                and not _OWN_GLOBAL.fullmatch(name)):
+                and not _own_global(name)):
             placeholder = self.name_reads.get(name)
             if placeholder is None:
                 placeholder = self.name_reads[name] = _PLACEHOLDER.format(len(self.name_reads))
@@ -961,7 +1014,7 @@ class Generator:
         which CPython specialises, not a bool stored and read back."""
         if type(node) is ast.Compare and _inline_operator(node):
             test = self.e_Compare(node, in_test=True)
-            if not any(t in self.statement_temps for t in _TEMPORARY.findall(test)):
+            if not any(_is_temporary(t) and t in self.statement_temps for t in _words(test)):
                 self.end_statement()
                 return test
             v = self.temp()
@@ -1305,14 +1358,14 @@ class Generator:
         if op == "==" or op == "!=":
             right_kind, left_kind = _text_or_int_literal(right_node), _text_or_int_literal(left_node)
             if right_kind is not None:   # a literal side: the other must be of its class
-                test = f"{a}.__class__ is {right_kind}"
+                test = self.is_int(a) if right_kind == "int" else f"{a}.__class__ is {right_kind}"
             elif left_kind is not None:
-                test = f"{b}.__class__ is {left_kind}"
+                test = self.is_int(b) if left_kind == "int" else f"{b}.__class__ is {left_kind}"
             else:
                 test = (f"{a}.__class__ is {b}.__class__ and ({a}.__class__ is int or {a}.__class__ is str)")
             fast = f"{self.operand(left_node, a, right_node)} {op} {self.operand(right_node, b, left_node)}"
         else:
-            test = f"{a}.__class__ is int" if right_const else f"{a}.__class__ is {b}.__class__ is int"
+            test = self.is_int(a) if right_const else self.both_int(a, b)
             if op in _NONZERO:
                 test += f" and {b}"
             if op == "*":
@@ -1330,6 +1383,36 @@ class Generator:
             return f"({fast} if {test} else {slow}({a}, {b}))"
         self.emit(f"{t} = {fast} if {test} else {slow}({a}, {b})")
         return t
+
+    def is_int(self, v: str) -> str:
+        """The test that the value in `v` is an int. In a body whose parameters' tests may be
+        hoisted (`hoists`), a parameter's is the marker `vN_int`, which `hoist_int_tests` makes a
+        local tested once at the body's entry, or writes back as the test."""
+        if self.hoists and _is_local_value(v):
+            self.int_marks.add(v)
+            return f"{v}_int"
+        return f"{v}.__class__ is int"
+
+    def both_int(self, a: str, b: str) -> str:
+        """The test that the values in `a` and `b` are both ints."""
+        if self.hoists and (_is_local_value(a) or _is_local_value(b)):
+            return f"{self.is_int(a)} and {self.is_int(b)}"
+        return f"{a}.__class__ is {b}.__class__ is int"
+
+    def hoist_int_tests(self, params: int) -> None:
+        """Resolve `is_int`'s markers: a parameter (v1 … v`params`) tested two or more times and
+        never assigned in the body gets `vN_int = vN.__class__ is int` as the body's first line
+        (its value's class cannot change, and reading it runs nothing: each later test is one
+        local read instead of the class read and its comparison); any other marker is written
+        back as the test itself."""
+        text = "\n".join(self.lines)
+        entry = []
+        for v in sorted(self.int_marks):
+            if int(v[1:]) <= params and text.count(f"{v}_int") >= 2 and not _writes(text, v):
+                entry.append(f"        {v}_int = {v}.__class__ is int")
+            else:   # no other name ends in `vN_int` (v12_int holds no `v2_int`)
+                text = text.replace(f"{v}_int", f"{v}.__class__ is int")
+        self.lines = entry + text.split("\n")
 
     def operand(self, node, v: str, other) -> str:
         """`v`, the value of `node`, as an operand of an inline operation (never a test of its
@@ -1659,7 +1742,7 @@ class Generator:
             self.emit(f"{d} = reg.depth")
         self.emit(f"if {d} >= {RECURSION_LIMIT}:")   # a literal: cheaper than reading a global
         self.emit("    raise SynError('maximum recursion depth exceeded')")
-        self.emit("next(STEPS)")
+        self.step(t)
         if self.direct:
             self.emit(f"{t} = {call.format(depth='depth + 1')}")
             return
@@ -1667,6 +1750,17 @@ class Generator:
         self.emit(f"    {t} = {call.format(depth=d + ' + 1')}")
         self.emit("finally:")
         self.emit(f"    reg.depth = {d}")
+
+    def step(self, t) -> None:
+        """Count one step at a call site: an item taken from STEPS by a `for` loop left at once,
+        which is `next(STEPS)` without a call's set-up (FOR_ITER calls the iterator's C step
+        directly). An exhausted STEPS (sys.maxsize steps) would leave such a loop without taking
+        anything, so its `else` raises what `next(STEPS)` raises there: counting never stops
+        silently. `t` is the call's result temporary, assigned next (the loop needs a target)."""
+        self.emit(f"for {t} in STEPS:")
+        self.emit("    break")
+        self.emit("else:")
+        self.emit("    next(STEPS)")
 
     def depth_now(self) -> str:
         """The depth the code being written runs at."""
@@ -1873,6 +1967,7 @@ def generate(compiler, kind: str, node, scope, tail: bool = False):
             if kind == "loop":   # its own `each` frames in locals, the enclosing ones lists
                 return Generator(compiler, False, local_slots=True).loop(node, scope, tail)
             direct = Generator(compiler, True, direct=True)
+            direct.hoists = True
             return direct.task(node, scope) if kind == "task" else direct.lambda_body(node, scope)
         except _GiveUp:
             compiler.loops = saved_loops

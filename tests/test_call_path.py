@@ -94,6 +94,29 @@ PROGRAMS = {
         "task two(n, k)\n    when n == 0\n        give length([1, 2]) + k\n    give two(n - 1, k) + 1\n"
         "print(one(5), steps())\nprint(two(5, 1), steps())\nprint(one(3), two(3, 0), steps())\n",
         ["7 6", "8 12", "5 5 20"], None),
+    # A parameter read by two or more int fast paths is tested once, at the body's entry
+    # (Generator.hoist_int_tests), unless the body assigns it: each call below gives the
+    # parameter another kind of value, and the tasks that assign theirs change its kind part-way.
+    "a parameter's int test made once, and parameters the body assigns": (
+        "task three(n)\n    give [n + 1, n - 1, n * 2, n < 3, n == 2, n // 2, n % 2]\n"
+        "print(three(2), three(-7))\nprint(three(2.5))\n"
+        "each v in [\"ab\", true, nothing, [1]]\n    try\n        print(three(v))\n    recover e\n        print(e)\n"
+        "task kinds(n, m)\n    let a be n + m\n    set n to true\n    try\n        give [a, n + 1, n - 1]\n"
+        "    recover e\n        give [a, e]\n"
+        "print(kinds(1, 2))\n"
+        "task texts(n)\n    let a be n + 1\n    set n to \"x\"\n    give [a, n + \"y\", n * 2]\n"
+        "try\n    print(texts(1))\nrecover e\n    print(e)\n"
+        "task counted(n)\n    while n < 3\n        set n to n + 0.5\n    give [n, n + 1]\n"
+        "print(counted(1))\n"
+        "task rebound(n)\n    let k be n + 1\n    each n in [\"a\"]\n        print(n + \"b\")\n    give n - k\n"
+        "print(rebound(4))\n"
+        "task matched(n, xs)\n    let k be n + 1\n    match xs\n        is [n]\n            give [k, n + 1, n - 1]\n"
+        "    give [k, n - 1]\n"
+        "try\n    print(matched(1, [\"a\"]))\nrecover e\n    print(e)\nprint(matched(1, [5]), matched(1, 2))\n"
+        "print(apply([1, 2], (x) => x + x * 2 - x), steps())\n",
+        ["[3, 1, 4, true, true, 1, 0] [-6, -8, -14, true, false, -4, 1]", "[3.5, 1.5, 5.0, true, false, 1.0, 0.5]",
+         "Unsupported operation: bool + number", '[3, "Unsupported operation: bool + number"]',
+         "Unsupported operation: text * number", "[3.0, 4.0]", "-1", "[2, 6, 4] [2, 0]", "[2, 4] 16"], None),
 }
 
 
@@ -141,3 +164,36 @@ def test_the_repl_calls_the_same_tasks_after_ctrl_c_in_a_recursion(tmp_path):
     proc.send_signal(signal.SIGINT)
     out, err = proc.communicate("print(fib(15))\nprint(down(2999))\n", timeout=30)
     assert (proc.returncode, out, err) == (0, "610\n2999\n", "Interrupted\n")
+
+
+def test_a_parameter_read_by_int_paths_is_tested_once_at_entry(tmp_path, monkeypatch):
+    """The program above does go through the hoisted test: `three`'s parameter is tested once
+    at its entry, and `texts`, which assigns its `n`, keeps the test at each operation."""
+    from synsema.runtime import codegen
+    sources = []
+    original = codegen._compiled
+
+    def spy(source):
+        sources.append(source)
+        return original(source)
+    monkeypatch.setattr(codegen, "_compiled", spy)
+    assert_same(tmp_path, PROGRAMS["a parameter's int test made once, and parameters the body assigns"][0], False)
+    three = next(s for s in sources if "v1 % " in s)
+    assert three.count("v1_int = v1.__class__ is int") == 1 and "v1.__class__" not in three.replace(
+        "v1_int = v1.__class__", ""), three
+    texts = next(s for s in sources if "v1 * " in s and "v1 = " in s)
+    assert "v1_int" not in texts and texts.count("v1.__class__ is int") == 2, texts
+
+
+def test_an_exhausted_step_counter_stops_a_run_loudly(tmp_path, monkeypatch):
+    """A direct call takes its step with a `for` loop left at once (Generator.step); were STEPS
+    exhausted (after sys.maxsize steps), the loop's `else` raises as `next(STEPS)` does, so the
+    count never stops silently. Planted here: a STEPS of three items for the generated bodies."""
+    import itertools
+
+    from synsema.runtime import codegen
+    from tests.test_codegen_differential import _run
+    monkeypatch.setitem(codegen._NAMESPACE, "STEPS", itertools.repeat(None, 3))
+    code, out, err, _ = _run(str(tmp_path / "p.syn"), FIB + "print(fib(2))\nprint(fib(10))\n", False, True)
+    assert code != 0 and out == "1\n", (code, out, err)
+    assert "StopIteration" in err, err

@@ -17,10 +17,13 @@ its output is compared with the closures' (`SYNSEMA_CLOSURES=1`), with and witho
 from __future__ import annotations
 
 import json
+import re
 import subprocess
 import sys
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from conftest import ROOT, synsema_env
 from synsema.runtime import codegen, fastpaths
@@ -151,3 +154,37 @@ def test_a_match_is_written_by_the_module_loaded_at_its_first_use(tmp_path):
     *out, report = result.stdout.splitlines()
     assert out[1] == "5 -4 empty other", result.stderr
     assert "synsema.runtime.codegen_match" in json.loads(report)["modules"]
+
+
+# The generator's tests of names in its own text are string operations, not regular expressions
+# (compiling a pattern costs a run more than generating a small body): each agrees with the pattern
+# it replaced wherever that pattern says yes, and `_own_global` may say yes to more (a global of
+# such a name is then read from the dictionary, which is always right).
+_OWN_GLOBAL_PATTERN = r"k[0-9]+|site[0-9]+(?:_fn|_env)?|g|rt|reg|store|st|make|entry"
+_NAME = st.from_regex(r"[A-Za-z_][A-Za-z0-9_]{0,8}", fullmatch=True)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.one_of(st.from_regex(_OWN_GLOBAL_PATTERN, fullmatch=True), _NAME))
+def test_the_own_globals_test_says_yes_wherever_its_pattern_did(name):
+    if re.fullmatch(_OWN_GLOBAL_PATTERN, name):
+        assert codegen._own_global(name)
+    elif not name.startswith(("k", "site")):
+        assert not codegen._own_global(name)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.one_of(_NAME, st.sampled_from(["t1", "t12", "(", ")", " ", ".", "[", "'\\x00k3'", "t3.x",
+                                                  "xt4", "t5_", "1"])), max_size=12))
+def test_the_temporaries_of_a_test_are_its_pattern_s(parts):
+    text = "".join(parts)
+    found = [w for w in codegen._words(text) if codegen._is_temporary(w)]
+    assert found == re.findall(r"\bt[0-9]+\b", text)
+
+
+@pytest.mark.parametrize("text, written", [
+    ("v1 = 2", True), ("t3 = v1 = U", True), ("v1 += 1", True), ("(v1 := t2)", True), ("for v1 in t4:", True),
+    ("del v1", True), ("v1 == 2", False), ("t1 = v1 + 1", False), ("v12 = 3", False), ("v1_int = v1.__class__ is int", False),
+    ("t2 = f(v1, 3)", False), ("x.v1 = 3", False), ("t1 = v1\nv1 //= 2", True), ("if v1 >= 3:", False), ("v1 <= 2", False)])
+def test_what_writes_a_local(text, written):
+    assert codegen._writes(text, "v1") is written
