@@ -112,7 +112,7 @@ PEER_NAMES = {"asteval": "asteval", "smolagents": "smolagents LocalPythonExecuto
 MATH_FIRST_CALLS = [("nt.integer.gcd", "no backend"), ("comb.binomial", "no backend"),
                     ("seq.recurrence.find", "no backend"), ("nt.integer.factor", "PARI"),
                     ("poly.factor", "FLINT"), ("linalg.det", "FLINT"),
-                    ("calculus.integrate.rational", "sympy"), ("opt.lp.solve", "no backend"),
+                    ("calculus.integrate.rational", "FLINT"), ("opt.lp.solve", "no backend"),
                     ("poly.cyclotomic", "no backend"),
                     ("sat.solve", "PySAT"), ("smt.solve", "z3"),
                     # the operations issue 28 added, each with its own domain module

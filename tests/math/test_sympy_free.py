@@ -1,5 +1,5 @@
-"""nt.integer.factor (PARI), linalg.det, nt.algebraic.minimal_polynomial and poly.system.solve
-(FLINT) give exactly what their sympy path gave.
+"""nt.integer.factor (PARI), linalg.det, nt.algebraic.minimal_polynomial, poly.system.solve
+and calculus.integrate.rational (FLINT) give exactly what their sympy path gave.
 
 These operations used to compute with sympy (factorint; DomainMatrix.det over QQ; Poly's
 resultants, factorisations and Sturm counts), whose import alone is more than the budget of a
@@ -13,13 +13,16 @@ against sympy's; the refusals and the deadline kill; and for the minimal polynom
 `approx` comes from the unchanged mpmath steps, 296 answers recorded from the sympy path; for
 polynomial systems (a reduced Gröbner basis and a rational univariate representation, unique
 once the separating form and the families' order are fixed) 326 answers recorded from the sympy
-path, and sympy's own Gröbner basis on generated systems.
+path, and sympy's own Gröbner basis on generated systems; for the antiderivative, 454 answers
+recorded from the sympy path and sympy's ratint_ratpart and ratint_logpart run here on
+generated fractions.
 """
 
 from __future__ import annotations
 
 import json
 import math
+import random
 from fractions import Fraction
 
 import pytest
@@ -29,6 +32,7 @@ from hypothesis import strategies as st
 from conftest import ROOT
 from math_support import check_system, largest_inputs, mat, run
 from record_minimal_polynomials import FIXED as FIXED_TEXTS, expr as random_number_text
+from record_rational_integrals import FIXED as FIXED_FRACTIONS, random_request
 from record_system_answers import (FIXED as FIXED_SYSTEMS, SHAPES as SYSTEM_SHAPES,
                                    answer as record_system_answer, random_system,
                                    structured as structured_system)
@@ -489,3 +493,134 @@ def test_a_factor_with_a_negative_leading_coefficient_is_a_backend_fault(monkeyp
     with pytest.raises(BackendFault) as info:
         flint_groebner.solve(1, [{(2,): Fraction(1), (0,): Fraction(-2)}])
     assert info.value.code == "factor_sign"
+
+
+# --- calculus.integrate.rational ------------------------------------------------------------
+
+RATIONAL = "calculus.integrate.rational"
+with open(ROOT / "tests/math/data/rational_integral_answers.json", encoding="utf-8") as _handle:
+    RECORDED_INTEGRALS = json.load(_handle)  # record_rational_integrals.py 31 400
+
+
+def sympy_rational_integral(numerator: list[Fraction], denominator: list[Fraction]):
+    """What the sympy path returned (adapters/sympy_calculus.integrate_rational before issue
+    31's fifth session): lowest terms, polynomial part, ratint_ratpart, the log integrand
+    through cancel, ratint_logpart's pairs; R primitive in Z[t], S's x-coefficients as
+    polynomials in t, the rational part over a monic denominator."""
+    from sympy import Dummy, Poly, QQ, cancel
+    from sympy.integrals.rationaltools import ratint_logpart, ratint_ratpart
+    from synsema.stdlib.math.adapters.sympy_poly import X, from_poly, primitive_integer, to_poly
+    p, q = to_poly(numerator).cancel(to_poly(denominator), include=True)
+    polynomial, remainder = p.div(q)
+    rational = polynomial.integrate().as_expr()
+    logs = []
+    if not remainder.is_zero:
+        hermite, log_integrand = ratint_ratpart(remainder, q, X)
+        num, den = (Poly(e, X, domain=QQ) for e in cancel(log_integrand).as_numer_denom())
+        quotient, rest = num.div(den)
+        rational += hermite + quotient.integrate().as_expr()
+        if not rest.is_zero:
+            t = Dummy("t")
+            for s_poly, r_poly in ratint_logpart(rest, den, X, t):
+                logs.append((primitive_integer(from_poly(Poly(r_poly, t, domain=QQ)))[1],
+                             [from_poly(Poly(c, t, domain=QQ))
+                              for c in Poly(s_poly, X).all_coeffs()]))
+    a, b = (Poly(e, X, domain=QQ) for e in cancel(rational).as_numer_denom())
+    return from_poly(a.quo_ground(b.LC())), from_poly(b.quo_ground(b.LC())), logs
+
+
+def kernel_integral(numerator: list[Fraction], denominator: list[Fraction]):
+    from synsema.stdlib.math.adapters import flint_rational
+    return flint_rational.integrate_rational(numerator, denominator)
+
+
+def test_rational_integral_answers_every_recorded_request_as_the_sympy_path_did():
+    """454 requests (fixed known answers, boundaries, adversarial shapes and refusals; 400
+    random ones: dense, repeated factors, logs whose R has repeated roots, sparse, improper and
+    scaled): 442 antiderivatives compared whole with what the sympy path answered, 12
+    refusals with their messages."""
+    assert len(RECORDED_INTEGRALS) == 454
+    for payload, expected in RECORDED_INTEGRALS:
+        if isinstance(expected, dict):
+            body = plain.compute(RATIONAL, json.dumps(payload).encode())
+            assert plain.result(RATIONAL, body) == expected, payload
+        else:
+            assert plain.request(RATIONAL, payload) is None, payload
+            with pytest.raises(MathError) as info:
+                run(RATIONAL, payload)
+            assert str(info.value) == expected, payload
+
+
+def test_rational_integral_through_the_worker_on_the_fixed_requests():
+    for payload, expected in RECORDED_INTEGRALS[:len(FIXED_FRACTIONS)]:
+        if isinstance(expected, dict):
+            assert run(RATIONAL, payload) == expected, payload
+
+
+def _fractions_of(payload) -> tuple[list[Fraction], list[Fraction]]:
+    return tuple([Fraction(c) for c in payload[side]["coefficients"]]
+                 for side in ("numerator", "denominator"))
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.integers(0, 2**64))
+def test_rational_integral_matches_sympy_on_generated_fractions(seed):
+    """The recorder's shapes (dense, repeated factors, R with repeated roots, sparse, improper)
+    from hypothesis's seeds."""
+    numerator, denominator = _fractions_of(random_request(random.Random(seed)))
+    assert kernel_integral(numerator, denominator) == sympy_rational_integral(numerator,
+                                                                              denominator)
+
+
+POLY8 = st.lists(st.fractions(max_denominator=999).filter(lambda q: abs(q.numerator) < 10**6),
+                 max_size=9).map(lambda cs: [Fraction(1)] + cs[1:] if cs and cs[0] == 0 else cs)
+
+
+@SETTINGS
+@given(POLY8, POLY8.filter(bool))
+def test_rational_integral_matches_sympy_on_arbitrary_coefficients(numerator, denominator):
+    assert kernel_integral(numerator, denominator) == sympy_rational_integral(numerator,
+                                                                              denominator)
+
+
+def test_rational_integral_keeps_the_deadline_kill(monkeypatch):
+    from synsema.stdlib.math import isolation
+    monkeypatch.setitem(plain.OPS, RATIONAL, {**plain.OPS[RATIONAL], "deadline": 0.001})
+    dense = {"variable": "x", "coefficients": [999999 - 7 * k for k in range(9)]}
+    with pytest.raises(MathError) as info:
+        isolation.execute_plain(RATIONAL, {"numerator": dense, "denominator": dense})
+    assert info.value.kind == "execution_limit" and info.value.detail["limit"] == "deadline"
+
+
+def test_a_wrong_step_of_the_rational_integral_is_a_backend_fault(monkeypatch):
+    """Each step is checked where it is made: Hermite's reduction against the integrand, the
+    residues' multiplicities against deg D, each S_i as a common divisor of D and N - t D'
+    modulo R_i, every exact division and inversion."""
+    from flint import fmpq_poly
+    from synsema.stdlib.math.adapters import flint_rational as fr
+    from synsema.stdlib.math.errors import BackendFault
+    one = [Fraction(1)]
+    x2_squared = [Fraction(c) for c in (1, 0, 2, 0, 1)]
+    x3 = [Fraction(c) for c in (1, 0, 0, 1)]
+    bezout, residues, subresultant = fr._bezout, fr._residue_polynomial, fr._subresultant
+    plants = (
+        ("_bezout", lambda a, b, c: (lambda s, r: (s + 1, r))(*bezout(a, b, c)), x2_squared,
+         "hermite_reduction_mismatch"),
+        ("_residue_polynomial", lambda n, d: residues(n, d) * fmpq_poly([-5, 1]), x3,
+         "log_part_degree_sum"),
+        ("_subresultant", lambda n, d, i: [c + 1 for c in subresultant(n, d, i)], x3,
+         "log_part_gcd_degree"))
+    for name, planted, denominator, code in plants:
+        assert kernel_integral(one, denominator)  # unplanted: an answer
+        with monkeypatch.context() as patch:
+            patch.setattr(fr, name, planted)
+            with pytest.raises(BackendFault) as info:
+                kernel_integral(one, denominator)
+            assert info.value.code == code, name
+    x, x_plus_1 = fmpq_poly([0, 1]), fmpq_poly([1, 1])
+    for call, code in ((lambda: fr._exact(x_plus_1, x), "rational_inexact_division"),
+                       (lambda: fr._inverse(x, x * x_plus_1), "log_part_not_invertible"),
+                       (lambda: fr._bezout(x, x * x_plus_1, x), "hermite_not_coprime")):
+        with pytest.raises(BackendFault) as info:
+            call()
+        assert info.value.code == code

@@ -1,40 +1,21 @@
-"""Private adapter: rational-function integration by Hermite reduction and Lazard-Rioboo-Trager.
+"""Private adapter: the residue form of calculus.integrate.definite on sympy (Hermite
+reduction by `ratint_ratpart`, a factorisation, Sturm counts and root isolation).
 
 sympy's general `integrate` can run for minutes on 1/(x^5 + x + 1) because it insists on
-radicals; the two building blocks used here (`ratint_ratpart`, `ratint_logpart`) return the
-logarithmic part as a sum over the roots of a resultant polynomial R(t) instead, which is exact,
-radical-free and fast. Values cross as coefficient lists, highest degree first.
+radicals; the residue form sums over the roots of the denominator's factors instead, which is
+exact, radical-free and fast. Values cross as coefficient lists, highest degree first.
+(calculus.integrate.rational runs on FLINT: adapters/flint_rational.py.)
 """
 
 from __future__ import annotations
 
 from fractions import Fraction
 
-from sympy import Dummy, Poly, QQ, ZZ, cancel
-from sympy.integrals.rationaltools import ratint_logpart, ratint_ratpart
+from sympy import Poly, QQ, ZZ, cancel
+from sympy.integrals.rationaltools import ratint_ratpart
 
 from ..errors import BackendFault
 from .sympy_poly import X, from_poly, primitive_integer, to_poly
-
-LogTerm = tuple[list[int], list[list[Fraction]]]
-
-
-def integrate_rational(numerator: list[Fraction], denominator: list[Fraction]
-                       ) -> tuple[list[Fraction], list[Fraction], list[LogTerm]]:
-    """An antiderivative of P/Q as (A, B, [(R, S)]): F = A/B + sum over the roots t of each
-    R of t * log(S(t, x)). B is monic and coprime to A; R is primitive in Z[t] with positive
-    leading coefficient; S is given by its x-coefficients, each a polynomial in t over Q."""
-    _, _, rational, rest, den = _hermite(numerator, denominator)
-    logs: list[LogTerm] = []
-    if not rest.is_zero:
-        t = Dummy("t")
-        for s_poly, r_poly in ratint_logpart(rest, den, X, t):
-            _, r_ints = primitive_integer(from_poly(Poly(r_poly, t, domain=QQ)))
-            s_coefficients = [from_poly(Poly(c, t, domain=QQ))
-                              for c in Poly(s_poly, X).all_coeffs()]
-            logs.append((r_ints, s_coefficients))
-    a, b = _monic_quotient(rational)
-    return from_poly(a), from_poly(b), logs
 
 
 def _hermite(numerator: list[Fraction], denominator: list[Fraction]):
