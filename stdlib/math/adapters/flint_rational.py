@@ -83,7 +83,7 @@ def _hermite(a: fmpq_poly, d: fmpq_poly):
     while d_minus.degree() > 0:
         d_minus2 = d_minus.gcd(d_minus.derivative())
         d_minus_star = _exact(d_minus, d_minus2)
-        # Solve B * (-d_star d_minus' / d_minus) + C * d_minus_star = rest, deg B < deg d_minus_star.
+        # B (-d_star d_minus' / d_minus) + C d_minus_star = rest, deg B < deg d_minus_star.
         u = -_exact(d_star * d_minus.derivative(), d_minus)
         big_b, big_c = _bezout(u, d_minus_star, rest)
         rest = big_c - _exact(big_b.derivative() * d_star, d_minus_star)
