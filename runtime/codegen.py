@@ -1789,8 +1789,15 @@ class Generator:
         direct = self.temp()
         t = self.temp()
         site = self.site()
+        # A hit is e_Call's: the cached closed direct body, which never answers GIVE (a direct
+        # body has no frame, so no closure that could signal; its `give` is a `return`).
         self.emit(f"if {fn} is {site}:")
-        self.emit(f"    {direct} = {site}_fn")
+        self.emit("    try:")
+        self.indent += 2
+        self.direct_call(t, f"{site}_fn({site}_env, {{depth}}{listed})")
+        self.indent -= 2
+        self.emit("    except SynError as error:")
+        self.emit(f"        raise error.at({span})")
         self.emit("else:")
         self.indent += 1
         self.emit(f"if {fn}.__class__ is not Task:")
@@ -1806,7 +1813,6 @@ class Generator:
         # a closed direct body is the choice whatever `st.touched` says: the one kind cached
         self.emit(f"if {direct} is not None and {direct} is {code}.closed_direct:")
         self.cache(site, fn, direct, 1)
-        self.indent -= 1
         self.emit("try:")
         self.indent += 1
         self.emit(f"if {direct} is not None:")
@@ -1832,6 +1838,7 @@ class Generator:
         self.emit(f"if {t} is GIVE:")
         self.emit(f"    {t} = reg.value")
         self.emit("    reg.value = None")
+        self.indent -= 1
         return t
 
 

@@ -86,6 +86,15 @@ PROGRAMS = {
         "print(fib(10), capped(8), steps())\nprint(declassify(fib(s), \"ok\"), declassify(capped(s), \"ok\"))\n"
         "set fib to (n) => n * 100\nprint(capped(8), fib(2))\n",
         ["55 2", "55 2", "3 2", "2 200"], None),
+    # Once something is private a closed body's recursive calls hit its call sites' caches
+    # (codegen.public_call): the depth limit, the steps and an error's position all on that path.
+    "closed bodies at the recursion limit once something is private": (
+        DOWN + "task dig(n)\n    when n == 0\n        give 10 // n\n    give dig(n - 1)\n"
+        "let s be private(1, \"app\")\ntask count()\n    give declassify(steps(), \"work\")\n"
+        "print(down(2999), count())\n"
+        "try\n    print(down(3000))\nrecover e\n    print(`down: {e}`, count())\n"
+        "print(down(5), count())\nprint(dig(40))\n",
+        ["2999 3001", "down: maximum recursion depth exceeded 6002", "5 6009"], "prog.syn:7:14"),
     # Under --labels each call below starts a public run that meets `length` at its bottom and
     # gives up; the steps it took are taken back (one entry per arity) and the labelled body
     # runs the calls again: steps() counts each call once.
