@@ -50,7 +50,8 @@ from synsema.lang.errors import SynError
 from synsema.runtime import assertions, fastpaths
 from synsema.runtime import operators as ops
 from synsema.runtime.codegen import Generator, _GiveUp, _slow_binary, _slow_negate, _undefined_raiser
-from synsema.runtime.codegen_labels import public_builtin_call
+from synsema.runtime.compiler import _append_call
+from synsema.runtime.codegen_labels import _PURE_BUILTINS, public_builtin_call
 from synsema.runtime.label_compiler import _may_give, _updated, labelled_comparison
 from synsema.runtime.labels import EMPTY, Labeled, assignment_refusal, make_secret, unwrap, violation, wrap
 
@@ -387,11 +388,18 @@ class SplitGenerator(Generator):
         inner = settles and self._settled_condition(node.cond) and not any(type(s) is ast.Stop for s in node.body)
         settled = f"q{self.pcs}" if settles and not inner else None
         span = self.value(node.span)
+        plain = PlainLoop(self).write(node)
         self.emit(f"{old} = pc")
         if settled:
             self.emit(f"{settled} = False")
         self.emit("try:")
         self.indent += 1
+        if plain is not None:   # entered while nothing is private: the whole loop without labels
+            test, lines = plain
+            self.emit(f"if {test}:")
+            self.lines += lines
+            self.emit("else:")
+            self.indent += 1
         self.emit("while True:")
         self.indent += 1
         at_condition = self.temps, self.labels
@@ -440,6 +448,8 @@ class SplitGenerator(Generator):
         self.emit("except StopLoop:")
         self.emit("    break")
         self.indent -= 1
+        if plain is not None:
+            self.indent -= 1
         if tail:
             self.emit("return Labeled(None, pc) if pc else None")
         self.indent -= 1
@@ -732,3 +742,112 @@ class SplitGenerator(Generator):
         self.unbox_into(t, m)
         self.indent -= 1
         return t, m
+
+
+class PlainLoop(Generator):
+    """A `while` of a split body as runtime.codegen writes it without labels, on the body's value
+    locals (`x<slot>`), for a loop entered while nothing is private (SplitGenerator.s_While).
+
+    While the run has no private value, every label local is EMPTY and so is the pc, and every
+    operator, comparison, name, literal and store computes what its labelled form computes, error
+    included (a secret error is one made secret by a non-empty label). What could make the run's
+    first private value is a call, so the loop may call only builtins of _PURE_BUILTINS (no
+    callback, no effect, no private answer), each named by a global that is not one of the body's
+    variables, and nothing in the loop can rebind a global: so the test at the loop's entry, that
+    nothing is private and each of those globals still holds its builtin, holds for the whole
+    loop, and the labelled copy is never needed once it passes. No `give`, no nested loop, no
+    in-place append or slice (their own paths call what the global holds, rebound or not)."""
+
+    def __init__(self, split: SplitGenerator):
+        super().__init__(split.c, split.task_body, direct=True)
+        self.split = split
+        self.values, self.value_names, self.name_reads = split.values, split.value_names, split.name_reads
+        self.constants, self.names = split.constants, split.names
+        self.frames = [("x", split.scope)]
+        self.local_frames = {"x"}
+        self.bound = set(split.bound)
+        self.temps = split.temps
+        self.indent = split.indent + 2   # under the loop's `try:` and `if <entry test>:`
+        self.callees: dict = {}          # global name -> the builtin it must still hold
+
+    def write(self, node) -> tuple[str, list] | None:
+        """(the entry test, the loop's lines), or None when the loop holds anything else."""
+        try:
+            Generator.s_While(self, node, False)
+        except _GiveUp:
+            return None
+        self.split.temps = self.temps   # the plain copy's temporaries are not the labelled one's
+        tests = ["not st.touched"] + [f"g.get({self.key(name)}) is {self.value(fn)}"
+                                      for name, fn in sorted(self.callees.items())]
+        return " and ".join(tests), self.lines
+
+    def statement(self, node, tail: bool) -> None:
+        name = type(node).__name__
+        if name not in ("ExprStmt", "Let", "Set", "Stop") or not getattr(self, "s_" + name)(node, tail):
+            raise _GiveUp()
+        self.end_statement()
+
+    def s_Let(self, node, tail):
+        """SplitGenerator.s_Let under a public pc: the value, then the local bound."""
+        if node.exported or node.name in PROTECTED_NAMES or self.scope.is_global:
+            raise _GiveUp()
+        mark = len(self.lines)
+        v = self.expr(node.value)
+        where = self.location(0, self.scope.declare(node.name))
+        self.store(where, v, mark)
+        self.bound.add(where)
+        return True
+
+    def s_Set(self, node, tail):
+        """SplitGenerator.s_Set / set_key under a public pc, on the body's own bound variable."""
+        target = node.target
+        name = target.obj.name if type(target) is ast.Index else target.name
+        candidates = self.scope.resolve(name)
+        if (not candidates or candidates != [(0, candidates[0][1])]
+                or not (candidates[0][1] <= self.scope.params or self.location(0, candidates[0][1]) in self.bound)
+                or (type(target) is ast.Name and _append_call(node, name))
+                or self.c._shrink_pattern(node, name, self.scope) is not None):
+            raise _GiveUp()
+        return Generator.s_Set(self, node, tail)
+
+    def expr(self, node) -> str:
+        if type(node).__name__ not in _EXPRESSIONS:
+            raise _GiveUp()
+        return super().expr(node)
+
+    def fallback_expr(self, node) -> str:
+        raise _GiveUp()
+
+    def fallback_statement(self, node, tail: bool) -> None:
+        raise _GiveUp()
+
+    def e_Name(self, node):
+        """The body's own variable or a global (a split body reads no enclosing frame)."""
+        candidates = self.scope.resolve(node.name)
+        if candidates and candidates != [(0, candidates[0][1])]:
+            raise _GiveUp()
+        return super().e_Name(node)
+
+    def e_Call(self, node):
+        """A builtin of _PURE_BUILTINS named by a global the entry test checks: its call written
+        out (Generator.builtin_call) without testing the callee again."""
+        if node.named or type(node.func) is not ast.Name or assertions.is_check(node, self.scope) \
+                or self.scope.resolve(node.func.name):
+            raise _GiveUp()
+        known = self.known_builtin(node.func, len(node.args))
+        if known is None or known.spec.name not in _PURE_BUILTINS:
+            raise _GiveUp()
+        self.callees[node.func.name] = known
+        args = [self.atom(a, node.args[i + 1:]) for i, a in enumerate(node.args)]
+        t = self.temp()
+        span = self.value(node.span)
+        self.emit("try:")
+        at = len(self.lines)
+        self.builtin_call(known, "CALLEE", t, ", ".join(args), span, args)
+        test = self.lines[at]
+        if not test.endswith(f"if CALLEE is {self.value(known)}:"):
+            raise _GiveUp()
+        self.lines[at] = test[:test.index("if ")] + "if True:"   # the entry test holds for the whole loop
+        self.emit("except SynError as error:")
+        self.emit(f"    raise error.at({span})")
+        return t
