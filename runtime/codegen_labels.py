@@ -37,8 +37,8 @@ from synsema.lang import ast
 from synsema.lang.checks import PROTECTED_NAMES
 from synsema.runtime import assertions, fastpaths
 from synsema.runtime.compiler import _early_returns_as_branches
-from synsema.runtime.codegen import (_CONSTANT, Generator, _callback_entry, _frame_mode, _GiveUp, _inline_operator, _signals,
-                                     _slow_binary)
+from synsema.runtime.codegen import (_CONSTANT, Generator, _callback_entry, _frame_mode, _GiveUp, _inline_operator,
+                                     _signals, _slow_binary)
 from synsema.runtime.label_compiler import _may_give, labelled_comparison, labelled_index, not_iterable
 from synsema.runtime.labels import EMPTY, Labeled, make_secret, strip, wrap
 from synsema.runtime.limits import MAX_TEXT_LENGTH
@@ -201,7 +201,7 @@ class PlainCallback(Generator):
         self.values, self.value_names, self.name_reads = split.values, split.value_names, split.name_reads
         self.constants, self.names = split.constants, split.names
         self.loop = False    # writing a callback loop's body (loop_body)
-        self.callees: list = []   # (global name, builtin) of each call written
+        self.callees: dict = {}   # global name -> builtin, of each call written (loop_body)
 
     def loop_body(self, node, scope, indent: int, temps: int) -> str | None:
         """The body's lines for LabelGenerator.callback_loop, written at `indent` with
@@ -243,26 +243,119 @@ class PlainCallback(Generator):
         return super().e_Name(node)
 
     def e_Call(self, node):
-        if node.named or type(node.func) is ast.Attr or assertions.is_check(node, self.scope):
+        return _pure_call(self, node, self.callees if self.loop else None)
+
+    def guard(self) -> str:
+        return _callees_held(self, self.callees)
+
+
+def _pure_call(gen, node, callees: dict | None) -> str:
+    """A call of a builtin of _PURE_BUILTINS as runtime.codegen writes it (PlainCallback,
+    PlainLoop); anything else gives up. The call site tests that the global still holds that
+    builtin, and raises LabelledCall before the call if it does not; with `callees`, the code
+    around it tests that before it starts, nothing in it can rebind the global, and the call is
+    of the builtin itself (the global recorded in `callees` for that test, `_callees_held`)."""
+    if node.named or type(node.func) is ast.Attr or assertions.is_check(node, gen.scope):
+        raise _GiveUp()
+    known = gen.known_builtin(node.func, len(node.args))
+    if known is None or known.spec.name not in _PURE_BUILTINS:
+        raise _GiveUp()
+    if callees is not None:
+        callees[gen.c._global_name(node.func, gen.scope)] = known
+        fn = gen.value(known)
+    else:
+        fn = gen.atom(node.func, node.args)
+    args = [gen.atom(a, node.args[i + 1:]) for i, a in enumerate(node.args)]
+    t = gen.temp()
+    span = gen.value(node.span)
+    gen.emit("try:")
+    gen.builtin_call(known, fn, t, ", ".join(args), span, args)
+    gen.emit("    else:")
+    gen.emit("        raise LabelledCall")
+    gen.emit("except SynError as error:")
+    gen.emit(f"    raise error.at({span})")
+    return t
+
+
+def _callees_held(gen, callees: dict) -> str:
+    """The test (` and …` terms) that every global in `callees` still holds its builtin."""
+    return "".join(f" and g.get({gen.key(name)}) is {gen.value(callee)}" for name, callee in callees.items())
+
+
+# What a loop's body without labels is made of (PlainLoop): the statements that only compute and
+# store, over PlainCallback's expressions and items, templates and map literals.
+_PLAIN_STATEMENTS = frozenset({"Let", "Set", "When", "Each", "While"})
+_PLAIN_LOOP_EXPRESSIONS = _PLAIN_EXPRESSIONS | {"Index", "Template", "MapLit"}
+
+
+class PlainLoop(Generator):
+    """A `while` or `each` statement of a labelled frame-mode body as runtime.codegen writes it
+    without labels (its own `each` frames in Python locals), which LabelGenerator runs instead of
+    the labelled loop when the loop starts while nothing is private. Written only when the
+    loop's body is made of _PLAIN_STATEMENTS over _PLAIN_LOOP_EXPRESSIONS whose calls are of
+    _PURE_BUILTINS, none of them a name the loop assigns: nothing in it runs code of the
+    program's or makes a private value, so nothing is private until it ends, and every statement
+    computes what its labelled form computes while nothing is private (the pc, the give taint and
+    every label empty: the LabelGenerator's and LabelCompiler's public cases are these plain ones,
+    an error made secret under no label is the error itself). The globals it calls are tested
+    before it starts (`guard`). It shares the labelled function's values, names and frames."""
+
+    def __init__(self, parent):
+        super().__init__(parent.c, parent.task_body, local_slots=True)
+        self.values, self.value_names, self.name_reads = parent.values, parent.value_names, parent.name_reads
+        self.constants, self.names = parent.constants, parent.names
+        self.frames, self.local_frames, self.bound = list(parent.frames), set(parent.local_frames), set(parent.bound)
+        self.temps, self.frame_count, self.loops = parent.temps, parent.frame_count, parent.loops
+        self.indent = parent.indent + 1
+        self.callees: dict = {}
+        self.coll = None
+
+    def written(self, node, coll: str | None):
+        """This generator holding the loop `node` (an `each` over the temporary `coll` the
+        labelled function computed), or None when its body holds anything else."""
+        assigned = {n.name for n in ast.walk(ast.Module("", node.body)) if type(n) is ast.Let}
+        assigned |= {n.target.name for n in ast.walk(ast.Module("", node.body))
+                     if type(n) is ast.Set and type(n.target) is ast.Name}
+        self.coll = coll
+        self.statement_temps = [coll] if coll is not None else []
+        loops = self.c.loops
+        try:
+            self.statement(node, False)
+        except _GiveUp:
+            return None
+        finally:
+            self.c.loops = loops
+        if assigned & set(self.callees):
+            return None
+        return self
+
+    def guard(self) -> str:
+        return _callees_held(self, self.callees)
+
+    def statement(self, node, tail: bool) -> None:
+        if type(node).__name__ not in _PLAIN_STATEMENTS:
             raise _GiveUp()
-        known = self.known_builtin(node.func, len(node.args))
-        if known is None or known.spec.name not in _PURE_BUILTINS:
+        super().statement(node, tail)
+
+    def fallback_statement(self, node, tail: bool) -> None:
+        raise _GiveUp()
+
+    def expr(self, node) -> str:
+        if type(node).__name__ not in _PLAIN_LOOP_EXPRESSIONS:
             raise _GiveUp()
-        if self.loop:   # the loop tested the global before it started; nothing in it can rebind one
-            self.callees.append((self.c._global_name(node.func, self.scope), known))
-            fn = self.value(known)
-        else:
-            fn = self.atom(node.func, node.args)
-        args = [self.atom(a, node.args[i + 1:]) for i, a in enumerate(node.args)]
-        t = self.temp()
-        span = self.value(node.span)
-        self.emit("try:")
-        self.builtin_call(known, fn, t, ", ".join(args), span, args)
-        self.emit("    else:")
-        self.emit("        raise LabelledCall")
-        self.emit("except SynError as error:")
-        self.emit(f"    raise error.at({span})")
-        return t
+        return super().expr(node)
+
+    def fallback_expr(self, node) -> str:
+        raise _GiveUp()
+
+    def iterable(self, node) -> str:
+        if self.coll is not None:   # the loop's own collection, computed by the labelled function
+            coll, self.coll = self.coll, None
+            return coll
+        return super().iterable(node)
+
+    def e_Call(self, node):
+        return _pure_call(self, node, self.callees)
 
 
 class LabelGenerator(Generator):
@@ -438,6 +531,31 @@ class LabelGenerator(Generator):
             self.emit(f"    return {r}")
 
     def s_While(self, node, tail):
+        """`while`: a PlainLoop for a loop that starts while nothing is private, where one can be
+        written; else, and every other time, `labelled_while`."""
+        plain = None if tail else PlainLoop(self).written(node, None)
+        self.plain_first(plain, lambda: self.labelled_while(node, tail))
+        return True
+
+    def plain_first(self, plain, labelled) -> None:
+        """`if not st.touched <and the callees held>: <the PlainLoop> else: <labelled()>`; without
+        a PlainLoop (None) the labelled loop alone."""
+        if plain is None:
+            labelled()
+            return
+        self.emit(f"if not st.touched{plain.guard()}:")
+        self.lines.extend(plain.lines)   # its temporaries and frames numbered on from this function's
+        self.temps, self.frame_count = plain.temps, plain.frame_count
+        self.statement_temps.extend(t for t in plain.statement_temps if t not in self.statement_temps)
+        self.emit("else:")
+        self.indent += 1
+        labelled()
+        self.indent -= 1
+
+    def labelled_while(self, node, tail):
+        """label_compiler.LabelCompiler.s_While: a private condition raises the pc (and the give
+        taint, and hides absence) for the rest of the loop; errors secret under the pc; the pc
+        back to `old | give_taint` on every exit."""
         c = self.c
         self.pcs += 1
         old = f"p{self.pcs}"
@@ -463,7 +581,6 @@ class LabelGenerator(Generator):
         self.loop_body(node.body)
         self.indent -= 1
         self.loop_end(old, tail)
-        return True
 
     def loop_body(self, stmts) -> None:
         """A loop's body, a `stop` of a called task (StopLoop) ending the loop."""
@@ -491,11 +608,19 @@ class LabelGenerator(Generator):
         self.emit(f"    st.pc = {old} | st.give_taint")
 
     def s_Each(self, node, tail):
+        """`each`: a PlainLoop for a walk that starts while nothing is private, where one can be
+        written (the collection is then no labelled value, and runtime.codegen's each_items walks
+        or refuses it as the labelled loop does); else, and every other time, `labelled_each`."""
+        coll = self.iterable(node.iterable)
+        plain = None if tail else PlainLoop(self).written(node, coll)
+        self.plain_first(plain, lambda: self.labelled_each(node, coll, tail))
+        return True
+
+    def labelled_each(self, node, coll: str, tail: bool) -> None:
         """label_compiler.LabelCompiler.s_Each: the collection's label raises the pc for the
         whole loop and labels every item; errors in the loop are secret under the pc; the pc
         goes back to `old | give_taint` on every exit."""
         from synsema.lang.resolve import block_scope
-        coll = self.iterable(node.iterable)
         labels = self.temp()
         span = self.value(node.iterable.span)
         self.emit(f"if {coll}.__class__ is Labeled:")
@@ -541,7 +666,6 @@ class LabelGenerator(Generator):
         self.indent -= 1
         self.loop_end(old, tail)
         self.statement_temps = saved_temps + [coll, labels]
-        return True
 
     # ------------------------------------------------------------------ expressions
     def e_Unary(self, node):
@@ -754,13 +878,14 @@ class LabelGenerator(Generator):
         t, d = self.temp(), self.temp()
         item = f"v{params}"
         names = {"r": t, "x": item, "a": "v1", "i": rest[0] if rest else None}
-        callees = "".join(f" and g.get({self.key(name)}) is {self.value(callee)}" for name, callee in plain.callees)
+        callees = plain.guard()
         self.emit(f"if {fn} is {self.value(fn_value)} and not st.touched and {xs}.__class__ is list{callees}:")
         self.indent += 1
         self.emit("try:")
         self.indent += 1
         self.emit(f"{d} = reg.depth")
-        self.emit(f"if {d} >= RECURSION_LIMIT or ({xs} and {d} + 1 >= RECURSION_LIMIT):")   # the call's, the first item's
+        # the call's depth test, and the first item's
+        self.emit(f"if {d} >= RECURSION_LIMIT or ({xs} and {d} + 1 >= RECURSION_LIMIT):")
         self.emit("    raise SynError('maximum recursion depth exceeded')")
         self.emit(start.format(**names))
         self.emit(f"reg.depth = depth = {d} + 2")   # the body's level: below the builtin's and the callback's

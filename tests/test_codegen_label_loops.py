@@ -12,11 +12,20 @@ stdout is written out here: each fails when the check that keeps it is dropped f
 (each was planted out once and seen to fail). tests/test_codegen_callback_loops.py runs its
 programs (a rebound `where`, what is not a list, the depth limit, a step per item, random bodies)
 under --labels too.
+
+Likewise a `while` or `each` loop of a labelled frame-mode body whose body only computes and
+stores (PlainLoop: let, set, when, each, while over operators, items, templates, map and list
+literals and calls of the pure builtins) runs as runtime.codegen writes it, its `each` variables in
+Python locals, when it starts while nothing is private (and, for `each`, walks a list) and every
+global it calls still holds its builtin: nothing in it can run program code or make a private
+value (PLAIN_LOOP_RULES, each test planted out once and seen to fail).
 """
 
 from __future__ import annotations
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from synsema.runtime import codegen
 from synsema.runtime.calls import RECURSION_LIMIT
@@ -89,9 +98,64 @@ LOOP_RULES = {
 }
 
 
+# A `while` or `each` loop whose body only computes and stores (LabelGenerator.s_While/s_Each,
+# PlainLoop) runs as runtime.codegen writes it, without labels, when it starts while nothing is private.
+_FIRST = "a while and an each loop that start while nothing is private, and once something is"
+PLAIN_LOOP_RULES = {
+    _FIRST: (
+        'let xs be []\nlet i be 0\nwhile i < 3\n    let sq be i * i\n'
+        '    set xs to append(xs, {"n": i, "t": `v{sq}`, "k": [sq, "a"][1]})\n    set i to i + 1\n'
+        'print(xs, sq, steps())\nlet counts be {}\neach w in ["a", "b", "a"]\n'
+        '    set counts[w] to get(counts, w, 0) + length(w)\nprint(counts)\nlet p be private(2, "app")\n'
+        'let j be 0\nlet ys be []\nwhile j < 2\n    set ys to append(ys, j + p)\n    set j to j + 1\n'
+        'print(declassify(ys, "t"))\neach w in [p, "c"]\n    set counts[w] to get(counts, w, 0) + 1\n'
+        'print(declassify(counts, "t"))\n',
+        '[{n: 0, t: "v0", k: "a"}, {n: 1, t: "v1", k: "a"}, {n: 2, t: "v4", k: "a"}] 4 0\n{a: 2, b: 1}\n'
+        '[2, 3]\n{a: 2, b: 1, 2: 1, c: 1}\n', None),
+    'a while loop that starts once something is private is labelled': (
+        'let p be private(2, "app")\nlet n be 0\nlet i be 0\nwhile i < 2\n    when p > 1\n'
+        '        set n to n + 1\n    set i to i + 1\nprint(i)\n',
+        '', "prog.syn:6:9: label_violation: cannot assign to 'n' (public) under private cont"),
+    'an each loop that starts once something is private is labelled': (
+        'let p be private(2, "app")\nlet n be 0\neach w in [1, 2]\n    when p > 1\n        set n to n + 1\n'
+        'print(n)\n',
+        '', "prog.syn:5:9: label_violation: cannot assign to 'n' (public) under private cont"),
+    'each over a text, a map, a range and what cannot be walked': (
+        'let n be 0\neach c in "ab"\n    set n to n + length(c)\neach k in {"x": 1, "yy": 2}\n'
+        '    set n to n + length(k)\neach k in range(0, 3)\n    set n to n + k\nprint(n)\neach x in 5\n'
+        '    set n to n + 1\n',
+        '8\n', 'prog.syn:9:11: Cannot iterate over number'),
+    'a callee rebound before the loop is called': (
+        'let counts be {}\nset get to (m, k, d) => 7\neach w in ["a", "b", "a"]\n'
+        '    set counts[w] to get(counts, w, 0) + 1\nprint(counts)\nlet i be 0\nset length to (x) => 40\n'
+        'while i < 2\n    set counts[text(i)] to length("ab")\n    set i to i + 1\nprint(counts)\n',
+        '{a: 8, b: 8}\n{a: 8, b: 8, 0: 40, 1: 40}\n', None),
+    'a loop that rebinds a name it calls is labelled': (
+        'let out be []\nlet i be 0\nwhile i < 2\n    set out to append(out, length("abc"))\n'
+        '    set length to upper\n    set i to i + 1\nprint(out)\n',
+        '[3, "ABC"]\n', None),
+    'a loop that makes a private value is labelled': (
+        'let i be 0\nlet n be 0\nwhile i < 3\n    let s be private(i, "app")\n    when s > 0\n'
+        '        set n to n + 1\n    set i to i + 1\nprint(n)\n',
+        '', "prog.syn:6:9: label_violation: cannot assign to 'n' (public) under private cont"),
+    'the depth and the errors of a loop without labels': (
+        'task f(n, xs)\n    let keep be (x) => x\n    when n == 0\n        let total be 0\n'
+        '        each w in xs\n            set total to total + length(text(w))\n        give total\n'
+        '    give f(n - 1, xs)\neach n in [2997, 2998, 2999]\n    try\n        print(n, f(n, [12, 345]))\n'
+        '    recover e\n        print(n, e)\nlet m be {"a": 1}\nlet i be 0\nwhile i < 2\n'
+        '    set m["a"] to m["a"] * 10 // (1 - i)\n    set i to i + 1\n',
+        '2997 5\n2998 5\n2999 maximum recursion depth exceeded\n', 'prog.syn:17:19: Division by zero'),
+}
+
+
 @pytest.mark.parametrize("name", sorted(LOOP_RULES))
 def test_labelled_callback_loops_keep_the_rules(tmp_path, name):
     assert_rule(tmp_path, *LOOP_RULES[name])
+
+
+@pytest.mark.parametrize("name", sorted(PLAIN_LOOP_RULES))
+def test_plain_loops_keep_the_rules(tmp_path, name):
+    assert_rule(tmp_path, *PLAIN_LOOP_RULES[name])
 
 
 def test_a_host_failure_in_the_body_is_the_builtins_under_labels(tmp_path):
@@ -105,21 +169,64 @@ def test_a_host_failure_in_the_body_is_the_builtins_under_labels(tmp_path):
     assert out.startswith("maximum recursion depth exceeded (in where:"), out
 
 
-def test_the_labelled_loop_is_written(tmp_path):
-    """The rules above do go through the loop (a silent fall back to the builtin call would pass
-    them all): a labelled frame-mode body holds it, guarded by `st.touched`."""
+def generated(tmp_path, source: str) -> list:
+    """The generated functions' texts of `source` run under --labels (with the closures' run)."""
     sources = []
     original = codegen._compiled
 
-    def spy(source):
-        sources.append(source)
-        return original(source)
+    def spy(text):
+        sources.append(text)
+        return original(text)
     codegen._compiled = spy
     try:
-        assert_same(tmp_path, LOOP_RULES["each builtin of the loop in a task and in a top-level loop, with its steps"][0], True)
+        assert_same(tmp_path, source, True)
     finally:
         codegen._compiled = original
+    return sources
+
+
+def test_the_labelled_loop_is_written(tmp_path):
+    """The rules above do go through the loop (a silent fall back to the builtin call would pass
+    them all): a labelled frame-mode body holds it, guarded by `st.touched`."""
+    sources = generated(tmp_path, LOOP_RULES["each builtin of the loop in a task and in a top-level loop, with its steps"][0])
     written = [s for s in sources if "for v1 in " in s]
     assert len(written) == 2, sources   # the task's body and the top-level loop's
     for source in written:
         assert "and not st.touched and " in source and "next(STEPS)" in source, source
+
+
+def test_the_plain_loops_are_written(tmp_path):
+    """The plain-loop rules do go through PlainLoop: the `while` and the `each` of the first
+    rule are each a labelled loop function holding the plain loop behind its test."""
+    written = "\n".join(generated(tmp_path, PLAIN_LOOP_RULES[_FIRST][0]))
+    assert written.count("        if not st.touched and g.get(") == 4, written   # two `while` and two `each` loops
+
+
+# Random loops of the shape PlainLoop writes, started with and without a private value in the run,
+# with statements that make one or read one: generated and on the closures under --labels.
+_ITEMS = st.sampled_from(['["a", "bb", "a", "ccc"]', "range(0, 4)", '"abc"', '{"x": 1, "yy": 2}', "[p, 1]", "[]", "7"])
+_STATEMENTS = st.sampled_from([
+    "set counts[text(w)] to get(counts, text(w), 0) + 1",
+    "set total to total + length(text(w))",
+    "when length(text(w)) > 1\n{pad}    set total to total + 1\n{pad}otherwise\n{pad}    set total to total - 1",
+    "set total to total + p",
+    "let last be [w, total]",
+    "set seen to append(seen, `<{w}>`)",
+    "when p > 2\n{pad}    set total to total * 2",
+    'set total to total + private(1, "app")',
+    "set counts[text(w)] to {\"n\": total, \"k\": [w][0]}",
+])
+plain_loops = st.tuples(st.booleans(), st.booleans(), _ITEMS, st.lists(_STATEMENTS, min_size=1, max_size=3)).map(
+    lambda t: 'let counts be {}\nlet total be 0\nlet seen be []\nlet last be nothing\n'
+    + ('let p be private(3, "app")\n' if t[0] else "let p be 3\n")
+    + ("each w in " + t[2] + "\n" if t[1] else "let w be 0\nwhile w < 3\n")
+    + "".join("    " + s.replace("{pad}", "    ") + "\n" for s in t[3])
+    + ("" if t[1] else "    set w to w + 1\n")
+    + 'print(declassify(counts, "t"), declassify(total, "t"), declassify(seen, "t"), declassify(last, "t"))\n')
+
+
+@settings(max_examples=60, deadline=None, derandomize=True,
+          suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
+@given(source=plain_loops)
+def test_random_plain_loops_compute_what_the_closures_compute(tmp_path, source):
+    assert_same(tmp_path, source, True)
