@@ -1619,18 +1619,7 @@ class Generator:
         self.indent += 1
         self.emit(f"if {fn} is {self.value(fn_value)} and {xs}.__class__ is list:")
         self.indent += 1
-        self.emit(f"{d} = reg.depth")
-        self.emit(f"if {d} >= RECURSION_LIMIT or ({xs} and {d} + 1 >= RECURSION_LIMIT):")   # the call's, the first item's
-        self.emit("    raise SynError('maximum recursion depth exceeded')")
-        self.emit(start.format(**names))
-        self.emit(f"reg.depth = {d} + 2")   # the body runs below the builtin's level and the callback's
-        self.emit("try:")
-        self.indent += 1
-        self.emit(f"for {item} in {xs}:")
-        self.indent += 1
-        self.emit("next(STEPS)")
-        for line in before:
-            self.emit(line.format(**names))
+        self.callback_loop_head(xs, d, item, start, before, names, "")
         self.local_frames.add(frame)
         self.frames.append((frame, task_scope(self.scope, lam.params, lam.body)))
         self.frameless = True
@@ -1641,13 +1630,7 @@ class Generator:
             v = self.expr(body)
         self.frameless = False
         self.frames.pop()
-        for line in after:
-            self.emit(line.format(v=v, **names))
-        self.indent -= 2
-        self.emit("except BUILTIN_FAILURES as problem:")
-        self.emit(f"    raise builtin_failure({name}, problem) from None")
-        self.emit("finally:")
-        self.emit(f"    reg.depth = {d}")
+        self.callback_loop_tail(after, dict(names, v=v), name, d)
         self.indent -= 1
         self.emit("else:")
         self.indent += 1
@@ -1657,6 +1640,34 @@ class Generator:
         self.emit("except SynError as error:")
         self.emit(f"    raise error.at({span})")
         return t
+
+    def callback_loop_head(self, xs, d, item, start, before, names, depth_local) -> None:
+        """A callback loop's bookkeeping up to its body, shared by the plain and the labelled
+        loop: the builtin's and the first item's depth tests, the body's level (also kept in the
+        local `depth` when `depth_local` is "depth = "), one step per item."""
+        self.emit(f"{d} = reg.depth")
+        self.emit(f"if {d} >= RECURSION_LIMIT or ({xs} and {d} + 1 >= RECURSION_LIMIT):")   # the call's, the first item's
+        self.emit("    raise SynError('maximum recursion depth exceeded')")
+        self.emit(start.format(**names))
+        self.emit(f"reg.depth = {depth_local}{d} + 2")   # the body runs below the builtin's level and the callback's
+        self.emit("try:")
+        self.indent += 1
+        self.emit(f"for {item} in {xs}:")
+        self.indent += 1
+        self.emit("next(STEPS)")
+        for line in before:
+            self.emit(line.format(**names))
+
+    def callback_loop_tail(self, after, names, name, d) -> None:
+        """A callback loop's end after its body (`names["v"]` holds the body's value): the
+        builtin's own use of it, a host failure as the builtin's error, the depth put back."""
+        for line in after:
+            self.emit(line.format(**names))
+        self.indent -= 2
+        self.emit("except BUILTIN_FAILURES as problem:")
+        self.emit(f"    raise builtin_failure({name}, problem) from None")
+        self.emit("finally:")
+        self.emit(f"    reg.depth = {d}")
 
     def known_builtin(self, func, n: int):
         """The builtin a call of `n` positional arguments names, when `func` is a global that

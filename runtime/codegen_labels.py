@@ -883,28 +883,10 @@ class LabelGenerator(Generator):
         self.indent += 1
         self.emit("try:")
         self.indent += 1
-        self.emit(f"{d} = reg.depth")
-        # the call's depth test, and the first item's
-        self.emit(f"if {d} >= RECURSION_LIMIT or ({xs} and {d} + 1 >= RECURSION_LIMIT):")
-        self.emit("    raise SynError('maximum recursion depth exceeded')")
-        self.emit(start.format(**names))
-        self.emit(f"reg.depth = depth = {d} + 2")   # the body's level: below the builtin's and the callback's
-        self.emit("try:")
-        self.indent += 1
-        self.emit(f"for {item} in {xs}:")
-        self.indent += 1
-        self.emit("next(STEPS)")
-        for line in before:
-            self.emit(line.format(**names))
+        self.callback_loop_head(xs, d, item, start, before, names, "depth = ")
         self.lines.extend(plain.lines)
         self.statement_temps.extend(plain.statement_temps)
-        for line in after:
-            self.emit(line.format(v=written, **names))
-        self.indent -= 2
-        self.emit("except BUILTIN_FAILURES as problem:")
-        self.emit(f"    raise builtin_failure({self.value(fn_value.spec.name)}, problem) from None")
-        self.emit("finally:")
-        self.emit(f"    reg.depth = {d}")
+        self.callback_loop_tail(after, dict(names, v=written), self.value(fn_value.spec.name), d)
         self.indent -= 1
         self.emit("except SynError as error:")
         self.emit(f"    raise error.at({span})")
