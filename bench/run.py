@@ -117,7 +117,7 @@ MATH_FIRST_CALLS = [("nt.integer.gcd", "no backend"), ("comb.binomial", "no back
                     ("sat.solve", "PySAT"), ("smt.solve", "z3"),
                     # the operations issue 28 added, each with its own domain module
                     ("linalg.lattice.reduce", "no backend"), ("seq.holonomic.find", "no backend"),
-                    ("poly.galois.group", "sympy"), ("calculus.integrate.definite", "sympy"),
+                    ("poly.galois.group", "sympy"), ("calculus.integrate.definite", "FLINT"),
                     ("nt.algebraic.minimal_polynomial", "FLINT"),
                     ("poly.system.solve", "FLINT"), ("smt.nonlinear.solve", "z3"),
                     ("calculus.series.expand", "no backend"), ("nt.real.relations", "mpmath")]

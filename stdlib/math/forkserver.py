@@ -11,7 +11,8 @@ forks the child of a call, it prepares that operation: imports its domain module
 adapters it declares (`MathTool.adapters`), and so the backends behind them, and builds its
 validators (`MathTool.build_validators`); later children inherit all of it, so each backend is
 loaded and each validator built once per helper, by the first call that needs it, and an
-operation that needs no backend (nt.integer.gcd) never loads sympy, z3 or PySAT. The parent
+operation that needs no backend (nt.integer.gcd) never loads sympy, z3 or PySAT (an
+operation's `late_adapters` wait for the child that needs one, or a pre-warm). The parent
 names the operation of its first call when it starts the helper, which prepares it before it
 announces readiness, while the parent validates that call's request. A `load` request imports
 the adapters of whole domains ahead of time (pre-warm). All of this happens in the helper,
@@ -31,8 +32,8 @@ parent sends a 4-byte length and a JSON header.
   or X<exception class> (an unexpected exception).
   With "plain": true the operation is one of stdlib.math.plain's: the child validates and runs
   it with that module's table and the operation's kernel, and never imports Pydantic.
-- {"load": [domain, ...]} imports those domains' adapters; the helper answers with a 4-byte
-  length and the JSON list of the backends (`BACKENDS`) it has loaded by then.
+- {"load": [domain, ...]} imports those domains' adapters, late ones included; the helper
+  answers with a 4-byte length and the JSON list of the backends (`BACKENDS`) it has loaded by then.
 - {"modules": true}: the same kind of answer, every module the helper has imported (tests
   check that the plain path keeps Pydantic and the backends out of it).
 
@@ -86,7 +87,8 @@ def serve(fd: int, expected: str = "") -> None:
         if "load" in request or "modules" in request:
             if "load" in request:
                 from . import catalog
-                _load(a for tool in catalog.in_domains(request["load"]) for a in tool.adapters)
+                _load(a for tool in catalog.in_domains(request["load"])
+                      for a in tool.adapters + tool.late_adapters)
                 _ignore_interrupts()
                 reply = [name for name in BACKENDS if name in sys.modules]
             else:

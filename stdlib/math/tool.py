@@ -74,7 +74,10 @@ class MathTool:
     the worker imports exactly those, and the backends behind them, before it forks the child
     of the operation's first call, so an operation that needs no backend never loads one
     (tests/math/test_lazy_backends.py checks every declaration against what its examples
-    import).
+    import). `late_adapters` names those the function imports only on a path its first
+    example does not take (calculus.integrate.definite's divergent case, on sympy): the worker
+    does not prepare them, so that first call stays free of their backend; the child imports
+    one when it takes that path, and a pre-warm loads them with the rest.
     """
 
     identifier: str
@@ -91,6 +94,7 @@ class MathTool:
     vocabulary: tuple[str, ...] = ()
     synonyms: tuple[str, ...] = ()
     adapters: tuple[str, ...] = ()
+    late_adapters: tuple[str, ...] = ()
 
     def __post_init__(self) -> None:
         derived = getattr(self.function, "__func__", None) is MathTool._kernel_result

@@ -5,7 +5,8 @@ adapters the operation declares (`MathTool.adapters`), so a pure-Python operatio
 nt.integer.gcd never loads sympy, z3 or PySAT. `math.prewarm(domains)` loads domains ahead and
 reports the backends the worker holds; `--math-prewarm` does it from the command line while
 the program starts. The declarations themselves are checked against what every published
-example really imports.
+example really imports; an operation's `late_adapters` (imported only on a path its first
+example does not take) are not prepared, and the first example runs without them.
 """
 
 from __future__ import annotations
@@ -49,26 +50,52 @@ def imported_by(tool, forget):
     return in_fork(lambda: imported(tool, forget))
 
 
-tools = list(catalog.TOOLS.values())
-seen = {t.identifier: imported_by(t, False) for t in tools if not t.adapters}
-for tool in tools:
+# In a child of a process that has loaded no adapter: the operation's declared adapters (the
+# worker's state before its first call), then its first example; the adapters that example
+# imports, and the backends held after it.
+def first_example_without_late(tool):
     for name in tool.adapters:
         importlib.import_module(PREFIX + name)
+    before = set(sys.modules)
+    tool.function(tool.request.model_validate(tool.examples[0].payload))
+    return {"new": sorted(m[len(PREFIX):] for m in set(sys.modules) - before
+                          if m.startswith(PREFIX)),
+            "held": sorted(m for m in BACKENDS if m in sys.modules)}
+
+
+tools = list(catalog.TOOLS.values())
+seen = {t.identifier: imported_by(t, False) for t in tools if not t.adapters}
+first = {t.identifier: in_fork(lambda: first_example_without_late(t))
+         for t in tools if t.late_adapters}
+for tool in tools:
+    for name in tool.adapters + tool.late_adapters:
+        importlib.import_module(PREFIX + name)
 seen.update({t.identifier: imported_by(t, True) for t in tools if t.adapters})
-print(json.dumps(seen))
+print(json.dumps({"all": seen, "first": first}))
 """
 
 
 @pytest.fixture(scope="module")
-def imported() -> dict[str, list[str]]:
+def probe() -> dict[str, dict[str, list[str]]]:
     out = subprocess.run([sys.executable, "-c", PROBE], capture_output=True, text=True,
                          timeout=300, env=synsema_env(), cwd=ROOT, check=True)
     return json.loads(out.stdout)
 
 
+@pytest.fixture(scope="module")
+def imported(probe) -> dict[str, list[str]]:
+    return probe["all"]
+
+
+@pytest.fixture(scope="module")
+def first_without_late(probe) -> dict[str, list[str]]:
+    return probe["first"]
+
+
 def test_every_declared_adapter_is_a_module_of_the_adapters_package():
     modules = {path.stem for path in (ROOT / "stdlib/math/adapters").glob("*.py")} - {"__init__"}
-    declared = {name for tool in catalog.TOOLS.values() for name in tool.adapters}
+    declared = {name for tool in catalog.TOOLS.values()
+                for name in tool.adapters + tool.late_adapters}
     assert declared and declared <= modules
     assert modules <= declared, "an adapter no operation declares is dead code"
 
@@ -77,9 +104,22 @@ def test_every_declared_adapter_is_a_module_of_the_adapters_package():
 def test_an_operation_imports_only_the_adapters_it_declares(tool, imported):
     assert type(imported[tool.identifier]) is list, imported[tool.identifier]  # or "failed: ..."
     if tool.adapters:
-        assert set(imported[tool.identifier]) <= set(tool.adapters)
+        assert set(imported[tool.identifier]) <= set(tool.adapters + tool.late_adapters)
     else:  # from a lean process: neither an adapter nor a backend library may load
         assert imported[tool.identifier] == []
+
+
+def test_a_first_example_runs_without_its_late_adapters(first_without_late):
+    """calculus.integrate.definite states a pole with sympy; its first example (a value)
+    runs on FLINT and mpmath alone, so the worker never loads sympy for it."""
+    assert catalog.TOOLS["calculus.integrate.definite"].late_adapters == (
+        "sympy_calculus", "sympy_poly")
+    assert "calculus.integrate.definite" in first_without_late
+    for identifier, first in first_without_late.items():
+        tool = catalog.TOOLS[identifier]
+        assert type(first) is dict, first  # or "failed: ..."
+        assert not set(first["new"]) & set(tool.late_adapters), identifier
+        assert "sympy" not in first["held"], identifier
 
 
 def test_pure_python_operations_include_gcd_and_the_solvers_are_separate():

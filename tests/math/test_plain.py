@@ -179,7 +179,8 @@ print(json.dumps({"code": code, "interpreter": sorted(sys.modules),
 BACKEND_OF = {"flint_groebner": ("flint",), "flint_matrix": ("flint",),
               "flint_numberfield": ("flint", "mpmath"), "flint_poly": ("flint",),
               "flint_rational": ("flint",), "mpmath_pslq": ("mpmath",),
-              "pari_integer": ("cypari2",), "pysat_solver": ("pysat",), "z3_smt": ("z3",)}
+              "mpmath_residues": ("mpmath",), "pari_integer": ("cypari2",),
+              "pysat_solver": ("pysat",), "z3_smt": ("z3",)}
 HEAVY = ("pydantic", "pydantic_core", "sympy", "z3", "pysat", "mpmath", "flint", "cypari2",
          "synsema.stdlib.math.catalog", "synsema.stdlib.math.tool", "synsema.stdlib.math.api",
          "synsema.stdlib.math.primitives")

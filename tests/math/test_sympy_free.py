@@ -15,7 +15,9 @@ polynomial systems (a reduced Gröbner basis and a rational univariate represent
 once the separating form and the families' order are fixed) 326 answers recorded from the sympy
 path, and sympy's own Gröbner basis on generated systems; for the antiderivative, 454 answers
 recorded from the sympy path and sympy's ratint_ratpart and ratint_logpart run here on
-generated fractions.
+generated fractions; for the definite integral (its residue form and whether the interval holds
+a pole; the pole's interval itself stays on sympy), 555 answers recorded from the sympy path and
+the sympy residue form and Sturm counts run here on generated inputs.
 """
 
 from __future__ import annotations
@@ -23,15 +25,18 @@ from __future__ import annotations
 import json
 import math
 import random
+import subprocess
+import sys
 from fractions import Fraction
 
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from conftest import ROOT
+from conftest import ROOT, synsema_env
 from math_support import check_system, largest_inputs, mat, run
 from record_minimal_polynomials import FIXED as FIXED_TEXTS, expr as random_number_text
+from record_definite_answers import FIXED as FIXED_DEFINITE, random_definite
 from record_rational_integrals import FIXED as FIXED_FRACTIONS, random_request
 from record_system_answers import (FIXED as FIXED_SYSTEMS, SHAPES as SYSTEM_SHAPES,
                                    answer as record_system_answer, random_system,
@@ -624,3 +629,204 @@ def test_a_wrong_step_of_the_rational_integral_is_a_backend_fault(monkeypatch):
         with pytest.raises(BackendFault) as info:
             call()
         assert info.value.code == code
+
+
+# --- calculus.integrate.definite ------------------------------------------------------------
+
+DEFINITE = "calculus.integrate.definite"
+with open(ROOT / "tests/math/data/definite_answers.json", encoding="utf-8") as _handle:
+    RECORDED_DEFINITE = json.load(_handle)  # record_definite_answers.py 31 500
+
+
+def sympy_residue_form(numerator: list[Fraction], denominator: list[Fraction]):
+    """What the sympy path returned (adapters/sympy_calculus.residue_form before issue 31's
+    sixth session): lowest terms, the integrated polynomial part plus ratint_ratpart's rational
+    part over a monic denominator; the log integrand through cancel, its denominator's
+    factor_list, each factor's residue N / D' mod q; the reduced denominator, primitive."""
+    from sympy import Poly, QQ, cancel
+    from sympy.integrals.rationaltools import ratint_ratpart
+    from synsema.stdlib.math.adapters.sympy_poly import X, from_poly, primitive_integer, to_poly
+    p, q = to_poly(numerator).cancel(to_poly(denominator), include=True)
+    polynomial, remainder = p.div(q)
+    rational = polynomial.integrate().as_expr()
+    terms = []
+    if not remainder.is_zero:
+        hermite, log_integrand = ratint_ratpart(remainder, q, X)
+        num, den = (Poly(e, X, domain=QQ) for e in cancel(log_integrand).as_numer_denom())
+        quotient, rest = num.div(den)
+        rational += hermite + quotient.integrate().as_expr()
+        if not rest.is_zero:
+            for factor, _ in den.factor_list()[1]:
+                factor = Poly(factor, X, domain=QQ)
+                r = rest.mul(den.diff(X).invert(factor)).rem(factor)
+                terms.append((primitive_integer(from_poly(factor))[1], from_poly(r)))
+    a, b = (Poly(e, X, domain=QQ) for e in cancel(rational).as_numer_denom())
+    return (from_poly(a.quo_ground(b.LC())), from_poly(b.quo_ground(b.LC())), terms,
+            primitive_integer(from_poly(q))[1])
+
+
+def sympy_has_pole(reduced: list[int], low: Fraction, high: Fraction) -> bool:
+    """The sympy path's test: a Sturm count of the reduced denominator over [low, high]."""
+    from sympy import Poly, QQ, ZZ
+    from synsema.stdlib.math.adapters.sympy_poly import X
+    poly = Poly.from_list(reduced, X, domain=ZZ)
+    return poly.degree() > 0 and int(poly.count_roots(QQ(low.numerator, low.denominator),
+                                                      QQ(high.numerator, high.denominator))) > 0
+
+
+def flint_residue_form(numerator: list[Fraction], denominator: list[Fraction]):
+    from synsema.stdlib.math.adapters import flint_rational
+    return flint_rational.residue_form(numerator, denominator)
+
+
+def flint_has_pole(reduced: list[int], low: Fraction, high: Fraction) -> bool:
+    from synsema.stdlib.math.adapters import flint_rational
+    return flint_rational.real_root_between(reduced, low, high)
+
+
+def test_definite_answers_every_recorded_request_as_the_sympy_path_did():
+    """555 requests (fixed known answers, poles on, just inside and just outside the ends,
+    a = b, a > b, boundaries and refusals; 500 random ones: the rational integral's shapes with
+    random or short intervals, rational poles with irreducible quadratics and cubics): 282
+    values and 264 divergent answers compared whole, on the plain path and the Pydantic one,
+    with what the sympy path answered; 9 refusals with their messages."""
+    assert len(RECORDED_DEFINITE) == 555
+    tool = catalog.get(DEFINITE)
+    statuses = []
+    for payload, expected in RECORDED_DEFINITE:
+        if isinstance(expected, dict):
+            body = plain.compute(DEFINITE, json.dumps(payload).encode())
+            assert plain.result(DEFINITE, body) == expected, payload
+            typed = tool.function(tool.request.model_validate(payload))
+            assert json.loads(tool.result_adapter.dump_json(typed)) == expected, payload
+            statuses.append(expected["status"])
+        else:
+            assert plain.request(DEFINITE, payload) is None, payload
+            with pytest.raises(MathError) as info:
+                run(DEFINITE, payload)
+            assert str(info.value) == expected, payload
+    assert (statuses.count("value"), statuses.count("divergent")) == (282, 264)
+
+
+def test_definite_through_the_worker_on_the_fixed_requests():
+    for payload, expected in RECORDED_DEFINITE[:len(FIXED_DEFINITE)]:
+        if isinstance(expected, dict):
+            assert run(DEFINITE, payload) == expected, payload
+
+
+def _definite_inputs(payload) -> tuple[list[Fraction], list[Fraction], Fraction, Fraction]:
+    numerator, denominator = _fractions_of(payload)
+    low, high = sorted((Fraction(payload["lower"]), Fraction(payload["upper"])))
+    return numerator, denominator, low, high
+
+
+def _same_as_sympy(numerator, denominator, low, high) -> None:
+    form = flint_residue_form(numerator, denominator)
+    assert form == sympy_residue_form(numerator, denominator)
+    assert flint_has_pole(form[3], low, high) == sympy_has_pole(form[3], low, high)
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.integers(0, 2**64))
+def test_definite_matches_sympy_on_generated_requests(seed):
+    """The recorder's shapes (the rational integral's, rational poles near the ends, irreducible
+    quadratics and cubics) from hypothesis's seeds."""
+    _same_as_sympy(*_definite_inputs(random_definite(random.Random(seed))))
+
+
+ENDPOINT = st.fractions(max_denominator=999).filter(lambda q: abs(q.numerator) < 10**6)
+
+
+@SETTINGS
+@given(POLY8, POLY8.filter(bool), ENDPOINT, ENDPOINT)
+def test_definite_matches_sympy_on_arbitrary_coefficients(numerator, denominator, a, b):
+    _same_as_sympy(numerator, denominator, min(a, b), max(a, b))
+
+
+def _times(*factors: list[int]) -> list[Fraction]:
+    out = [1]
+    for f in factors:
+        out = [sum(out[i] * f[k - i] for i in range(len(out)) if 0 <= k - i < len(f))
+               for k in range(len(out) + len(f) - 1)]
+    return [Fraction(c) for c in out]
+
+
+def test_the_log_terms_come_in_sympys_factor_order():
+    """Increasing degree, then the primitive coefficient lists (LC > 0, highest degree first)
+    in increasing order, whatever order the factors were multiplied in."""
+    factors = [[1, 0, 2], [1, 0, 1], [1, -1, 1], [2, 0, -3], [1, 3], [1, -3], [1, 0], [2, 1],
+               [3, 0, 0, 1], [1, 0, 0, -2]]
+    for k in range(4):
+        order = factors[k:] + factors[:k]
+        denominator = _times(*order)
+        expected = sorted((len(f), f) for f in factors)
+        numerator = [Fraction(c) for c in (1, -2, 0, 5, 7)]
+        form = flint_residue_form(numerator, denominator)
+        assert [q for q, _ in form[2]] == [f for _, f in expected]
+        assert form == sympy_residue_form(numerator, denominator)
+
+
+def test_a_pole_on_either_end_or_inside_is_found_and_none_outside():
+    x_minus_1_squared, irrational = [1, -2, 1], [1, 0, -2]
+    cases = [([1, -1], 1, 2, True), ([1, -1], 0, 1, True), ([1, -1], Fraction(1, 2), 3, True),
+             ([1, -1], Fraction(101, 100), 2, False), ([1, -1], 0, Fraction(99, 100), False),
+             (x_minus_1_squared, 1, 2, True), (x_minus_1_squared, 0, 1, True),
+             (x_minus_1_squared, 2, 3, False), (irrational, 1, 2, True),
+             (irrational, Fraction(1415, 999), 2, False),
+             (irrational, -2, Fraction(-1412, 999), True),
+             (irrational, -2, Fraction(-1414, 999), False),
+             ([1, 0, 1], -5, 5, False), ([7], -1, 1, False), ([3, -1, 0], Fraction(1, 3), 1, True)]
+    for reduced, low, high, pole in cases:
+        low, high = Fraction(low), Fraction(high)
+        assert flint_has_pole(reduced, low, high) is pole, (reduced, low, high)
+        assert sympy_has_pole(reduced, low, high) is pole, (reduced, low, high)
+
+
+def test_the_first_example_leaves_sympy_out_of_the_math_child():
+    """The worker's child runs the first example (a value) with the operation's adapters only,
+    as the helper prepared them: sympy is not imported; the second example (a pole) imports it
+    in its own child, to state the pole's interval."""
+    probe = """
+import json, sys
+from synsema.stdlib.math import plain
+from tests.math.forked import in_fork
+ID = "calculus.integrate.definite"
+plain.prepare(ID)
+held = "sympy" in sys.modules
+def example(k):
+    from synsema.stdlib.math import catalog
+    body = plain.compute(ID, json.dumps(catalog.get(ID).examples[k].payload).encode())
+    return [json.loads(body)["status"], "sympy" in sys.modules]
+print(json.dumps([held, in_fork(lambda: example(0)), in_fork(lambda: example(1))]))
+"""
+    out = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True,
+                         timeout=120, env=synsema_env(), cwd=ROOT, check=True)
+    assert json.loads(out.stdout) == [False, ["value", False], ["divergent", True]]
+
+
+def test_definite_keeps_the_deadline_kill(monkeypatch):
+    from synsema.stdlib.math import isolation
+    monkeypatch.setitem(plain.OPS, DEFINITE, {**plain.OPS[DEFINITE], "deadline": 0.001})
+    dense = {"variable": "x", "coefficients": [999999 - 7 * k for k in range(9)]}
+    with pytest.raises(MathError) as info:
+        isolation.execute_plain(DEFINITE, {"numerator": dense, "denominator": dense,
+                                           "lower": 0, "upper": 1})
+    assert info.value.kind == "execution_limit" and info.value.detail["limit"] == "deadline"
+
+
+def test_a_wrong_residue_or_pole_count_is_a_backend_fault(monkeypatch):
+    """The residue form is checked against the integrand (F' = f exactly) before it leaves,
+    and sympy's Sturm count must agree that the interval holds the pole it is asked to state."""
+    from synsema.stdlib.math.adapters import flint_rational as fr, sympy_calculus
+    from synsema.stdlib.math.errors import BackendFault
+    one, denominator = [Fraction(1)], [Fraction(c) for c in (1, 0, 0, 1)]
+    assert flint_residue_form(one, denominator)  # unplanted: an answer
+    inverse = fr._inverse
+    monkeypatch.setattr(fr, "_inverse", lambda a, p: inverse(a, p) + 1)
+    with pytest.raises(BackendFault) as info:
+        flint_residue_form(one, denominator)
+    assert info.value.code == "residue_form_derivative_mismatch"
+    assert sympy_calculus.pole_between([1, 0, -2], Fraction(0), Fraction(2))[0] == [1, 0, -2]
+    with pytest.raises(BackendFault) as info:
+        sympy_calculus.pole_between([1, 0, 1], Fraction(0), Fraction(1))
+    assert info.value.code == "pole_count_mismatch"

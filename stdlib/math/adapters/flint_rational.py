@@ -15,6 +15,10 @@ i = deg D, S_i is D itself, written as the operation has always written it: the 
 integer D0 times the denominator of the rational constant k in N/D = k N0/D0 (N0, D0
 primitive, LC(D0) > 0).
 
+The same rational part, with the log integrand's factors and residues, is
+calculus.integrate.definite's residue form (`residue_form`), and `real_root_between` decides
+exactly whether that operation's interval holds a pole.
+
 Values cross as coefficient lists, highest degree first (Fractions; R as ints).
 """
 
@@ -37,23 +41,92 @@ def integrate_rational(numerator: list[Fraction], denominator: list[Fraction]
     R of t * log(S(t, x)). B is monic and coprime to A; R is primitive in Z[t] with positive
     leading coefficient, square-free, the terms in increasing multiplicity of their roots in
     res_x(D, N - t D'); S is given by its x-coefficients, each a polynomial in t over Q."""
+    _, _, a, b, n, d = _split(numerator, denominator)
+    return _coefficients(a), _coefficients(b), _log_part(n, d) if not n.is_zero() else []
+
+
+def _split(numerator: list[Fraction], denominator: list[Fraction]):
+    """(p, q, a, b, n, d): P/Q = p/q in lowest terms = (a/b)' + n/d, where a/b (b monic,
+    coprime to a) is the integrated polynomial part, with constant 0, plus Hermite's proper
+    rational part, and n/d is proper, in lowest terms, d square-free (n = 0 when there is no
+    logarithmic part). a/b is unique: two such parts differ by a proper rational function
+    whose derivative has only simple poles, which is a constant, so 0."""
     p, q = _poly(numerator), _poly(denominator)
     common = p.gcd(q)
     p, q = _exact(p, common), _exact(q, common)
     quotient, remainder = divmod(p, q)
     a, b = quotient.integral(), fmpq_poly(1)
-    logs: list[LogTerm] = []
+    n, d = fmpq_poly(0), fmpq_poly(1)
     if not remainder.is_zero():
         (h_num, h_den), (n, d) = _hermite(remainder, q)
         a, b = a * h_den + h_num, h_den
         common = n.gcd(d)
         n, d = _exact(n, common), _exact(d, common)
-        if not n.is_zero():
-            logs = _log_part(n, d)
     common = a.gcd(b) if not a.is_zero() else b
     a, b = _exact(a, common), _exact(b, common)
     lead = b.leading_coefficient()
-    return _coefficients(a / lead), _coefficients(b / lead), logs
+    return p, q, a / lead, b / lead, n, d
+
+
+ResidueTerm = tuple[list[int], list[Fraction]]
+
+
+def residue_form(numerator: list[Fraction], denominator: list[Fraction]
+                 ) -> tuple[list[Fraction], list[Fraction], list[ResidueTerm], list[int]]:
+    """An antiderivative of P/Q in residue form, (A, B, [(q, r)], Q0): F = A/B + sum over the
+    terms of sum over {alpha : q(alpha) = 0} of r(alpha) log(x - alpha). A/B is the rational
+    part of integrate_rational; each q is an irreducible factor over Q of the denominator D of
+    the logarithmic integrand N/D (square-free), primitive in Z[x] with LC > 0, in increasing
+    degree and, within a degree, in increasing order of the coefficient lists (highest degree
+    first), the order calculus.integrate.definite has always published; r = N / D' mod q, of
+    degree < deg q, is the residue of N/D at each root of q. Q0 is the denominator of P/Q in
+    lowest terms, primitive in Z[x] with LC > 0. Checked before it leaves: (A/B)' + sum of
+    (r q' mod q)/q equals P/Q exactly (the log part's derivative summed over the conjugate
+    roots is (r q' mod q)/q, since its residue at each root alpha is r(alpha))."""
+    p, q, a, b, n, d = _split(numerator, denominator)
+    terms: list[ResidueTerm] = []
+    log_num, log_den = fmpq_poly(0), fmpq_poly(1)
+    if not n.is_zero():
+        _, factors = _integer(d).factor()
+        for ints in sorted(_positive(f) for f, _ in factors):  # (degree, coefficients)
+            factor = fmpq_poly(ints[1][::-1])
+            r = (n * _inverse(d.derivative() % factor, factor)) % factor
+            terms.append((ints[1], _coefficients(r)))
+            log_num = log_num * factor + (r * factor.derivative()) % factor * log_den
+            log_den *= factor
+    # (a/b)' + log_num/log_den == p/q, cross-multiplied.
+    if ((a.derivative() * b - a * b.derivative()) * log_den + log_num * b ** 2) * q != \
+            p * b ** 2 * log_den:
+        raise BackendFault("residue_form_derivative_mismatch")
+    return _coefficients(a), _coefficients(b), terms, _positive(_integer(q))[1]
+
+
+def _positive(p: fmpz_poly) -> tuple[int, list[int]]:
+    """(degree, coefficients highest degree first) of +-p, the sign making LC > 0."""
+    ints = [int(c) for c in reversed(p.coeffs())]
+    return len(ints) - 1, [-c for c in ints] if ints[0] < 0 else ints
+
+
+def real_root_between(polynomial: list[int], low: Fraction, high: Fraction) -> bool:
+    """Whether the integer polynomial (highest degree first) has a real root in [low, high],
+    low <= high: a root at low, or Sturm's count V(low) - V(high) of the distinct roots in
+    (low, high] of its square-free part (exact, over Q)."""
+    p = fmpq_poly(polynomial[::-1])
+    if p.degree() < 1:
+        return False
+    p = _exact(p, p.gcd(p.derivative()))
+    lo, hi = fmpq(low.numerator, low.denominator), fmpq(high.numerator, high.denominator)
+    if p(lo) == 0:
+        return True
+    chain = [p, p.derivative()]
+    while chain[-1].degree() > 0:
+        chain.append(-(chain[-2] % chain[-1]))
+    return _sign_changes(chain, lo) > _sign_changes(chain, hi)
+
+
+def _sign_changes(chain: list[fmpq_poly], x: fmpq) -> int:
+    signs = [v > 0 for v in (c(x) for c in chain) if v != 0]
+    return sum(u != v for u, v in zip(signs, signs[1:]))
 
 
 def _poly(coefficients: list[Fraction]) -> fmpq_poly:

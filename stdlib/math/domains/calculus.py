@@ -10,11 +10,19 @@ square-free denominator of r(alpha) log(x - alpha): on an interval free of real 
 log(x - alpha) with the principal branch is continuous (x - alpha runs along a horizontal line
 off the real axis, or keeps one sign when alpha is real outside [a, b]), so F(b) - F(a) is the
 integral, and log(b - alpha) - log(a - alpha) = Log((b - alpha)/(a - alpha)) exactly.
+
+The residue form is computed on FLINT (adapters/flint_rational.py: the rational part of
+calculus.integrate.rational's Hermite reduction, a factorisation, one inversion per factor), and
+whether the reduced denominator has a real root in the closed interval is decided there too,
+exactly (a root at the lower end, else Sturm's count). That is a yes/no fact, so the convergent
+case -- the published first example -- never loads sympy. Only when there is a pole does the
+child import sympy (adapters/sympy_calculus.py, a late adapter) to state it: the published
+interval's endpoints come from sympy's root isolation, and the answers recorded before this
+split (tests/math/data/definite_answers.json) hold them, so that step stays on sympy.
 """
 
 from __future__ import annotations
 
-from fractions import Fraction
 from typing import Annotated, Literal
 
 from pydantic import BaseModel, Field
@@ -23,7 +31,7 @@ from ..kernels import rational
 from ..primitives import (CONFIG, IntegerPolynomial, Name, OutRat, Rat, Rule, RULE_LEADING,
                           RULE_RATIONAL, after, poly_model, tagged)
 from ..tool import Bounds, Example, MathTool
-from .poly import PolynomialValue, integer_polynomial, polynomial_value, value_at
+from .poly import PolynomialValue
 
 Polynomial8 = poly_model("Polynomial8", Rat(6, 3), 8, "rational coefficients (numerators below "
                          "10^6, denominators below 10^3)")
@@ -151,48 +159,6 @@ class Divergent(BaseModel):
         "pole (lo = hi exactly when the root is rational)."))]
 
 
-def _value_at(num: list[Fraction], den: list[Fraction], x: Fraction) -> Fraction:
-    return value_at(num, x) / value_at(den, x) if num else Fraction(0)
-
-
-def _approx(rational: Fraction, terms, a: Fraction, b: Fraction) -> str:
-    """rational + sum of r(alpha) Log((b - alpha)/(a - alpha)) to 30 digits, roots by mpmath."""
-    import mpmath
-    with mpmath.workdps(60):
-        total = mpmath.mpf(rational.numerator) / rational.denominator
-        fa, fb = (mpmath.mpf(v.numerator) / v.denominator for v in (a, b))
-        for q, r in terms:
-            for alpha in mpmath.polyroots(q, maxsteps=400, extraprec=400):
-                weight = mpmath.polyval([mpmath.mpf(c.numerator) / c.denominator for c in r],
-                                        alpha) if r else 0
-                total += weight * mpmath.log((fb - alpha) / (fa - alpha))
-        return mpmath.nstr(mpmath.re(total), 30)
-
-
-def integrate_definite(request: DefiniteRequest) -> DefiniteValue | Divergent:
-    from ..adapters import sympy_calculus as backend
-    x = request.numerator.variable
-    a, b = request.lower, request.upper
-    num, den, terms, reduced = backend.residue_form(request.numerator.coefficients,
-                                                    request.denominator.coefficients)
-    pole = backend.pole_between(reduced, min(a, b), max(a, b)) if a != b else None
-    if pole is not None:
-        factor, lo, hi = pole
-        return Divergent(status="divergent", pole=integer_polynomial(x, factor),
-                         interval=[lo, hi])
-    residues = [ResidueTerm(factor=integer_polynomial(x, q), residue=polynomial_value(x, r))
-                for q, r in terms]
-    rational = _value_at(num, den, b) - _value_at(num, den, a)
-    return DefiniteValue(
-        status="value", rational=rational,
-        log_terms=residues if a != b else [],
-        antiderivative=ResidueAntiderivative(
-            rational_part=RationalFunction(numerator=polynomial_value(x, num),
-                                           denominator=polynomial_value(x, den)),
-            log_terms=residues),
-        approx=_approx(rational, terms if a != b else [], a, b))
-
-
 INTEGRATE_DEFINITE = MathTool(
     identifier="calculus.integrate.definite",
     vocabulary=(
@@ -207,8 +173,8 @@ INTEGRATE_DEFINITE = MathTool(
            "`divergent` with an irreducible factor of Q and an exact interval inside [a, b] "
            "isolating its root (a pole of f in lowest terms, where the integral diverges)."),
     request=DefiniteRequest, result=tagged(DefiniteValue, Divergent),
-    function=integrate_definite,
-    adapters=("sympy_calculus", "sympy_poly"),
+    kernel=rational.integrate_definite,
+    adapters=("flint_rational", "mpmath_residues"), late_adapters=("sympy_calculus", "sympy_poly"),
     rules=(RULE_LEADING, RULE_RATIONAL, RULE_DENOMINATOR),
     examples=(Example.of(
         "Compute the exact integral of 1/(x^2 + 1) from 0 to 1 (which is pi/4) with the "

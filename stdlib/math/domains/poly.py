@@ -45,14 +45,6 @@ def integer_polynomial(variable: str, coefficients: list[int]) -> IntegerPolynom
     return IntegerPolynomial(variable=variable, coefficients=coefficients)
 
 
-def value_at(coefficients: list[Fraction], x: Fraction) -> Fraction:
-    """The polynomial (highest degree first) at x, by Horner's rule, exactly."""
-    value = Fraction(0)
-    for c in coefficients:
-        value = value * x + c
-    return value
-
-
 # --- poly.factor ----------------------------------------------------------------------------
 
 # poly.factor's cost and output are set by the cleared integer polynomial F (f = c F, F

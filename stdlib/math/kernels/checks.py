@@ -50,3 +50,11 @@ def polynomial_from_low(variable: str, low_first: list) -> dict:
     while coefficients and coefficients[0] == 0:
         coefficients.pop(0)
     return {"variable": variable, "coefficients": coefficients}
+
+
+def value_at(coefficients: list, x):
+    """The polynomial (highest degree first) at x, by Horner's rule, exactly."""
+    value = 0 * x
+    for c in coefficients:
+        value = value * x + c
+    return value

@@ -7,6 +7,8 @@ from __future__ import annotations
 import math
 from fractions import Fraction
 
+from .checks import value_at
+
 MAX_VARIABLES = 4
 MAX_EQUATIONS = 8
 MAX_DEGREE = 8
@@ -57,14 +59,6 @@ def _terms(terms: dict) -> dict:
     return {"terms": [{"coefficient": c, "exponents": list(m)} for m, c in terms.items()]}
 
 
-def _value_at(coefficients: list[Fraction], x: Fraction) -> Fraction:
-    """The polynomial (highest degree first) at x, by Horner's rule, exactly."""
-    value = Fraction(0)
-    for c in coefficients:
-        value = value * x + c
-    return value
-
-
 def solve_system(request) -> dict:
     from ..adapters import flint_groebner as backend
     names = request.variables
@@ -88,7 +82,7 @@ def solve_system(request) -> dict:
             "polynomial": {"variable": t, "coefficients": p}, "multiplicity": e,
             "coordinates": [{"variable": t, "coefficients": g} for g in gs],
             "denominator": {"variable": t, "coefficients": g0},
-            "point": None if root is None else [_value_at(g, root) / _value_at(g0, root)
+            "point": None if root is None else [value_at(g, root) / value_at(g0, root)
                                                 for g in gs]})
     return {"status": "finite", "groebner_basis": basis, "count_with_multiplicity": dim,
             "distinct": distinct, "separating": separating, "solutions": solutions}
