@@ -507,31 +507,48 @@ with open(ROOT / "tests/math/data/rational_integral_answers.json", encoding="utf
     RECORDED_INTEGRALS = json.load(_handle)  # record_rational_integrals.py 31 400
 
 
-def sympy_rational_integral(numerator: list[Fraction], denominator: list[Fraction]):
-    """What the sympy path returned (adapters/sympy_calculus.integrate_rational before issue
-    31's fifth session): lowest terms, polynomial part, ratint_ratpart, the log integrand
-    through cancel, ratint_logpart's pairs; R primitive in Z[t], S's x-coefficients as
-    polynomials in t, the rational part over a monic denominator."""
-    from sympy import Dummy, Poly, QQ, cancel
-    from sympy.integrals.rationaltools import ratint_logpart, ratint_ratpart
-    from synsema.stdlib.math.adapters.sympy_poly import X, from_poly, primitive_integer, to_poly
+def sympy_hermite(numerator: list[Fraction], denominator: list[Fraction]):
+    """The steps the sympy paths of both integrals shared: P/Q in lowest terms p/q, the
+    integrated polynomial part plus ratint_ratpart's rational part as one expression, the log
+    integrand rest/den through cancel (rest zero when there is none); (p, q, rational, rest,
+    den)."""
+    from sympy import Poly, QQ, cancel
+    from sympy.integrals.rationaltools import ratint_ratpart
+    from synsema.stdlib.math.adapters.sympy_poly import X, to_poly
     p, q = to_poly(numerator).cancel(to_poly(denominator), include=True)
     polynomial, remainder = p.div(q)
     rational = polynomial.integrate().as_expr()
-    logs = []
-    if not remainder.is_zero:
-        hermite, log_integrand = ratint_ratpart(remainder, q, X)
-        num, den = (Poly(e, X, domain=QQ) for e in cancel(log_integrand).as_numer_denom())
-        quotient, rest = num.div(den)
-        rational += hermite + quotient.integrate().as_expr()
-        if not rest.is_zero:
-            t = Dummy("t")
-            for s_poly, r_poly in ratint_logpart(rest, den, X, t):
-                logs.append((primitive_integer(from_poly(Poly(r_poly, t, domain=QQ)))[1],
-                             [from_poly(Poly(c, t, domain=QQ))
-                              for c in Poly(s_poly, X).all_coeffs()]))
+    if remainder.is_zero:
+        return p, q, rational, remainder, q
+    hermite, log_integrand = ratint_ratpart(remainder, q, X)
+    num, den = (Poly(e, X, domain=QQ) for e in cancel(log_integrand).as_numer_denom())
+    quotient, rest = num.div(den)
+    return p, q, rational + hermite + quotient.integrate().as_expr(), rest, den
+
+
+def sympy_monic_quotient(rational) -> tuple[list[Fraction], list[Fraction]]:
+    """(A, B) with rational = A/B, B monic and coprime to A."""
+    from sympy import Poly, QQ, cancel
+    from synsema.stdlib.math.adapters.sympy_poly import X, from_poly
     a, b = (Poly(e, X, domain=QQ) for e in cancel(rational).as_numer_denom())
-    return from_poly(a.quo_ground(b.LC())), from_poly(b.quo_ground(b.LC())), logs
+    return from_poly(a.quo_ground(b.LC())), from_poly(b.quo_ground(b.LC()))
+
+
+def sympy_rational_integral(numerator: list[Fraction], denominator: list[Fraction]):
+    """What the sympy path returned (adapters/sympy_calculus.integrate_rational before issue
+    31's fifth session): sympy_hermite, then ratint_logpart's pairs; R primitive in Z[t], S's
+    x-coefficients as polynomials in t, the rational part over a monic denominator."""
+    from sympy import Dummy, Poly, QQ
+    from sympy.integrals.rationaltools import ratint_logpart
+    from synsema.stdlib.math.adapters.sympy_poly import X, from_poly, primitive_integer
+    _, _, rational, rest, den = sympy_hermite(numerator, denominator)
+    logs = []
+    if not rest.is_zero:
+        t = Dummy("t")
+        for s_poly, r_poly in ratint_logpart(rest, den, X, t):
+            logs.append((primitive_integer(from_poly(Poly(r_poly, t, domain=QQ)))[1],
+                         [from_poly(Poly(c, t, domain=QQ)) for c in Poly(s_poly, X).all_coeffs()]))
+    return (*sympy_monic_quotient(rational), logs)
 
 
 def kernel_integral(numerator: list[Fraction], denominator: list[Fraction]):
@@ -640,29 +657,19 @@ with open(ROOT / "tests/math/data/definite_answers.json", encoding="utf-8") as _
 
 def sympy_residue_form(numerator: list[Fraction], denominator: list[Fraction]):
     """What the sympy path returned (adapters/sympy_calculus.residue_form before issue 31's
-    sixth session): lowest terms, the integrated polynomial part plus ratint_ratpart's rational
-    part over a monic denominator; the log integrand through cancel, its denominator's
-    factor_list, each factor's residue N / D' mod q; the reduced denominator, primitive."""
-    from sympy import Poly, QQ, cancel
-    from sympy.integrals.rationaltools import ratint_ratpart
-    from synsema.stdlib.math.adapters.sympy_poly import X, from_poly, primitive_integer, to_poly
-    p, q = to_poly(numerator).cancel(to_poly(denominator), include=True)
-    polynomial, remainder = p.div(q)
-    rational = polynomial.integrate().as_expr()
+    sixth session): sympy_hermite, then the log integrand's denominator's factor_list, each
+    factor's residue N / D' mod q; the rational part over a monic denominator; the reduced
+    denominator, primitive."""
+    from sympy import Poly, QQ
+    from synsema.stdlib.math.adapters.sympy_poly import X, from_poly, primitive_integer
+    _, q, rational, rest, den = sympy_hermite(numerator, denominator)
     terms = []
-    if not remainder.is_zero:
-        hermite, log_integrand = ratint_ratpart(remainder, q, X)
-        num, den = (Poly(e, X, domain=QQ) for e in cancel(log_integrand).as_numer_denom())
-        quotient, rest = num.div(den)
-        rational += hermite + quotient.integrate().as_expr()
-        if not rest.is_zero:
-            for factor, _ in den.factor_list()[1]:
-                factor = Poly(factor, X, domain=QQ)
-                r = rest.mul(den.diff(X).invert(factor)).rem(factor)
-                terms.append((primitive_integer(from_poly(factor))[1], from_poly(r)))
-    a, b = (Poly(e, X, domain=QQ) for e in cancel(rational).as_numer_denom())
-    return (from_poly(a.quo_ground(b.LC())), from_poly(b.quo_ground(b.LC())), terms,
-            primitive_integer(from_poly(q))[1])
+    if not rest.is_zero:
+        for factor, _ in den.factor_list()[1]:
+            factor = Poly(factor, X, domain=QQ)
+            r = rest.mul(den.diff(X).invert(factor)).rem(factor)
+            terms.append((primitive_integer(from_poly(factor))[1], from_poly(r)))
+    return (*sympy_monic_quotient(rational), terms, primitive_integer(from_poly(q))[1])
 
 
 def sympy_has_pole(reduced: list[int], low: Fraction, high: Fraction) -> bool:
