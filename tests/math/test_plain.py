@@ -210,6 +210,22 @@ def test_a_plain_operation_runs_without_pydantic_or_sympy_in_either_process(
     assert backends <= {m.split(".")[0] for m in report["worker"]}
 
 
+def test_a_series_text_is_read_without_pythons_ast_in_the_worker(tmp_path):
+    """domains/expression.py reads grammar texts itself: `import ast` and its node classes cost
+    the worker about 15 ms, more than the rest of a first series call."""
+    program = tmp_path / "series.syn"
+    program.write_text('print(math.run("calculus.series.expand", '
+                       '{expression: "exp(x)/(1 - x)", order: 6}).coefficients[6])\n',
+                       encoding="utf-8")
+    done = subprocess.run([sys.executable, "-c", PROBE, str(program)], capture_output=True,
+                          text=True, env=synsema_env(), cwd=ROOT, timeout=120)
+    lines = done.stdout.splitlines()
+    assert lines[0] == "1957/720", done.stderr
+    report = json.loads(lines[-1])
+    assert "synsema.stdlib.math.domains.expression" in report["worker"]
+    assert "ast" not in report["worker"]
+
+
 def test_a_request_the_plain_path_refuses_gets_the_pydantic_message(tmp_path):
     program = tmp_path / "refused.syn"
     program.write_text('print(math.run("comb.binomial", {n: 13000, k: 6500}))\n', encoding="utf-8")
