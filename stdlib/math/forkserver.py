@@ -12,7 +12,8 @@ adapters it declares (`MathTool.adapters`), and so the backends behind them, and
 validators (`MathTool.build_validators`); later children inherit all of it, so each backend is
 loaded and each validator built once per helper, by the first call that needs it, and an
 operation that needs no backend (nt.integer.gcd) never loads sympy, z3 or PySAT (an
-operation's `late_adapters` wait for the child that needs one, or a pre-warm). The parent
+operation's `late_adapters` wait for the child that needs one, which reports them so that the
+helper loads them before the next fork, or for a pre-warm). The parent
 names the operation of its first call when it starts the helper, which prepares it before it
 announces readiness, while the parent validates that call's request. A `load` request imports
 the adapters of whole domains ahead of time (pre-warm). All of this happens in the helper,
@@ -29,7 +30,9 @@ parent sends a 4-byte length and a JSON header.
   read end of the request pipe and the write end of the result pipe; the helper answers with
   the child's pid as 8 bytes. The child then reads the request JSON from its pipe until EOF and
   writes one tagged frame: K<result json>, M (memory limit), F<fault code> (a BackendFault),
-  or X<exception class> (an unexpected exception).
+  or X<exception class> (an unexpected exception), preceded by A<adapters>\n when the child
+  imported adapters the helper did not hold (the parent hands them back in the next run's
+  header as "adapters", and the helper loads them before that fork).
   With "plain": true the operation is one of stdlib.math.plain's: the child validates and runs
   it with that module's table and the operation's kernel, and never imports Pydantic.
 - {"load": [domain, ...]} imports those domains' adapters, late ones included; the helper
@@ -96,7 +99,7 @@ def serve(fd: int, expected: str = "") -> None:
             loaded = json.dumps(reply).encode()
             control.sendall(struct.pack("!I", len(loaded)) + loaded)
             continue
-        _prepare(request["run"], request.get("plain", False))
+        _prepare(request["run"], request.get("plain", False), request.get("adapters", ()))
         pid = os.fork()
         if pid == 0:
             control.close()
@@ -122,12 +125,13 @@ def _plain():
     return plain
 
 
-def _prepare(identifier: str, plain: bool) -> None:
+def _prepare(identifier: str, plain: bool, learned=()) -> None:
     """Import the operation's adapters and build its validators in the helper (on the plain
-    path: import its kernel and problem finders), so that every later child inherits them. A
-    failure is left to the child, which meets it again inside its limits and reports it in its
-    frame."""
+    path: import its kernel and problem finders), and the adapters earlier children reported
+    importing (`learned`), so that every later child inherits them. A failure is left to the
+    child, which meets it again inside its limits and reports it in its frame."""
     try:
+        _load(learned)
         if plain:
             _plain().prepare(identifier)
             return
@@ -161,11 +165,18 @@ def _load(adapters) -> None:
 
 
 def _child(header: dict, request_fd: int, result_fd: int) -> None:
-    """Run one request and exit without returning to the server loop."""
+    """Run one request and exit without returning to the server loop. When the run imported
+    adapters the helper did not hold (an operation's late ones), the frame starts with
+    A<their names, comma-separated>\n, so that the parent has the helper load them."""
+    held = {m for m in sys.modules if m.startswith(_ADAPTERS)}
     try:
         frame = _run(header, request_fd)
     except BaseException as exc:  # the frame must be written whatever happened
         frame = b"X" + type(exc).__name__.encode()
+    imported = [m[len(_ADAPTERS):] for m in sys.modules if m.startswith(_ADAPTERS)
+                and m not in held]
+    if imported:
+        frame = b"A" + ",".join(imported).encode() + b"\n" + frame
     try:
         view = memoryview(frame)
         while view:

@@ -50,6 +50,7 @@ class _Helper:
         self._pid = 0                   # the helper's process id, 0 when there is none
         self._owner = 0
         self._ready = False
+        self._learned: list[str] = []   # adapters a child imported, for the helper to load
 
     def start_soon(self, expected: str) -> None:
         """Spawn the helper without waiting for it, so that its start-up (preparing the
@@ -66,9 +67,19 @@ class _Helper:
         finally:
             self._lock.release()
 
-    def fork_child(self, header: bytes, fds: list[int]) -> int:
-        """Have the helper fork the child of one run (after loading its adapters); its pid."""
-        return struct.unpack("!q", self._request(header, fds, lambda: self._receive(8)))[0]
+    def fork_child(self, header: dict, fds: list[int]) -> int:
+        """Have the helper fork the child of one run (after loading its adapters, and the
+        adapters earlier children had to import); its pid."""
+        if self._learned:
+            header = {**header, "adapters": self._learned}
+            self._learned = []
+        data = json.dumps(header).encode()
+        return struct.unpack("!q", self._request(data, fds, lambda: self._receive(8)))[0]
+
+    def learn(self, adapters: list[str]) -> None:
+        """A child had to import these adapters (an operation's late ones): the helper loads
+        them before it forks the next child, so no later child imports them again."""
+        self._learned.extend(a for a in adapters if a not in self._learned)
 
     def load(self, domains: list[str]) -> list[str]:
         """Have the helper import the adapters of `domains`; the backends it has loaded."""
@@ -310,7 +321,7 @@ def _call(identifier: str, deadline: float, payload: bytes,
           plain: bool = False) -> tuple[bytes | None, int]:
     """Have a fresh child run one request; its frame (None when the deadline killed it) and
     the milliseconds it took."""
-    header = json.dumps({"run": identifier, "deadline": deadline, "plain": plain}).encode()
+    header = {"run": identifier, "deadline": deadline, "plain": plain}
     _after_prewarm()
     with _SLOTS:
         request_r, request_w = os.pipe()
@@ -329,6 +340,9 @@ def _call(identifier: str, deadline: float, payload: bytes,
         started = time.monotonic()
         frame = _exchange(request_w, payload, result_r, started + deadline)
         elapsed_ms = int((time.monotonic() - started) * 1000)
+        if frame is not None and frame[:1] == b"A":  # A<adapters>\n, then the frame itself
+            imported, _, frame = frame[1:].partition(b"\n")
+            _HELPER.learn(imported.decode(errors="replace").split(","))
         if frame is None:
             try:
                 os.kill(pid, 9)

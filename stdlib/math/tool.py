@@ -77,7 +77,8 @@ class MathTool:
     import). `late_adapters` names those the function imports only on a path its first
     example does not take (calculus.integrate.definite's divergent case, on sympy): the worker
     does not prepare them, so that first call stays free of their backend; the child imports
-    one when it takes that path, and a pre-warm loads them with the rest.
+    one when it takes that path and says so in its frame, the helper then loads it before the
+    next fork, and a pre-warm loads them with the rest.
     """
 
     identifier: str

@@ -122,6 +122,28 @@ def test_a_first_example_runs_without_its_late_adapters(first_without_late):
         assert "sympy" not in first["held"], identifier
 
 
+def test_the_worker_loads_a_late_adapter_once_a_child_has_needed_it():
+    """The first value leaves sympy out of the worker; the first pole's child imports it and
+    says so; the helper loads it before the next fork, and every later child inherits it."""
+    probe = """
+import json
+from synsema.stdlib.math import catalog, isolation, script
+ID = "calculus.integrate.definite"
+value, pole = (example.payload for example in catalog.get(ID).examples)
+def held():
+    return "sympy" in isolation._HELPER.modules()
+out = [script.run(ID, value)["status"], held(), script.run(ID, pole)["status"], held(),
+       script.run(ID, value)["status"], held(), script.run(ID, pole)]
+print(json.dumps(out))
+"""
+    done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True,
+                          timeout=120, env=synsema_env(), cwd=ROOT, check=True)
+    out = json.loads(done.stdout)
+    assert out[:6] == ["value", False, "divergent", False, "value", True]
+    assert out[6] == {"status": "divergent", "pole": {"variable": "x", "coefficients": [1, 0, -2]},
+                      "interval": ["1", "2"]}
+
+
 def test_pure_python_operations_include_gcd_and_the_solvers_are_separate():
     assert catalog.TOOLS["nt.integer.gcd"].adapters == ()
     assert catalog.TOOLS["smt.solve"].adapters == ("z3_smt",)
