@@ -11,14 +11,37 @@ When the pause ends, what was made during it would all be young, and the first c
 after it would walk every one of those objects (then the next generation's would walk them
 again). They are long-lived, so they are handed straight to the oldest generation instead:
 `gc.freeze()` then `gc.unfreeze()` moves every tracked object there without visiting any.
-That is skipped while something else holds objects frozen (`synsema run` and `mcp serve`
-freeze the loaded program before running it), since unfreezing would release those too.
+That is skipped while the process holds objects frozen (`hold`: `synsema run`, `mcp serve` and
+`eval` freeze what they loaded before running it), since unfreezing would release those too.
+Whether it does is a flag kept here, not `gc.get_freeze_count()`, which counts the frozen
+objects one by one: after a run froze its program, every pause ended with a walk of the whole
+heap, which in a long-lived process holding a large heap (the test suite) made each in-process
+run cost seconds. Objects some other code of the process froze are not seen; unfreezing them
+moves them to the oldest generation, a matter of collection time only.
 """
 
 from __future__ import annotations
 
 import gc
 from contextlib import contextmanager
+
+
+_held = False   # whether hold() froze objects that stay frozen
+
+
+def hold() -> None:
+    """Freeze every object the collector tracks now, for as long as the process lives: a loaded
+    program, or what forked children should share instead of copying at their first collection."""
+    global _held
+    gc.freeze()
+    _held = True
+
+
+def release() -> None:
+    """Undo `hold` (for a process that runs programs in process, one after another)."""
+    global _held
+    gc.unfreeze()
+    _held = False
 
 
 @contextmanager
@@ -32,7 +55,7 @@ def collector_paused():
     try:
         yield
     finally:
-        if gc.get_freeze_count() == 0:
+        if not _held:
             gc.freeze()
             gc.unfreeze()
         gc.enable()

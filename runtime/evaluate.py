@@ -463,7 +463,7 @@ class Eval:
 def _warm(plan: Plan) -> None:
     """Load in the parent what every row needs (the builtin table, the compiler, call_tool), so
     each forked row starts with it instead of loading it again."""
-    import gc
+    from synsema.lang.gcpause import hold
     from synsema.runtime.cli import execute  # noqa: F401 (loaded for the children)
     from synsema.runtime.interp import Runtime, builtin_globals
     from synsema.stdlib.tools import call_tool  # noqa: F401
@@ -471,7 +471,7 @@ def _warm(plan: Plan) -> None:
     if plan.options.get("labels"):
         from synsema.runtime.label_compiler import LabelCompiler  # noqa: F401
     Runtime(mode="run", out=lambda text: None, **plan.options).compile(plan.source, plan.path, builtin_globals())
-    gc.freeze()   # the children share these pages instead of copying them at their first collection
+    hold()   # the children share these pages instead of copying them at their first collection
 
 
 def command(host, path: str, data: str, task: str | None, scores: list[str], workers: int, out: str,

@@ -9,12 +9,11 @@ collects `test` blocks for the test runner. Parsing is `lang`'s job and compilin
 from __future__ import annotations
 
 import functools
-import gc
 import os
 import sys
 
 from synsema.lang.errors import SynError
-from synsema.lang.gcpause import collector_paused
+from synsema.lang.gcpause import collector_paused, hold
 from synsema.runtime.calls import REG, call_value, callback, invoke, run_body
 from synsema.runtime.capabilities import Capabilities, validate_required
 from synsema.runtime.compiler import INTENT_FROZEN, Compiler
@@ -135,7 +134,7 @@ class Runtime:
             code, _ = self.compile(source, file, self.globals, tests, module=module)
             del module
             if only:
-                gc.freeze()
+                hold()
         REG.depth = 0
         code(None)
 

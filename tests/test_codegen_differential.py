@@ -14,7 +14,6 @@ The CI budget is small; `make fuzz-codegen N=2000` runs a bigger one (SYNSEMA_CO
 
 from __future__ import annotations
 
-import gc
 import io
 import os
 import random
@@ -25,6 +24,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from synsema.lang import gcpause
 from synsema.runtime import codegen
 
 EXAMPLES = int(os.environ.get("SYNSEMA_CODEGEN_EXAMPLES", "120"))
@@ -55,7 +55,7 @@ def _run(path: str, source: str, labels: bool, generated: bool, flags: tuple = (
     finally:
         sys.stdout, sys.stderr, sys.stdin, codegen.ENABLED = saved[:4]
         os.chdir(saved[4])
-        gc.unfreeze()
+        gcpause.release()
     written = sorted((e.name, open(e.path, "rb").read()) for e in os.scandir(folder) if e.is_file())
     return code, out.getvalue(), err.getvalue(), written
 

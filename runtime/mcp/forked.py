@@ -34,13 +34,14 @@ from __future__ import annotations
 import asyncio
 import collections
 import dataclasses
-import gc
 import json
 import os
 import signal
 import socket
 import struct
 import threading
+
+from synsema.lang.gcpause import hold
 
 CALL_SECONDS = 60.0      # the defaults of mcp serve's --time-limit and --memory-limit
 CALL_MEMORY = 1024 ** 3
@@ -74,7 +75,7 @@ class CallProcesses:
         is frozen out of the collector's walks, so children copy only the pages a call touches."""
         if warm is not None:
             warm()
-        gc.freeze()
+        hold()
         ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
         pid = os.fork()
         if pid == 0:

@@ -15,7 +15,6 @@ Paths of the run's folder are replaced by `<dir>` so two runs in two folders com
 
 from __future__ import annotations
 
-import gc
 import io
 import json
 import os
@@ -27,6 +26,8 @@ import sys
 import tempfile
 from dataclasses import dataclass
 from pathlib import Path
+
+from synsema.lang import gcpause
 
 PROGRAM = "prog.syn"
 AUDIT = "audit.jsonl"
@@ -154,7 +155,7 @@ def run_in_process(source: str, secret: int, flags=()) -> Observation:
         resource.setrlimit(resource.RLIMIT_DATA, limit)
         sys.stdout, sys.stderr, sys.stdin = saved[:3]
         os.chdir(saved[3])
-        gc.unfreeze()   # `run` freezes what it loaded, as a process that ends would not care
+        gcpause.release()   # `run` freezes what it loaded, as a process that ends would not care
     return observe(workdir, code, out.getvalue(), err.getvalue())
 
 
