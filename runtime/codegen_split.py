@@ -481,16 +481,41 @@ class SplitGenerator(Generator):
         written = self.temps, self.labels
         self.temps, self.labels = at_condition   # the same temporaries in both copies
         self.values_only = self.inner_condition = True
-        c, _ = self.expr(node.cond)
+        if type(node.cond) is ast.Compare:
+            self.settled_exit(node.cond)
+        else:
+            c, _ = self.expr(node.cond)
+            self.emit(f"if not {c}:")
+            self.emit("    break")
         self.inner_condition = False
-        self.emit(f"if not {c}:")
-        self.emit("    break")
         self.end_statement()
         self.temps, self.labels = counters
         self.block_body(node.body, False)
         self.values_only = False
         self.temps, self.labels = max(written[0], self.temps), max(written[1], self.labels)
         self.indent -= 2
+
+    def settled_exit(self, node) -> None:
+        """The inner loop's test of a comparison condition: its int case as `if not a < b: break`,
+        since CPython specializes a comparison to its int form only when a jump follows it
+        directly (an answer stored first goes through the generic comparison and a bool), else
+        e_Compare's general comparison, leaving for the labelled condition on a private or false
+        answer."""
+        op = node.ops[0]
+        general = self.value(_slow_binary(labelled_comparison(op), node.span, f"`{op}`"))
+        a, al = self.expr(node.first)
+        b, bl = self.expr(node.rest[0])
+        t, m = self.temp(), self.label_temp()
+        self.emit(f"if {self.fast_test(op, node.first, node.rest[0], a, b)}:")
+        self.emit(f"    if not {a} {op} {b}:")
+        self.emit("        break")
+        self.emit("else:")
+        self.indent += 1
+        self.emit(f"{t} = {general}({self.boxed(a, al)}, {self.boxed(b, bl)})")
+        self.unbox_into(t, m)
+        self.emit(f"if {m} or not {t}:")
+        self.emit("    break")
+        self.indent -= 1
 
     def _assigned(self, body) -> list[int]:
         """The slots of the variables a settled loop body's `set`s assign."""

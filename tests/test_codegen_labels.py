@@ -510,6 +510,15 @@ SPLIT_RULES = {
     "a settled loop's condition that raises the pc further unsettles it": (
         'task f(cur, p, z)\n    while cur != z\n        set cur to cur + p\n    give cur\n'
         'print(f(private([0], "app"), [private(1, "bank")], [0, 1, 1]))\n', "", "cannot assign to 'cur'"),
+    "a settled loop ends when its general condition turns false": (
+        'task f(cur, p, z, w)\n    let t be 0\n    while cur != z\n        set cur to cur + p\n'
+        '        set t to t + w\n    give t\n'
+        'print(declassify(f([0], [1], [0, 1, 1, 1, 1], private(2, "app")), "t"), f([0], [1], [0, 1, 1], 2))\n',
+        "8 4\n", None),
+    "a settled loop ends when its int condition turns false": (
+        'task f(n, w)\n    let t be 0\n    let i be n\n    while 0 < i\n        set t to t + w\n'
+        '        set i to i - 1\n    give [t, i]\n'
+        'print(declassify(f(5, private(2, "app")), "t"), f(5, 2))\n', "[10, 0] [10, 0]\n", None),
     "a stop ends a loop in locals": (
         'task f(n)\n    let i be 0\n    while true\n        set i to i + 1\n        stop\n    give i\nprint(f(3))\n',
         "1\n", None),
