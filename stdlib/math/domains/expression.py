@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import keyword
 import math
+import warnings
 from fractions import Fraction
 
 MAX_TEXT = 300
@@ -243,7 +244,9 @@ def _parse_with_ast(text: str, variables: tuple[str, ...]) -> tuple:
     if text.count("(") > MAX_DEPTH * 2:
         raise ExpressionError("too many parentheses")
     try:
-        tree = ast.parse(text.replace("^", "**"), mode="eval").body
+        with warnings.catch_warnings():   # "1if", "2(x)": Python's hints, not ours to print
+            warnings.simplefilter("ignore")
+            tree = ast.parse(text.replace("^", "**"), mode="eval").body
     except (SyntaxError, ValueError, RecursionError, MemoryError) as error:
         raise ExpressionError(f"not an expression: {getattr(error, 'msg', error)}") from None
     count = [0]
