@@ -501,12 +501,7 @@ class SplitGenerator(Generator):
         directly (an answer stored first goes through the generic comparison and a bool), else
         e_Compare's general comparison, leaving for the labelled condition on a private or false
         answer."""
-        op = node.ops[0]
-        general = self.value(_slow_binary(labelled_comparison(op), node.span, f"`{op}`"))
-        a, al = self.expr(node.first)
-        b, bl = self.expr(node.rest[0])
-        t, m = self.temp(), self.label_temp()
-        self.emit(f"if {self.fast_test(op, node.first, node.rest[0], a, b)}:")
+        op, general, (a, al), (b, bl), t, m = self.comparison_head(node)
         self.emit(f"    if not {a} {op} {b}:")
         self.emit("        break")
         self.emit("else:")
@@ -697,16 +692,23 @@ class SplitGenerator(Generator):
         test = f"{a}.__class__ is int" if constant else f"{a}.__class__ is {b}.__class__ is int"
         return test + f" and {b}" if op in ("%", "//") else test
 
-    def e_Compare(self, node):
-        """One comparison: the int (or one-kind `==`) case on the values, labelled with both
-        labels; else `labelled_comparison` on the boxes, whose answer carries every label inside
-        them too (it strips the operands all through), unboxed."""
+    def comparison_head(self, node):
+        """A comparison's operands written, its answer's temporaries, and the `if` of its int (or
+        one-kind `==`) case, whose body the caller writes: (op, general comparison, (a, label),
+        (b, label), answer, answer's label)."""
         op = node.ops[0]
         general = self.value(_slow_binary(labelled_comparison(op), node.span, f"`{op}`"))
         a, al = self.expr(node.first)
         b, bl = self.expr(node.rest[0])
         t, m = self.temp(), self.label_temp()
         self.emit(f"if {self.fast_test(op, node.first, node.rest[0], a, b)}:")
+        return op, general, (a, al), (b, bl), t, m
+
+    def e_Compare(self, node):
+        """One comparison: the int (or one-kind `==`) case on the values, labelled with both
+        labels; else `labelled_comparison` on the boxes, whose answer carries every label inside
+        them too (it strips the operands all through), unboxed."""
+        op, general, (a, al), (b, bl), t, m = self.comparison_head(node)
         self.emit(f"    {t} = {a} {op} {b}")
         self.indent += 1
         self.join(al, bl, m)
