@@ -352,28 +352,28 @@ def head_keys(node):
         return None
     return heads
 
-def pattern(gen, pattern, x: str, shape=None, head_known=False) -> list[str]:
-    """Statements testing the value `x` against `pattern` (patterns._emit's tests; `break`
+def pattern(gen, node, x: str, shape=None, head_known=False) -> list[str]:
+    """Statements testing the value `x` against `node` (patterns._emit's tests; `break`
     on a mismatch) and binding its names; the locations it binds. `shape`: the subject's
     length and first item when read once (subject_shape); `head_known`: the first item is
     known to be the text the pattern's first item is (head_keys' jump)."""
-    t = type(pattern)
+    t = type(node)
     if t is ast.PWildcard:
         return []
     if t is ast.PBind:
-        where = gen.location(0, gen.scope.declare(pattern.name))
+        where = gen.location(0, gen.scope.declare(node.name))
         gen.emit(f"{where} = {x}")
         return [where]
-    constant = literal_value(pattern)
+    constant = literal_value(node)
     if constant is not NOT_LITERAL:
         gen.emit(f"if {literal_mismatch(x, constant, gen.value(constant), lambda: gen.value(type(constant)))}:")
         gen.emit("    break")
         return []
     if t is ast.PValue:   # a value computed when the arm is tried (patterns.compile_pattern)
-        span = gen.value(pattern.span)
+        span = gen.value(node.span)
         gen.emit("try:")
         gen.indent += 1
-        expected = gen.expr(pattern.expr)
+        expected = gen.expr(node.expr)
         same = gen.temp()
         gen.emit(f"{same} = equal({x}, {expected})")
         gen.indent -= 1
@@ -384,7 +384,7 @@ def pattern(gen, pattern, x: str, shape=None, head_known=False) -> list[str]:
         return []
     bound = []
     if t is ast.PList:
-        before, after, rest = pattern.before, pattern.after, pattern.rest
+        before, after, rest = node.before, node.after, node.rest
         fixed = gen.value(len(before) + len(after))
         compare = '<' if rest is not None else '!='
         if shape is None:
@@ -410,11 +410,11 @@ def pattern(gen, pattern, x: str, shape=None, head_known=False) -> list[str]:
         return bound
     gen.emit(f"if {x}.__class__ is not dict:")   # a map pattern
     gen.emit("    break")
-    for key, sub in pattern.entries:
+    for key, sub in node.entries:
         k = gen.value(key)
         gen.emit(f"if {k} not in {x}:")
         gen.emit("    break")
-        bound += pattern_item(gen, ast.PBind(key, span=pattern.span) if sub is None else sub, f"{x}[{k}]")
+        bound += pattern_item(gen, ast.PBind(key, span=node.span) if sub is None else sub, f"{x}[{k}]")
     return bound
 
 def pattern_item(gen, sub, item: str) -> list[str]:

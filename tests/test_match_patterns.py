@@ -280,3 +280,13 @@ def test_literal_patterns_use_language_equality():
 print(apply([1, 1.0, true, "1", nothing, 0, false, [1]], kind))
 """
     assert run(source) == '["one", "one", "one", "text one", "nothing", "false", "false", "other"]\n'
+
+
+def test_a_literal_head_after_a_shaped_list_arm_is_tested():
+    """Arms [0] then [nothing, 1.0]: the second arm reads the subject's shape once and tests its
+    literal head with the pattern writer itself (codegen_match.pattern), whose parameter once
+    shadowed the function: an Internal error (found by the random test above in CI)."""
+    source = ("task f(v)\n    match v\n        is [0]\n            give 0\n"
+              "        is [nothing, 1.0]\n            give 1\n    give -2\n"
+              "print(f([]), f([0]), f([nothing, 1.0]), f([nothing, 2]), f([1, 1.0]))\n")
+    assert run(source) == "-2 0 1 -2 -2\n"
